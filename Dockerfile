@@ -1,0 +1,13 @@
+FROM node:20-bookworm-slim
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY drizzle ./drizzle
+ENV HOST=0.0.0.0 PORT=4000 NODE_ENV=production
+EXPOSE 4000
+USER node
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
+  CMD node -e "fetch('http://127.0.0.1:4000/readyz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+CMD ["node", "--import", "tsx", "src/main.ts"]

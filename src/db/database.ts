@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import { ConfigError, type DatabaseSource } from '../config.ts';
+
+/** The one Drizzle type every service receives, whichever driver is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT>;
+/** A transaction handle; services that write take one so callers can compose writes. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Either the database or a transaction on it: what a read or a single write needs. */
+export type Queryable = Db | Tx;
+
+/**
+ * An open database: Drizzle for queries plus the two things Drizzle does not cover —
+ * LISTEN (the doorbell between instances) and a liveness ping.
+ */
+export interface Database {
+  readonly driver: DatabaseSource['driver'];
+  readonly db: Db;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel`. `onConnect` runs each time the listening
+   * connection is (re)established, after the LISTEN is in place: anything sent while it was
+   * down is lost, so listeners use it to catch up from their cursors.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onConnect: () => void,
+  ): Promise<() => Promise<void>>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/** Session-level advisory lock key that serializes migrations across gateway instances. */
+const MIGRATION_LOCK = 7_340_021;
+
+export interface OpenOptions {
+  /** A PGlite data directory dump to start from (tests restore a migrated template). */
+  readonly loadDataDir?: Blob;
+}
+
+/** Opens the database named by `source` and applies pending migrations. */
+export async function openDatabase(
+  source: DatabaseSource,
+  options: OpenOptions = {},
+): Promise<Database> {
+  return source.driver === 'postgres'
+    ? openPostgres(source.url)
+    : openPglite(source.dataDir, options.loadDataDir);
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  await migrateWithLock(url);
+  const client = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 10 });
+  const db = drizzlePostgres(client) as unknown as Db;
+  return {
+    driver: 'postgres',
+    db,
+    async listen(channel, onNotify, onConnect) {
+      const { unlisten } = await client.listen(channel, onNotify, onConnect);
+      return unlisten;
+    },
+    async ping() {
+      await client`select 1`;
+    },
+    async close() {
+      await client.end({ timeout: 5 });
+    },
+  };
+}
+
+/** Runs migrations on one dedicated connection holding an advisory lock, so instances starting together do not race. */
+async function migrateWithLock(url: string): Promise<void> {
+  const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  try {
+    await client`select 1`.catch((error: unknown) => {
+      throw new ConfigError(
+        `DATABASE_URL: cannot use the database (${describeConnectError(error)})`,
+      );
+    });
+    await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
+    await migratePostgres(drizzlePostgres(client), { migrationsFolder });
+    await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+function describeConnectError(error: unknown): string {
+  if (error && typeof error === 'object') {
+    const { code, message } = error as { code?: string; message?: string };
+    if (code === 'ECONNREFUSED')
+      return 'connection refused: is Postgres running at that host and port?';
+    if (code === 'ENOTFOUND') return 'host not found';
+    if (code === '3D000') return message ?? 'database does not exist';
+    if (code === '28P01' || code === '28000') return 'authentication failed';
+    if (message) return message;
+  }
+  return String(error);
+}
+
+async function openPglite(
+  dataDir: string | null,
+  loadDataDir: Blob | undefined,
+): Promise<Database> {
+  if (dataDir !== null) ensureWritableFolder(dataDir);
+  const client = await createMigratedPglite(dataDir, loadDataDir);
+  const db = drizzlePglite(client) as unknown as Db;
+  return {
+    driver: 'pglite',
+    db,
+    async listen(channel, onNotify, onConnect) {
+      const unlisten = await client.listen(channel, onNotify);
+      onConnect(); // in-process: the connection never drops, so this runs once
+      return () => unlisten();
+    },
+    async ping() {
+      await client.query('select 1');
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+/** PGlite on disk (or in memory when `dataDir` is null), with every migration applied. */
+export async function createMigratedPglite(
+  dataDir: string | null,
+  loadDataDir?: Blob,
+): Promise<PGlite> {
+  const client = await PGlite.create({ dataDir: dataDir ?? undefined, loadDataDir });
+  await migratePglite(drizzlePglite(client), { migrationsFolder });
+  return client;
+}
+
+export function ensureWritableFolder(folder: string): void {
+  try {
+    fs.mkdirSync(folder, { recursive: true });
+    fs.accessSync(folder, fs.constants.R_OK | fs.constants.W_OK);
+    if (!fs.statSync(folder).isDirectory()) throw new Error('not a folder');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ConfigError(
+      `SWITCHBOARD_DATA_DIR: cannot use "${folder}" as the data folder (${reason}); point it at a writable folder`,
+    );
+  }
+}
+
+/** Sends a NOTIFY that is delivered only if and when the surrounding transaction commits. */
+export async function notify(tx: Queryable, channel: string, payload: string): Promise<void> {
+  await tx.execute(sql`select pg_notify(${channel}, ${payload})`);
+}

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Config } from './config.ts';
+import type { AppDeps } from './context.ts';
+import { type Database, ensureWritableFolder, openDatabase } from './db/database.ts';
+import { Doorbell } from './events/doorbell.ts';
+import type { Logger } from './log.ts';
+import { generateToken, hashToken } from './registry/tokens.ts';
+import { buildServer } from './server.ts';
+
+export interface Gateway {
+  readonly port: number;
+  readonly url: string;
+  readonly deps: AppDeps;
+  stop(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  /** Start PGlite from this data directory dump instead of an empty one. */
+  readonly loadDataDir?: Blob;
+  /** Use this database instead of opening one (it is not closed on stop). */
+  readonly database?: Database;
+}
+
+/**
+ * Config to a running gateway: the admin token, the database (migrated), the doorbell, the
+ * server. `stop()` undoes it in reverse. main.ts and the tests both start here.
+ */
+export async function startGateway(
+  config: Config,
+  log: Logger,
+  options: GatewayOptions = {},
+): Promise<Gateway> {
+  const started = performance.now();
+  const adminToken = config.adminToken ?? ensureAdminTokenFile(config.dataDir, log);
+  const database =
+    options.database ?? (await openDatabase(config.database, { loadDataDir: options.loadDataDir }));
+  const doorbell = new Doorbell();
+  const deps: AppDeps = { config, database, doorbell, log, adminTokenHash: hashToken(adminToken) };
+  try {
+    await doorbell.open(database);
+    const server = buildServer(deps);
+    const port = await server.start(config.port);
+    const url = `http://${config.host}:${port}/graphql`;
+    log.info('switchboard ready', {
+      url,
+      driver: database.driver,
+      exploration: config.exploration,
+      startupMs: Math.round(performance.now() - started),
+    });
+    return {
+      port,
+      url,
+      deps,
+      async stop() {
+        await server.stop();
+        await doorbell.close();
+        if (!options.database) await database.close();
+        log.info('switchboard stopped');
+      },
+    };
+  } catch (error) {
+    await doorbell.close();
+    if (!options.database) await database.close();
+    throw error;
+  }
+}
+
+/**
+ * The operator token when SWITCHBOARD_ADMIN_TOKEN is unset: read from `<dataDir>/admin-token`,
+ * or generated there (mode 0600) on first start. The path is logged, never the token.
+ */
+export function ensureAdminTokenFile(dataDir: string, log: Logger): string {
+  ensureWritableFolder(dataDir);
+  const file = path.join(dataDir, 'admin-token');
+  try {
+    const token = fs.readFileSync(file, 'utf8').trim();
+    log.info('using the admin token in the data folder', { file });
+    return token;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const token = generateToken();
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+  log.info('generated an admin token', { file });
+  return token;
+}

@@ -1,0 +1,83 @@
+import SchemaBuilder from '@pothos/core';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { GraphQLError, Kind } from 'graphql';
+import type { Context } from '../context.ts';
+
+/**
+ * The schema builder: plugins, scalars and the kind-level auth scopes. Domain types live
+ * in each domain's graphql.ts. Goal-level scope is not decided here: it is data
+ * (`ScopeGap`), computed by the domain services.
+ */
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  DefaultFieldNullability: false;
+  AuthScopes: {
+    /** Any valid credential. */
+    authenticated: boolean;
+    admin: boolean;
+    /** ADMIN, STEWARD or PEER: callers that read directory, work and ledger data. */
+    reader: boolean;
+    provider: boolean;
+  };
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    Seq: { Input: string; Output: string | bigint | number };
+  };
+}>({
+  plugins: [ScopeAuthPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authorizeOnSubscribe: true,
+    authScopes: ({ caller }) => ({
+      authenticated: caller !== null,
+      admin: caller?.kind === 'ADMIN',
+      reader: caller !== null && caller.kind !== 'PROVIDER',
+      provider: caller?.kind === 'PROVIDER',
+    }),
+    unauthorizedError: (_parent, { caller }) =>
+      caller
+        ? new GraphQLError(`a ${caller.kind} credential may not perform this operation`, {
+            extensions: { code: 'FORBIDDEN' },
+          })
+        : new GraphQLError(
+            'this operation needs a credential: send Authorization: Bearer <token>',
+            {
+              extensions: { code: 'UNAUTHENTICATED' },
+            },
+          ),
+  },
+});
+
+builder.scalarType('DateTime', {
+  description: 'An instant, as an ISO-8601 string in UTC.',
+  serialize: (value) => (value instanceof Date ? value : new Date(value)).toISOString(),
+  parseValue: (value) => {
+    const date = typeof value === 'string' ? new Date(value) : new Date(Number.NaN);
+    if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO-8601 string');
+    return date;
+  },
+});
+
+builder.scalarType('Seq', {
+  description:
+    'A position in a forward-only stream, as a decimal string. Compare as integers, never as text; resume by passing the last one you saw.',
+  serialize: (value) => String(value),
+  parseValue: (value) => parseSeq(value),
+  parseLiteral: (node) =>
+    parseSeq(node.kind === Kind.STRING || node.kind === Kind.INT ? node.value : null),
+});
+
+function parseSeq(value: unknown): string {
+  if (
+    (typeof value === 'string' || typeof value === 'number') &&
+    /^\d{1,19}$/.test(String(value))
+  ) {
+    return String(value);
+  }
+  throw new GraphQLError('Seq must be a non-negative decimal integer string');
+}
+
+builder.queryType({ description: 'Reads. Scope comes from the credential, never from arguments.' });
+builder.mutationType({
+  description: 'Governed writes: each validates fully, then writes in one transaction.',
+});

@@ -1,0 +1,389 @@
+import type { Caller, callerKinds } from '../context.ts';
+import { builder } from '../graphql/builder.ts';
+import { goalsInScope, type ScopeGap, type scopeGapReasons } from '../scope.ts';
+import {
+  type AgentListing,
+  createGoal,
+  delegateGoal,
+  type IssuedCredential,
+  issueCredential,
+  listAgents,
+  listGoals,
+  registerAgent,
+  retireAgent,
+  revokeCredential,
+  type UnknownAgent,
+} from './registry.ts';
+import type { Agent, Credential, Delegation, Goal } from './tables.ts';
+
+// ---- shared by every domain ----------------------------------------------------------
+
+export const ScopeGapReasonEnum = builder.enumType('ScopeGapReason', {
+  description: 'Why a goal is not visible to the caller.',
+  values: {
+    AUDIENCE_NOT_AUTHORIZED: {
+      description:
+        'The credential does not cover this goal. Also the answer for a goal that does not exist: the two are deliberately indistinguishable.',
+    },
+    UNKNOWN: { description: 'Membership could not be classified (no credential was sent).' },
+  } satisfies Record<(typeof scopeGapReasons)[number], unknown>,
+});
+
+export const ScopeGapRef = builder.objectRef<ScopeGap>('ScopeGap').implement({
+  description:
+    "A goal outside the caller's scope. Comes with zero rows; it never reveals whether the goal exists.",
+  fields: (t) => ({
+    goalId: t.exposeID('goalId', { description: 'The goal that was asked about, echoed back.' }),
+    reason: t.field({
+      type: ScopeGapReasonEnum,
+      resolve: (gap) => gap.reason,
+      description: 'Why.',
+    }),
+  }),
+});
+
+export const UnknownAgentRef = builder.objectRef<UnknownAgent>('UnknownAgent').implement({
+  description: 'No agent with this id is registered (and active, where that matters) in the goal.',
+  fields: (t) => ({
+    goalId: t.exposeID('goalId', { description: 'The goal searched.' }),
+    agentId: t.exposeID('agentId', { description: 'The agent id that matched nothing.' }),
+  }),
+});
+
+export const CallerKindEnum = builder.enumType('CallerKind', {
+  description: 'What a credential lets its holder be.',
+  values: {
+    ADMIN: { description: 'An operator: registry writes and credentials; reads everything.' },
+    STEWARD: { description: 'The agent a person talks to: the goals bound to its channel.' },
+    PEER: { description: 'A registered agent: its goal plus goals delegated to it.' },
+    PROVIDER: { description: 'A presence provider: reports for its goals, reads nothing else.' },
+  } satisfies Record<(typeof callerKinds)[number], unknown>,
+});
+
+// ---- types ---------------------------------------------------------------------------
+
+export const GoalRef = builder.objectRef<Goal>('Goal').implement({
+  description: 'One goal that peers work on together; the unit of scope.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Stable id chosen at creation.' }),
+    title: t.exposeString('title', { description: 'Human-readable title.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+  }),
+});
+
+export const AgentRef = builder.objectRef<Agent>('Agent').implement({
+  description:
+    'A registered agent identity. Registration, not a live session, is what makes an agent exist.',
+  fields: (t) => ({
+    goalId: t.exposeID('goalId', { description: 'The goal it is registered to.' }),
+    agentId: t.exposeID('agentId', { description: 'Its id, unique within the goal.' }),
+    agentModel: t.exposeString('agentModel', {
+      description: 'The model it runs on, as registered.',
+    }),
+    hostSurface: t.exposeString('hostSurface', {
+      description: 'Where it runs (a CLI or host name). A label, never an identity to resolve.',
+    }),
+    registeredAt: t.expose('registeredAt', {
+      type: 'DateTime',
+      description: 'When it was registered.',
+    }),
+    retiredAt: t.expose('retiredAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was retired; null while it is a member of its goal.',
+    }),
+  }),
+});
+
+const AgentListingRef = builder.objectRef<AgentListing>('AgentListing').implement({
+  description: 'The agents registered to a goal, or a scope gap with no rows.',
+  fields: (t) => ({
+    goalId: t.exposeID('goalId', { description: 'The goal asked about.' }),
+    rows: t.field({ type: [AgentRef], resolve: (l) => l.rows, description: 'Agents, by id.' }),
+    scopeGap: t.field({
+      type: ScopeGapRef,
+      nullable: true,
+      resolve: (l) => l.scopeGap,
+      description: "Set when the goal is not in the caller's scope; rows is then empty.",
+    }),
+  }),
+});
+
+const DelegationRef = builder.objectRef<Delegation>('Delegation').implement({
+  description: 'A goal delegated to an agent of another (or the same) goal.',
+  fields: (t) => ({
+    goalId: t.exposeID('goalId', { description: 'The goal the agent may now act in.' }),
+    agentGoalId: t.exposeID('agentGoalId', { description: 'The goal the agent is registered to.' }),
+    agentId: t.exposeID('agentId', { description: 'The agent.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was delegated.' }),
+  }),
+});
+
+const CredentialRef = builder.objectRef<Credential>('Credential').implement({
+  description: 'A credential, without its token (only a hash is stored).',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Use it to revoke.' }),
+    kind: t.field({
+      type: CallerKindEnum,
+      resolve: (c) => c.kind,
+      description: 'The caller kind.',
+    }),
+    label: t.exposeString('label', { description: 'Free text to recognise it by.' }),
+    goalId: t.exposeID('goalId', { nullable: true, description: 'PEER: its goal.' }),
+    agentId: t.exposeID('agentId', { nullable: true, description: 'PEER: its agent.' }),
+    providerId: t.exposeID('providerId', {
+      nullable: true,
+      description: 'PROVIDER: its provider.',
+    }),
+    goalIds: t.exposeIDList('goalIds', { description: 'STEWARD and PROVIDER: its goals.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was issued.' }),
+    revokedAt: t.expose('revokedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was revoked; null while it is valid.',
+    }),
+  }),
+});
+
+const IssuedCredentialRef = builder.objectRef<IssuedCredential>('IssuedCredential').implement({
+  description: 'A new credential and its token. The token is shown here once and never again.',
+  fields: (t) => ({
+    token: t.exposeString('token', {
+      description: 'Send as `Authorization: Bearer <token>`. Store it now: it cannot be read back.',
+    }),
+    credential: t.field({
+      type: CredentialRef,
+      resolve: (i) => i.credential,
+      description: 'What it binds.',
+    }),
+  }),
+});
+
+const CallerRef = builder.objectRef<{ caller: Caller; goalIds: string[] }>('Caller').implement({
+  description: 'The caller as resolved from its credential.',
+  fields: (t) => ({
+    kind: t.field({
+      type: CallerKindEnum,
+      resolve: (c) => c.caller.kind,
+      description: 'Its kind.',
+    }),
+    credentialId: t.id({
+      nullable: true,
+      resolve: (c) => c.caller.credentialId,
+      description: 'The credential used; null for the operator token.',
+    }),
+    goalId: t.id({
+      nullable: true,
+      resolve: (c) => c.caller.goalId,
+      description: 'PEER: its goal.',
+    }),
+    agentId: t.id({
+      nullable: true,
+      resolve: (c) => c.caller.agentId,
+      description: 'PEER: its agent.',
+    }),
+    providerId: t.id({
+      nullable: true,
+      resolve: (c) => c.caller.providerId,
+      description: 'PROVIDER: its provider.',
+    }),
+    goalIds: t.idList({
+      resolve: (c) => c.goalIds,
+      description:
+        'The goals currently in scope (for ADMIN: every goal). A retired agent has none.',
+    }),
+  }),
+});
+
+// ---- results -------------------------------------------------------------------------
+
+const GoalAlreadyExistsRef = builder.objectRef<{ goal: Goal }>('GoalAlreadyExists').implement({
+  description: 'A goal with this id exists already; nothing was written.',
+  fields: (t) => ({
+    goal: t.field({ type: GoalRef, resolve: (c) => c.goal, description: 'The existing goal.' }),
+  }),
+});
+
+const AgentAlreadyRegisteredRef = builder
+  .objectRef<{ agent: Agent }>('AgentAlreadyRegistered')
+  .implement({
+    description:
+      'An agent with this id is (or was: ids of retired agents are not reused) registered to the goal; nothing was written.',
+    fields: (t) => ({
+      agent: t.field({
+        type: AgentRef,
+        resolve: (c) => c.agent,
+        description: 'The existing agent.',
+      }),
+    }),
+  });
+
+const byType = (value: unknown) => (value as { type: string }).type;
+
+const CreateGoalResult = builder.unionType('CreateGoalResult', {
+  description: 'The new goal, or the existing one it conflicts with.',
+  types: [GoalRef, GoalAlreadyExistsRef],
+  resolveType: byType,
+});
+const RegisterAgentResult = builder.unionType('RegisterAgentResult', {
+  description: 'The new agent, a conflict, or a scope gap.',
+  types: [AgentRef, AgentAlreadyRegisteredRef, ScopeGapRef],
+  resolveType: byType,
+});
+const RetireAgentResult = builder.unionType('RetireAgentResult', {
+  description: 'The retired agent, or why it could not be retired.',
+  types: [AgentRef, UnknownAgentRef, ScopeGapRef],
+  resolveType: byType,
+});
+const DelegateGoalResult = builder.unionType('DelegateGoalResult', {
+  description: 'The delegation, or why it could not be made.',
+  types: [DelegationRef, UnknownAgentRef, ScopeGapRef],
+  resolveType: byType,
+});
+
+// ---- inputs --------------------------------------------------------------------------
+
+const CreateGoalInput = builder.inputType('CreateGoalInput', {
+  description: 'A new goal.',
+  fields: (t) => ({
+    goalId: t.id({ required: true, description: '1-64 letters, digits, ".", "_" or "-".' }),
+    title: t.string({ required: true, description: 'Up to 200 characters.' }),
+  }),
+});
+
+const RegisterAgentInput = builder.inputType('RegisterAgentInput', {
+  description: 'A new agent identity in a goal.',
+  fields: (t) => ({
+    goalId: t.id({ required: true, description: 'The goal.' }),
+    agentId: t.id({ required: true, description: '1-64 letters, digits, ".", "_" or "-".' }),
+    agentModel: t.string({ required: true, description: 'The model, up to 100 characters.' }),
+    hostSurface: t.string({ required: true, description: 'Where it runs, up to 100 characters.' }),
+  }),
+});
+
+const DelegateGoalInput = builder.inputType('DelegateGoalInput', {
+  description: 'Let an agent of `agentGoalId` also act in `goalId`.',
+  fields: (t) => ({
+    goalId: t.id({ required: true, description: 'The goal being delegated.' }),
+    agentGoalId: t.id({ required: true, description: 'The goal the agent is registered to.' }),
+    agentId: t.id({ required: true, description: 'The agent.' }),
+  }),
+});
+
+const IssueCredentialInput = builder.inputType('IssueCredentialInput', {
+  description:
+    'What the credential binds. PEER: goalId + agentId. STEWARD: goalIds. PROVIDER: providerId + goalIds. ADMIN: nothing.',
+  fields: (t) => ({
+    kind: t.field({ type: CallerKindEnum, required: true, description: 'The caller kind.' }),
+    goalId: t.id({ description: "PEER: the agent's goal." }),
+    agentId: t.id({ description: 'PEER: the agent.' }),
+    goalIds: t.idList({ description: 'STEWARD and PROVIDER: existing goals.' }),
+    providerId: t.id({ description: 'PROVIDER: the provider it speaks for.' }),
+    label: t.string({ description: 'Free text to recognise it by, up to 100 characters.' }),
+  }),
+});
+
+// ---- fields --------------------------------------------------------------------------
+
+builder.queryFields((t) => ({
+  me: t.field({
+    type: CallerRef,
+    authScopes: { authenticated: true },
+    description: 'The caller as resolved from its credential, with the goals now in its scope.',
+    resolve: async (_root, _args, { db, caller }) => ({
+      caller: caller as Caller,
+      goalIds: await goalsInScope(db, caller),
+    }),
+  }),
+  goals: t.field({
+    type: [GoalRef],
+    authScopes: { reader: true },
+    description: "The goals in the caller's scope, by id.",
+    resolve: (_root, _args, { db, caller }) => listGoals(db, caller),
+  }),
+  agents: t.field({
+    type: AgentListingRef,
+    authScopes: { reader: true },
+    description: 'The agents registered to a goal; a scope gap with no rows when out of scope.',
+    args: {
+      goalId: t.arg.id({ required: true, description: 'The goal.' }),
+      includeRetired: t.arg.boolean({
+        defaultValue: false,
+        description: 'Also list retired agents.',
+      }),
+    },
+    resolve: (_root, args, { db, caller }) =>
+      listAgents(db, caller, String(args.goalId), args.includeRetired ?? false),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createGoal: t.field({
+    type: CreateGoalResult,
+    authScopes: { admin: true },
+    description: 'Creates a goal. Admin only.',
+    args: { input: t.arg({ type: CreateGoalInput, required: true }) },
+    resolve: (_root, { input }, { db }) =>
+      createGoal(db, { goalId: String(input.goalId), title: input.title }),
+  }),
+  registerAgent: t.field({
+    type: RegisterAgentResult,
+    authScopes: { admin: true },
+    description: 'Registers an agent identity in a goal. Admin only.',
+    args: { input: t.arg({ type: RegisterAgentInput, required: true }) },
+    resolve: (_root, { input }, { db, caller }) =>
+      registerAgent(db, caller as Caller, {
+        goalId: String(input.goalId),
+        agentId: String(input.agentId),
+        agentModel: input.agentModel,
+        hostSurface: input.hostSurface,
+      }),
+  }),
+  retireAgent: t.field({
+    type: RetireAgentResult,
+    authScopes: { admin: true },
+    description:
+      'Retires an agent: kept in the registry, no longer a member; its open sockets are closed. Admin only.',
+    args: {
+      goalId: t.arg.id({ required: true, description: 'The goal.' }),
+      agentId: t.arg.id({ required: true, description: 'The agent.' }),
+    },
+    resolve: (_root, args, { db, caller }) =>
+      retireAgent(db, caller as Caller, String(args.goalId), String(args.agentId)),
+  }),
+  delegateGoal: t.field({
+    type: DelegateGoalResult,
+    authScopes: { admin: true },
+    description: "Widens an agent's scope to another goal. Admin only.",
+    args: { input: t.arg({ type: DelegateGoalInput, required: true }) },
+    resolve: (_root, { input }, { db, caller }) =>
+      delegateGoal(db, caller as Caller, {
+        goalId: String(input.goalId),
+        agentGoalId: String(input.agentGoalId),
+        agentId: String(input.agentId),
+      }),
+  }),
+  issueCredential: t.field({
+    type: IssuedCredentialRef,
+    authScopes: { admin: true },
+    description: 'Issues a credential. The token is in this answer only. Admin only.',
+    args: { input: t.arg({ type: IssueCredentialInput, required: true }) },
+    resolve: (_root, { input }, { db }) =>
+      issueCredential(db, {
+        kind: input.kind,
+        goalId: input.goalId == null ? null : String(input.goalId),
+        agentId: input.agentId == null ? null : String(input.agentId),
+        goalIds: input.goalIds?.map(String) ?? null,
+        providerId: input.providerId == null ? null : String(input.providerId),
+        label: input.label,
+      }),
+  }),
+  revokeCredential: t.field({
+    type: CredentialRef,
+    authScopes: { admin: true },
+    description:
+      'Revokes a credential: refused from the next request on, and its open sockets are closed. Admin only.',
+    args: { id: t.arg.id({ required: true, description: 'The credential id.' }) },
+    resolve: (_root, args, { db }) => revokeCredential(db, String(args.id)),
+  }),
+}));

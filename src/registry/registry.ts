@@ -1,0 +1,340 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Caller, CallerKind } from '../context.ts';
+import type { Db, Queryable } from '../db/database.ts';
+import { InputError } from '../errors.ts';
+import { ring } from '../events/doorbell.ts';
+import { checkGoalScope, goalsInScope, type ScopeGap } from '../scope.ts';
+import {
+  type Agent,
+  agentsTable,
+  type Credential,
+  credentialsTable,
+  type Delegation,
+  delegationsTable,
+  type Goal,
+  goalsTable,
+} from './tables.ts';
+import { generateToken, hashToken } from './tokens.ts';
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+export const MAX_ID_LENGTH = 64;
+
+/** Goal, agent and provider ids: 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit. */
+export function validateId(field: string, value: string): string {
+  if (value.length === 0) throw new InputError(`${field} must not be empty`, field);
+  if (value.length > MAX_ID_LENGTH) {
+    throw new InputError(`${field} must be at most ${MAX_ID_LENGTH} characters`, field);
+  }
+  if (!ID_PATTERN.test(value)) {
+    throw new InputError(
+      `${field} may contain only letters, digits, '.', '_' and '-', and must start with a letter or digit`,
+      field,
+    );
+  }
+  return value;
+}
+
+/** Free text with a length bound; surrounding whitespace is dropped. */
+export function validateText(field: string, value: string, max: number, min = 1): string {
+  const trimmed = value.trim();
+  if (trimmed.length < min) throw new InputError(`${field} must not be empty`, field);
+  if (trimmed.length > max)
+    throw new InputError(`${field} must be at most ${max} characters`, field);
+  return trimmed;
+}
+
+export type Tagged<T extends string, V> = V & { readonly type: T };
+const tag = <T extends string, V extends object>(type: T, value: V): Tagged<T, V> => ({
+  ...value,
+  type,
+});
+
+export interface UnknownAgent {
+  readonly type: 'UnknownAgent';
+  readonly goalId: string;
+  readonly agentId: string;
+}
+export const unknownAgent = (goalId: string, agentId: string): UnknownAgent => ({
+  type: 'UnknownAgent',
+  goalId,
+  agentId,
+});
+
+// ---- goals ---------------------------------------------------------------------------
+
+export type CreateGoalResult =
+  | Tagged<'Goal', Goal>
+  | { readonly type: 'GoalAlreadyExists'; readonly goal: Goal };
+
+export async function createGoal(
+  db: Db,
+  input: { goalId: string; title: string },
+): Promise<CreateGoalResult> {
+  const id = validateId('goalId', input.goalId);
+  const title = validateText('title', input.title, 200);
+  const [created] = await db
+    .insert(goalsTable)
+    .values({ id, title })
+    .onConflictDoNothing()
+    .returning();
+  if (created) return tag('Goal', created);
+  const [existing] = await db.select().from(goalsTable).where(eq(goalsTable.id, id));
+  if (!existing) throw new Error(`goal ${id} conflicted but cannot be read`);
+  return { type: 'GoalAlreadyExists', goal: existing };
+}
+
+/** The goals in the caller's scope, by id. */
+export async function listGoals(db: Db, caller: Caller | null): Promise<Goal[]> {
+  const ids = await goalsInScope(db, caller);
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(goalsTable)
+    .where(inArray(goalsTable.id, ids))
+    .orderBy(asc(goalsTable.id));
+}
+
+// ---- agents --------------------------------------------------------------------------
+
+export type RegisterAgentResult =
+  | Tagged<'Agent', Agent>
+  | { readonly type: 'AgentAlreadyRegistered'; readonly agent: Agent }
+  | ScopeGap;
+
+export async function registerAgent(
+  db: Db,
+  caller: Caller,
+  input: { goalId: string; agentId: string; agentModel: string; hostSurface: string },
+): Promise<RegisterAgentResult> {
+  const values = {
+    goalId: validateId('goalId', input.goalId),
+    agentId: validateId('agentId', input.agentId),
+    agentModel: validateText('agentModel', input.agentModel, 100),
+    hostSurface: validateText('hostSurface', input.hostSurface, 100),
+  };
+  const gap = await checkGoalScope(db, caller, values.goalId);
+  if (gap) return gap;
+  const [created] = await db.insert(agentsTable).values(values).onConflictDoNothing().returning();
+  if (created) return tag('Agent', created);
+  const existing = await findAgent(db, values.goalId, values.agentId);
+  if (!existing) throw new Error(`agent ${values.agentId} conflicted but cannot be read`);
+  return { type: 'AgentAlreadyRegistered', agent: existing };
+}
+
+export function findAgent(
+  db: Queryable,
+  goalId: string,
+  agentId: string,
+): Promise<Agent | undefined> {
+  return db
+    .select()
+    .from(agentsTable)
+    .where(and(eq(agentsTable.goalId, goalId), eq(agentsTable.agentId, agentId)))
+    .then((rows) => rows[0]);
+}
+
+export type AgentListing =
+  | { readonly goalId: string; readonly rows: Agent[]; readonly scopeGap: null }
+  | { readonly goalId: string; readonly rows: []; readonly scopeGap: ScopeGap };
+
+export async function listAgents(
+  db: Db,
+  caller: Caller | null,
+  goalId: string,
+  includeRetired: boolean,
+): Promise<AgentListing> {
+  const gap = await checkGoalScope(db, caller, goalId);
+  if (gap) return { goalId, rows: [], scopeGap: gap };
+  const rows = await db
+    .select()
+    .from(agentsTable)
+    .where(
+      and(
+        eq(agentsTable.goalId, goalId),
+        includeRetired ? undefined : isNull(agentsTable.retiredAt),
+      ),
+    )
+    .orderBy(asc(agentsTable.agentId));
+  return { goalId, rows, scopeGap: null };
+}
+
+export type RetireAgentResult = Tagged<'Agent', Agent> | UnknownAgent | ScopeGap;
+
+/**
+ * Retires an agent: it stays in the registry (its history is kept) but is no longer a
+ * member, so its credentials answer with scope gaps and their open sockets are closed.
+ */
+export async function retireAgent(
+  db: Db,
+  caller: Caller,
+  goalId: string,
+  agentId: string,
+): Promise<RetireAgentResult> {
+  validateId('goalId', goalId);
+  validateId('agentId', agentId);
+  const gap = await checkGoalScope(db, caller, goalId);
+  if (gap) return gap;
+  return db.transaction(async (tx) => {
+    const [retired] = await tx
+      .update(agentsTable)
+      .set({ retiredAt: sql`coalesce(${agentsTable.retiredAt}, now())` })
+      .where(and(eq(agentsTable.goalId, goalId), eq(agentsTable.agentId, agentId)))
+      .returning();
+    if (!retired) return unknownAgent(goalId, agentId);
+    const bound = await tx
+      .select({ id: credentialsTable.id })
+      .from(credentialsTable)
+      .where(and(eq(credentialsTable.goalId, goalId), eq(credentialsTable.agentId, agentId)));
+    for (const { id } of bound) await ring(tx, { kind: 'credential', id, seq: '0' });
+    return tag('Agent', retired);
+  });
+}
+
+export type DelegateGoalResult = Tagged<'Delegation', Delegation> | UnknownAgent | ScopeGap;
+
+/** Widens a peer's scope: the agent (`agentGoalId`, `agentId`) may also act in `goalId`. */
+export async function delegateGoal(
+  db: Db,
+  caller: Caller,
+  input: { goalId: string; agentGoalId: string; agentId: string },
+): Promise<DelegateGoalResult> {
+  const goalId = validateId('goalId', input.goalId);
+  const agentGoalId = validateId('agentGoalId', input.agentGoalId);
+  const agentId = validateId('agentId', input.agentId);
+  const gap =
+    (await checkGoalScope(db, caller, goalId)) ?? (await checkGoalScope(db, caller, agentGoalId));
+  if (gap) return gap;
+  const agent = await findAgent(db, agentGoalId, agentId);
+  if (!agent || agent.retiredAt) return unknownAgent(agentGoalId, agentId);
+  await db.insert(delegationsTable).values({ goalId, agentGoalId, agentId }).onConflictDoNothing();
+  const [row] = await db
+    .select()
+    .from(delegationsTable)
+    .where(
+      and(
+        eq(delegationsTable.goalId, goalId),
+        eq(delegationsTable.agentGoalId, agentGoalId),
+        eq(delegationsTable.agentId, agentId),
+      ),
+    );
+  if (!row) throw new Error('delegation was written but cannot be read');
+  return tag('Delegation', row);
+}
+
+// ---- credentials ---------------------------------------------------------------------
+
+export interface IssueCredentialInput {
+  kind: CallerKind;
+  goalId?: string | null;
+  agentId?: string | null;
+  goalIds?: readonly string[] | null;
+  providerId?: string | null;
+  label?: string | null;
+}
+
+export interface IssuedCredential {
+  /** Shown exactly once; only its hash is stored. */
+  readonly token: string;
+  readonly credential: Credential;
+}
+
+/**
+ * Issues a bearer token bound to one caller. What each kind needs:
+ * PEER a registered, active agent (`goalId`, `agentId`); STEWARD the goals of its channel
+ * (`goalIds`); PROVIDER `providerId` and the goals it reports for (`goalIds`); ADMIN nothing.
+ */
+export async function issueCredential(
+  db: Db,
+  input: IssueCredentialInput,
+): Promise<IssuedCredential> {
+  const label = validateText('label', input.label ?? '', 100, 0);
+  const values = {
+    id: `cred_${randomUUID()}`,
+    kind: input.kind,
+    label,
+    goalId: null as string | null,
+    agentId: null as string | null,
+    providerId: null as string | null,
+    goalIds: [] as string[],
+  };
+  const forbid = (field: string, value: unknown) => {
+    if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0)) {
+      throw new InputError(`${field} does not apply to a ${input.kind} credential`, field);
+    }
+  };
+  switch (input.kind) {
+    case 'PEER': {
+      if (!input.goalId || !input.agentId) {
+        throw new InputError('a PEER credential needs goalId and agentId', 'agentId');
+      }
+      forbid('goalIds', input.goalIds);
+      forbid('providerId', input.providerId);
+      values.goalId = validateId('goalId', input.goalId);
+      values.agentId = validateId('agentId', input.agentId);
+      const agent = await findAgent(db, values.goalId, values.agentId);
+      if (!agent || agent.retiredAt) {
+        throw new InputError(
+          `agent ${values.agentId} is not registered (or is retired) in goal ${values.goalId}`,
+          'agentId',
+        );
+      }
+      break;
+    }
+    case 'STEWARD':
+    case 'PROVIDER': {
+      forbid('goalId', input.goalId);
+      forbid('agentId', input.agentId);
+      if (input.kind === 'PROVIDER') {
+        if (!input.providerId)
+          throw new InputError('a PROVIDER credential needs providerId', 'providerId');
+        values.providerId = validateId('providerId', input.providerId);
+      } else {
+        forbid('providerId', input.providerId);
+      }
+      values.goalIds = await existingGoals(db, input.goalIds ?? []);
+      break;
+    }
+    case 'ADMIN':
+      for (const field of ['goalId', 'agentId', 'goalIds', 'providerId'] as const) {
+        forbid(field, input[field]);
+      }
+      break;
+  }
+  const token = generateToken();
+  const [credential] = await db
+    .insert(credentialsTable)
+    .values({ ...values, tokenHash: hashToken(token) })
+    .returning();
+  if (!credential) throw new Error('credential was written but cannot be read');
+  return { token, credential };
+}
+
+async function existingGoals(db: Db, goalIds: readonly string[]): Promise<string[]> {
+  if (goalIds.length === 0) throw new InputError('goalIds must name at least one goal', 'goalIds');
+  const ids = [...new Set(goalIds.map((id) => validateId('goalIds', id)))];
+  const found = await db
+    .select({ id: goalsTable.id })
+    .from(goalsTable)
+    .where(inArray(goalsTable.id, ids));
+  const missing = ids.filter((id) => !found.some((row) => row.id === id));
+  if (missing.length > 0) throw new InputError(`unknown goal: ${missing.join(', ')}`, 'goalIds');
+  return ids;
+}
+
+/**
+ * Revokes a credential: the next request with it is refused, and every instance closes the
+ * sockets opened with it (the doorbell rings when this commits).
+ */
+export async function revokeCredential(db: Db, id: string): Promise<Credential> {
+  return db.transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(credentialsTable)
+      .set({ revokedAt: sql`coalesce(${credentialsTable.revokedAt}, now())` })
+      .where(eq(credentialsTable.id, id))
+      .returning();
+    if (!revoked) throw new InputError(`no credential with id ${id}`, 'id');
+    await ring(tx, { kind: 'credential', id, seq: '0' });
+    return revoked;
+  });
+}

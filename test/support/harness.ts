@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { type Client, createClient } from 'graphql-ws';
+import { inject } from 'vitest';
+import WebSocket from 'ws';
+import type { Config } from '../../src/config.ts';
+import { type Database, openDatabase } from '../../src/db/database.ts';
+import { type Gateway, startGateway } from '../../src/gateway.ts';
+import { createLogger } from '../../src/log.ts';
+
+export const driver = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+/** A fresh id, so tests sharing a database never see each other's rows. */
+export const uid = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+/** The database under test: a restored PGlite template, or the run's real Postgres. */
+export async function openTestDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) return openDatabase({ driver: 'postgres', url });
+  const dump = inject('pgliteDump');
+  if (!dump) throw new Error('global setup did not provide a PGlite dump');
+  return openDatabase(
+    { driver: 'pglite', dataDir: null },
+    { loadDataDir: new Blob([readFileSync(dump)]) },
+  );
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    database: process.env.TEST_DATABASE_URL
+      ? { driver: 'postgres', url: process.env.TEST_DATABASE_URL }
+      : { driver: 'pglite', dataDir: null },
+    dataDir: '/nonexistent-switchboard-test',
+    adminToken: `admin-${randomUUID()}`,
+    exploration: true,
+    maxBodyBytes: 100_000,
+    logLevel: 'silent',
+    ...overrides,
+  };
+}
+
+export interface GraphQLResponse<T = Record<string, any>> {
+  status: number;
+  data?: T | null;
+  errors?: { message: string; extensions?: { code?: string; [key: string]: unknown } }[];
+}
+
+export interface TestGateway {
+  readonly gateway: Gateway;
+  readonly url: string;
+  readonly wsUrl: string;
+  readonly adminToken: string;
+  /** POSTs a GraphQL operation over real HTTP. */
+  gql<T = Record<string, any>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string | null,
+  ): Promise<GraphQLResponse<T>>;
+  /** Like gql, but fails the test on any GraphQL error and returns data. */
+  ok<T = Record<string, any>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string | null,
+  ): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** A real gateway on port 0 over `database` (which the caller owns and closes). */
+export async function startTestGateway(
+  database: Database,
+  overrides: Partial<Config> = {},
+): Promise<TestGateway> {
+  const config = testConfig(overrides);
+  const gateway = await startGateway(config, createLogger(config.logLevel), { database });
+  const adminToken = config.adminToken as string;
+  const gql: TestGateway['gql'] = async (query, variables, token = adminToken) => {
+    const response = await fetch(gateway.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: response.status, ...((await response.json()) as object) };
+  };
+  return {
+    gateway,
+    url: gateway.url,
+    wsUrl: gateway.url.replace('http://', 'ws://'),
+    adminToken,
+    gql,
+    async ok(query, variables, token) {
+      const result = await gql(query, variables, token);
+      if (result.errors?.length)
+        throw new Error(`GraphQL errors: ${JSON.stringify(result.errors)}`);
+      return result.data as never;
+    },
+    stop: () => gateway.stop(),
+  };
+}
+
+/** A graphql-ws client that never retries, so a refusal shows up as a close event. */
+export function wsClient(
+  url: string,
+  token: string | null,
+  onClosed?: (event: { code: number; reason: string }) => void,
+): Client {
+  return createClient({
+    url,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: false,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+    onNonLazyError: () => {}, // a refusal is observed through onClosed
+    on: { closed: (event) => onClosed?.(event as { code: number; reason: string }) },
+  });
+}
+
+/** Runs one operation over graphql-ws and returns its first result. */
+export async function wsQuery(
+  client: Client,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<GraphQLResponse> {
+  const iterator = client.iterate({ query, variables });
+  const { value } = await iterator.next();
+  await iterator.return?.();
+  return { status: 0, ...(value as object) };
+}
+
+/** Resolves with the value `poll` returns once it is not undefined; fails after `timeoutMs`. */
+export async function eventually<T>(
+  poll: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await poll();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+// ---- fixtures -----------------------------------------------------------------------
+
+export async function createGoal(t: TestGateway, goalId = uid('goal')): Promise<string> {
+  await t.ok(`mutation($input: CreateGoalInput!) { createGoal(input: $input) { __typename } }`, {
+    input: { goalId, title: `Goal ${goalId}` },
+  });
+  return goalId;
+}
+
+export async function registerAgent(t: TestGateway, goalId: string, agentId = uid('agent')) {
+  await t.ok(
+    `mutation($input: RegisterAgentInput!) { registerAgent(input: $input) { __typename } }`,
+    { input: { goalId, agentId, agentModel: 'model-x', hostSurface: 'cli' } },
+  );
+  return agentId;
+}
+
+export async function issueCredential(
+  t: TestGateway,
+  input: Record<string, unknown>,
+): Promise<{ token: string; id: string }> {
+  const data = await t.ok<{ issueCredential: { token: string; credential: { id: string } } }>(
+    `mutation($input: IssueCredentialInput!) {
+      issueCredential(input: $input) { token credential { id } }
+    }`,
+    { input },
+  );
+  return { token: data.issueCredential.token, id: data.issueCredential.credential.id };
+}
+
+/** A goal with one registered agent and a PEER token for it. */
+export async function peerInNewGoal(t: TestGateway) {
+  const goalId = await createGoal(t);
+  const agentId = await registerAgent(t, goalId);
+  const { token, id } = await issueCredential(t, { kind: 'PEER', goalId, agentId });
+  return { goalId, agentId, token, credentialId: id };
+}

@@ -12,7 +12,7 @@ export interface Logger {
 /** One JSON object per line on stdout: `{ time, level, msg, ...fields }`. */
 export function createLogger(
   level: LogLevel,
-  write = (line: string) => process.stdout.write(line),
+  write: (line: string) => void = (line) => process.stdout.write(line),
 ): Logger {
   const threshold = logLevels.indexOf(level);
   const emit = (at: Exclude<LogLevel, 'silent'>) => (message: string, fields?: LogFields) => {

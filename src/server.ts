@@ -31,7 +31,7 @@ export const CLOSE_FORBIDDEN = 4403;
  * and `/readyz`. The database and doorbell come in through `deps`; nothing here is global.
  */
 export function buildServer(deps: AppDeps): Server {
-  const { config, log } = deps;
+  const { config } = deps;
   let accepting = true;
 
   const yoga = createYoga<Partial<SocketContext>, Context>({
@@ -83,7 +83,12 @@ export function buildServer(deps: AppDeps): Server {
     void yoga.requestListener(req, res);
   });
 
-  const wss = new WebSocketServer({ server: http, path: '/graphql' });
+  // noServer: the HTTP server owns 'listen' errors (a port in use is reported once, by start).
+  const wss = new WebSocketServer({ noServer: true });
+  http.on('upgrade', (req, socket, head) => {
+    if ((req.url ?? '/').split('?')[0] !== '/graphql') return void socket.destroy();
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  });
   const callers = new WeakMap<WebSocket, Caller>();
   useServer<Record<string, unknown>, { socket: WebSocket; request: IncomingMessage }>(
     {

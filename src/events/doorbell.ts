@@ -43,7 +43,11 @@ export class Doorbell {
   }
 
   async close(): Promise<void> {
-    await this.unlisten?.();
+    try {
+      await this.unlisten?.();
+    } catch {
+      // The connection is already gone (database closed or unreachable): nothing to undo.
+    }
     this.unlisten = null;
     this.handlers.clear();
     this.catchUps.clear();

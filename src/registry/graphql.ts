@@ -322,7 +322,9 @@ builder.mutationFields((t) => ({
     type: CreateGoalResult,
     authScopes: { admin: true },
     description: 'Creates a goal. Admin only.',
-    args: { input: t.arg({ type: CreateGoalInput, required: true }) },
+    args: {
+      input: t.arg({ type: CreateGoalInput, required: true, description: 'What to write.' }),
+    },
     resolve: (_root, { input }, { db }) =>
       createGoal(db, { goalId: String(input.goalId), title: input.title }),
   }),
@@ -330,7 +332,9 @@ builder.mutationFields((t) => ({
     type: RegisterAgentResult,
     authScopes: { admin: true },
     description: 'Registers an agent identity in a goal. Admin only.',
-    args: { input: t.arg({ type: RegisterAgentInput, required: true }) },
+    args: {
+      input: t.arg({ type: RegisterAgentInput, required: true, description: 'What to write.' }),
+    },
     resolve: (_root, { input }, { db, caller }) =>
       registerAgent(db, caller as Caller, {
         goalId: String(input.goalId),
@@ -355,7 +359,9 @@ builder.mutationFields((t) => ({
     type: DelegateGoalResult,
     authScopes: { admin: true },
     description: "Widens an agent's scope to another goal. Admin only.",
-    args: { input: t.arg({ type: DelegateGoalInput, required: true }) },
+    args: {
+      input: t.arg({ type: DelegateGoalInput, required: true, description: 'What to write.' }),
+    },
     resolve: (_root, { input }, { db, caller }) =>
       delegateGoal(db, caller as Caller, {
         goalId: String(input.goalId),
@@ -367,7 +373,9 @@ builder.mutationFields((t) => ({
     type: IssuedCredentialRef,
     authScopes: { admin: true },
     description: 'Issues a credential. The token is in this answer only. Admin only.',
-    args: { input: t.arg({ type: IssueCredentialInput, required: true }) },
+    args: {
+      input: t.arg({ type: IssueCredentialInput, required: true, description: 'What to write.' }),
+    },
     resolve: (_root, { input }, { db }) =>
       issueCredential(db, {
         kind: input.kind,

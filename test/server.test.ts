@@ -1,0 +1,320 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { printSchema } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import type { Database } from '../src/db/database.ts';
+import { startGateway } from '../src/gateway.ts';
+import { schema } from '../src/graphql/schema.ts';
+import { createLogger } from '../src/log.ts';
+import {
+  driver,
+  eventually,
+  openTestDatabase,
+  peerInNewGoal,
+  startTestGateway,
+  type TestGateway,
+  testConfig,
+  wsClient,
+  wsQuery,
+} from './support/harness.ts';
+
+let database: Database;
+let t: TestGateway;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  t = await startTestGateway(database);
+});
+afterAll(async () => {
+  await t?.stop();
+  await database?.close();
+});
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** Runs `npm start`'s entry point as a real process and collects its output. */
+function runGateway(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'info', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    exited,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    logs: () =>
+      stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
+}
+
+const processEnv = (): Record<string, string> =>
+  process.env.TEST_DATABASE_URL
+    ? {
+        DATABASE_URL: process.env.TEST_DATABASE_URL,
+        SWITCHBOARD_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sb-')),
+      }
+    : { SWITCHBOARD_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sb-')) };
+
+describe(`configuration (${driver})`, () => {
+  it('reads defaults and rejects bad values with one actionable line each', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 4000, exploration: true });
+    expect(config.database).toEqual({ driver: 'pglite', dataDir: path.resolve('.switchboard') });
+    expect(loadConfig({ SWITCHBOARD_DATA_DIR: 'memory:' }).database).toEqual({
+      driver: 'pglite',
+      dataDir: null,
+    });
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ PORT: 'eighty' }, /^PORT must be an integer/],
+      [{ PORT: '70000' }, /^PORT must be an integer from 0 to 65535/],
+      [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL is not a valid URL/],
+      [{ DATABASE_URL: 'mysql://h/db' }, /^DATABASE_URL must start with postgres:\/\//],
+      [{ DATABASE_URL: 'postgres://host' }, /^DATABASE_URL must name a host and a database/],
+      [{ SWITCHBOARD_ADMIN_TOKEN: 'short' }, /^SWITCHBOARD_ADMIN_TOKEN must be at least 24/],
+      [{ SWITCHBOARD_EXPLORATION: 'maybe' }, /^SWITCHBOARD_EXPLORATION must be true or false/],
+      [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+    ];
+    for (const [env, message] of cases) {
+      expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(message);
+    }
+  });
+
+  it('exits non-zero with one clear line for a bad DATABASE_URL, an unreachable database, a port in use and an unusable data folder', async () => {
+    const notAFolder = path.join(mkdtempSync(path.join(tmpdir(), 'sb-')), 'file');
+    writeFileSync(notAFolder, 'x');
+    const token = { SWITCHBOARD_ADMIN_TOKEN: 'x'.repeat(32) };
+    const runs = [
+      [
+        { DATABASE_URL: 'mysql://localhost/db' },
+        /^switchboard: DATABASE_URL must start with postgres/,
+      ],
+      [
+        { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', ...token },
+        /^switchboard: DATABASE_URL: cannot use the database \(connection refused/,
+      ],
+      [
+        { ...processEnv(), ...token, PORT: String(t.gateway.port) },
+        /^switchboard: PORT: 127\.0\.0\.1:\d+ is already in use/,
+      ],
+      [
+        { SWITCHBOARD_DATA_DIR: notAFolder },
+        /^switchboard: SWITCHBOARD_DATA_DIR: cannot use ".*" as the data folder \(EEXIST|ENOTDIR/,
+      ],
+    ] as const;
+    await Promise.all(
+      runs.map(async ([env, message]) => {
+        const run = runGateway(env);
+        expect(await run.exited, run.stderr()).toBe(1);
+        const lines = run.stderr().trim().split('\n');
+        expect(lines, run.stderr()).toHaveLength(1);
+        expect(lines[0]).toMatch(message);
+      }),
+    );
+  }, 60_000);
+});
+
+describe(`process lifecycle (${driver})`, () => {
+  it('starts, serves, and on SIGTERM closes sockets and the database and exits 0', async () => {
+    const env = processEnv();
+    const run = runGateway({ ...env, PORT: '0' });
+    const ready = await eventually(
+      () => run.logs().find((line) => line.msg === 'switchboard ready'),
+      'the gateway to log that it is ready',
+      30_000,
+    );
+    // No admin token was configured: one was generated into the data folder, path logged only.
+    const tokenFile = path.join(env.SWITCHBOARD_DATA_DIR as string, 'admin-token');
+    const adminToken = readFileSync(tokenFile, 'utf8').trim();
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    expect(run.logs().find((line) => line.msg === 'generated an admin token')?.file).toBe(
+      tokenFile,
+    );
+    expect(run.stdout()).not.toContain(adminToken);
+    expect(ready.driver).toBe(driver);
+
+    const url = ready.url as string;
+    const base = url.replace('/graphql', '');
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: 'ready', driver });
+
+    let closed: { code: number } | undefined;
+    const client = wsClient(url.replace('http', 'ws'), adminToken, (event) => {
+      closed = event;
+    });
+    expect((await wsQuery(client, '{ me { kind } }')).data).toEqual({ me: { kind: 'ADMIN' } });
+
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    expect((await eventually(() => closed, 'the socket to be closed by the server')).code).toBe(
+      1001,
+    );
+    expect(run.logs().map((line) => line.msg)).toContain('switchboard stopped');
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+    await client.dispose();
+  }, 60_000);
+});
+
+describe(`http surface (${driver})`, () => {
+  it('reports health and readiness', async () => {
+    const base = t.url.replace('/graphql', '');
+    const health = await fetch(`${base}/healthz`);
+    expect(health.status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', driver });
+  });
+
+  it('serves GraphiQL at /graphql to a browser', async () => {
+    const page = await fetch(t.url, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Switchboard');
+  });
+
+  it('refuses request bodies over the limit with 413', async () => {
+    const result = await fetch(t.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.adminToken}` },
+      body: JSON.stringify({ query: `{ me { kind } }`, padding: 'x'.repeat(200_000) }),
+    });
+    expect(result.status).toBe(413);
+    expect(await result.json()).toEqual({
+      errors: [{ message: 'request body is larger than 100000 bytes' }],
+    });
+  });
+
+  it('blocks cross-site simple requests (CSRF prevention)', async () => {
+    const result = await fetch(`${t.url}?query=${encodeURIComponent('{ me { kind } }')}`, {
+      headers: { authorization: `Bearer ${t.adminToken}` },
+    });
+    expect(result.status).toBe(403);
+    const allowed = await fetch(`${t.url}?query=${encodeURIComponent('{ me { kind } }')}`, {
+      headers: { authorization: `Bearer ${t.adminToken}`, 'x-graphql-yoga-csrf': '1' },
+    });
+    expect(await allowed.json()).toEqual({ data: { me: { kind: 'ADMIN' } } });
+  });
+
+  // Depth is limited too, but no registry type nests deep enough to reach the limit yet.
+  it('limits aliases and tokens without saying what the limits are', async () => {
+    const aliases = `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: me { kind }`).join(' ')} }`;
+    const tokens = `{ me { ${Array.from({ length: 3000 }, () => 'kind').join(' ')} } }`;
+    for (const query of [aliases, tokens]) {
+      const result = await t.gql(query);
+      expect(result.data ?? null).toBeNull();
+      const message = result.errors?.[0]?.message ?? '';
+      expect(message).not.toBe('');
+      expect(message).not.toMatch(/\d/);
+    }
+  });
+
+  it('masks unexpected errors', async () => {
+    const broken = await openTestDatabase();
+    const gateway = await startTestGateway(broken);
+    await broken.close(); // every query now fails inside the driver
+    const result = await gateway.gql(`{ goals { id } }`);
+    expect(result.errors).toEqual([
+      expect.objectContaining({
+        message: 'Unexpected error.',
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      }),
+    ]);
+    expect(JSON.stringify(result)).not.toMatch(/stack|at |closed|CONNECTION|PGlite/i);
+    const ready = await fetch(gateway.url.replace('/graphql', '/readyz'));
+    expect(ready.status).toBe(503);
+    await gateway.stop();
+  });
+
+  it('switches GraphiQL, introspection and suggestions off with one setting', async () => {
+    const gateway = await startTestGateway(database, { exploration: false });
+    const page = await fetch(gateway.url, { headers: { accept: 'text/html' } });
+    expect(await page.text()).not.toContain('GraphiQL');
+    const introspection = await gateway.gql(`{ __schema { queryType { name } } }`);
+    expect(introspection.errors?.[0]?.message).toContain('introspection');
+    const typo = await gateway.gql(`{ goal { id } }`);
+    expect(typo.errors?.[0]?.message).not.toContain('Did you mean');
+    expect((await gateway.ok(`{ me { kind } }`)).me.kind).toBe('ADMIN');
+    await gateway.stop();
+  });
+
+  it('writes the admin token file once, with mode 0600, and logs only its path', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'sb-'));
+    const lines: string[] = [];
+    const config = testConfig({ adminToken: null, dataDir });
+    const log = createLogger('info', (line) => lines.push(line));
+    const first = await startGateway(config, log, { database });
+    const token = readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
+    expect(statSync(path.join(dataDir, 'admin-token')).mode & 0o777).toBe(0o600);
+    await first.stop();
+    const second = await startGateway(config, log, { database });
+    const me = await fetch(second.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: '{ me { kind } }' }),
+    });
+    expect(await me.json()).toEqual({ data: { me: { kind: 'ADMIN' } } });
+    await second.stop();
+    expect(lines.join('')).not.toContain(token);
+    expect(lines.join('')).toContain(path.join(dataDir, 'admin-token'));
+  });
+
+  it('closes open sockets when the server stops', async () => {
+    const gateway = await startTestGateway(database);
+    const peer = await peerInNewGoal(gateway);
+    let closed: { code: number } | undefined;
+    const client = wsClient(gateway.wsUrl, peer.token, (event) => {
+      closed = event;
+    });
+    await wsQuery(client, '{ me { kind } }');
+    await gateway.stop();
+    expect((await eventually(() => closed, 'the socket to close')).code).toBe(1001);
+    await client.dispose();
+  });
+});
+
+describe('schema', () => {
+  it('the checked-in schema/schema.graphql is what the code prints', () => {
+    const checkedIn = readFileSync(path.join(root, 'schema/schema.graphql'), 'utf8');
+    expect(checkedIn).toBe(`${printSchema(schema)}\n`);
+  });
+
+  it('describes every type, field, argument and enum value', () => {
+    const missing: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (
+        type.name.startsWith('__') ||
+        ['String', 'Boolean', 'ID', 'Int', 'Float'].includes(type.name)
+      )
+        continue;
+      if (!type.description) missing.push(type.name);
+      if ('getFields' in type) {
+        for (const field of Object.values(type.getFields())) {
+          if (!field.description) missing.push(`${type.name}.${field.name}`);
+          for (const arg of 'args' in field ? field.args : []) {
+            if (!arg.description) missing.push(`${type.name}.${field.name}(${arg.name})`);
+          }
+        }
+      }
+      if ('getValues' in type) {
+        for (const value of type.getValues())
+          if (!value.description) missing.push(`${type.name}.${value.name}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+});

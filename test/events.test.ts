@@ -1,0 +1,119 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { Doorbell, type Ring, ring } from '../src/events/doorbell.ts';
+import { follow } from '../src/events/follow.ts';
+import { driver, eventually, openTestDatabase, uid } from './support/harness.ts';
+
+let database: Database;
+let doorbell: Doorbell;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  doorbell = new Doorbell();
+  await doorbell.open(database);
+});
+afterAll(async () => {
+  await doorbell?.close();
+  await database?.close();
+});
+
+describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
+  it('rings on commit, never on rollback, for the matching key and the wildcard', async () => {
+    const id = uid('cred');
+    const heard: Ring[] = [];
+    const wildcard: Ring[] = [];
+    const offOne = doorbell.on('credential', id, (r) => heard.push(r));
+    const offAll = doorbell.on('credential', null, (r) => {
+      if (r.id === id) wildcard.push(r);
+    });
+    await database.db
+      .transaction(async (tx) => {
+        await ring(tx, { kind: 'credential', id, seq: '1' });
+        tx.rollback();
+      })
+      .catch(() => {});
+    await database.db.transaction((tx) => ring(tx, { kind: 'credential', id, seq: '2' }));
+    await eventually(() => (heard.length > 0 ? true : undefined), 'the committed ring');
+    expect(heard).toEqual([{ kind: 'credential', id, seq: '2' }]);
+    expect(wildcard).toEqual(heard);
+    offOne();
+    offAll();
+    await database.db.transaction((tx) => ring(tx, { kind: 'credential', id, seq: '3' }));
+    await database.db.transaction((tx) => ring(tx, { kind: 'credential', id: uid('x'), seq: '1' }));
+    expect(heard).toHaveLength(1);
+  });
+
+  it('ignores payloads that are not rings', async () => {
+    await database.db.execute(sql`select pg_notify('switchboard', 'not json')`);
+    const id = uid('cred');
+    const heard: Ring[] = [];
+    doorbell.on('credential', id, (r) => heard.push(r));
+    await database.db.transaction((tx) => ring(tx, { kind: 'credential', id, seq: '1' }));
+    await eventually(() => (heard.length === 1 ? true : undefined), 'the ring after the junk');
+  });
+
+  it.skipIf(driver === 'pglite')(
+    'tells listeners to catch up when the LISTEN connection is killed and comes back',
+    async () => {
+      let reconnects = 0;
+      const off = doorbell.onReconnect(() => {
+        reconnects++;
+      });
+      await database.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity
+            where query ilike 'listen%' and datname = current_database()`,
+      );
+      await eventually(
+        () => (reconnects > 0 ? true : undefined),
+        'the listener to reconnect',
+        15_000,
+      );
+      // And it still hears rings afterwards.
+      const id = uid('cred');
+      const heard: Ring[] = [];
+      doorbell.on('credential', id, (r) => heard.push(r));
+      await database.db.transaction((tx) => ring(tx, { kind: 'credential', id, seq: '1' }));
+      await eventually(() => (heard.length === 1 ? true : undefined), 'a ring after reconnect');
+      off();
+    },
+    20_000,
+  );
+});
+
+describe(`follow: catch-up streams (${driver})`, () => {
+  it('reads at once, re-reads on each ring, collapses bursts, and ends on done', async () => {
+    const id = uid('cred');
+    const source = [1, 2, 3];
+    let reads = 0;
+    const stream = follow(doorbell, 'credential', id, 0, async (after: number) => {
+      reads++;
+      const items = source.filter((n) => n > after);
+      return { items, cursor: items.at(-1) ?? after, done: items.includes(6) };
+    });
+    const seen: number[] = [];
+    const consumed = (async () => {
+      for await (const n of stream) seen.push(n);
+    })();
+    await eventually(() => (seen.length === 3 ? true : undefined), 'the initial read');
+    source.push(4, 5);
+    await database.db.transaction((tx) => ring(tx, { kind: 'credential', id, seq: '5' }));
+    await eventually(() => (seen.length === 5 ? true : undefined), 'the rung items');
+    source.push(6);
+    await database.db.transaction((tx) => ring(tx, { kind: 'credential', id, seq: '6' }));
+    await consumed; // done ends the stream
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(reads).toBeLessThanOrEqual(3 + 1);
+  });
+
+  it('stops listening when the consumer returns', async () => {
+    const id = uid('cred');
+    const stream = follow(doorbell, 'credential', id, 0, async (after: number) => ({
+      items: after === 0 ? [1] : [],
+      cursor: 1,
+    }));
+    expect(await stream.next()).toEqual({ value: 1, done: false });
+    await stream.return?.();
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
+  });
+});

@@ -7,6 +7,8 @@ export interface Batch<T, C> {
   readonly cursor: C;
   /** End the stream after these items (a terminal state was reached). */
   readonly done?: boolean;
+  /** The read was cut at a page size: read again without waiting for a ring. */
+  readonly more?: boolean;
 }
 
 /**
@@ -48,6 +50,7 @@ export function follow<T, C>(
         cursor = batch.cursor;
         for (const item of batch.items) await push(item);
         if (batch.done) break;
+        if (batch.more) pending = true;
       }
       stop();
     } finally {

@@ -81,3 +81,7 @@ builder.queryType({ description: 'Reads. Scope comes from the credential, never 
 builder.mutationType({
   description: 'Governed writes: each validates fully, then writes in one transaction.',
 });
+builder.subscriptionType({
+  description:
+    'Live streams. Each re-reads the tables from its cursor: none skips or repeats an item.',
+});

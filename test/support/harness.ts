@@ -184,3 +184,116 @@ export async function peerInNewGoal(t: TestGateway) {
   const { token, id } = await issueCredential(t, { kind: 'PEER', goalId, agentId });
   return { goalId, agentId, token, credentialId: id };
 }
+
+/** A live subscription: items arrive in `items`; `take(n)` waits (with a deadline) until n arrived. */
+export interface Subscription<T = any> {
+  readonly items: T[];
+  readonly errors: unknown[];
+  /** Resolves when the server completes the stream. */
+  readonly completed: Promise<void>;
+  take(count: number, timeoutMs?: number): Promise<T[]>;
+  dispose(): void;
+}
+
+export function subscribe<T = any>(
+  client: Client,
+  query: string,
+  variables: Record<string, unknown>,
+  field: string,
+): Subscription<T> {
+  const items: T[] = [];
+  const errors: unknown[] = [];
+  let complete = () => {};
+  const completed = new Promise<void>((resolve) => {
+    complete = resolve;
+  });
+  const dispose = client.subscribe<Record<string, T>>(
+    { query, variables },
+    {
+      next: (result) => {
+        if (result.errors) errors.push(...result.errors);
+        if (result.data) items.push(result.data[field] as T);
+      },
+      error: (error) => {
+        errors.push(error);
+        complete();
+      },
+      complete: () => complete(),
+    },
+  );
+  return {
+    items,
+    errors,
+    completed,
+    take: (count, timeoutMs = 5000) =>
+      eventually(
+        () => {
+          if (errors.length > 0) throw new Error(`subscription failed: ${JSON.stringify(errors)}`);
+          return items.length >= count ? items.slice(0, count) : undefined;
+        },
+        `${count} items from ${field} (have ${items.length})`,
+        timeoutMs,
+      ),
+    dispose,
+  };
+}
+
+export const PROVIDER_DECLARATION = {
+  membershipProof: 'pane env flag SPACE=1 plus injected pane ids',
+  identifierRules: 'w1:p2 style ids, never reused; a moved pane gets a new id',
+  livenessMapping: [
+    { providerState: 'busy', liveness: 'WORKING' },
+    { providerState: 'asking', liveness: 'BLOCKED' },
+    { providerState: 'ready', liveness: 'IDLE' },
+  ],
+  presenceTtlMs: 60_000,
+  observationSources: [
+    { source: 'RECENT', maxLines: 50, limits: ['ALTERNATE_SCREEN_NOT_IN_SCROLLBACK'] },
+  ],
+  supportsPinnedWaits: true,
+  persistence: 'survives client detach; not a server restart',
+};
+
+/** A provider credential for `goalIds`, registered with the standard declaration (plus overrides). */
+export async function registerProvider(
+  t: TestGateway,
+  goalIds: string[],
+  overrides: Record<string, unknown> = {},
+) {
+  const providerId = uid('provider');
+  const { token } = await issueCredential(t, { kind: 'PROVIDER', providerId, goalIds });
+  await t.ok(
+    `mutation($input: RegisterProviderInput!) { registerProvider(input: $input) { providerId } }`,
+    { input: { providerId, instanceId: 'instance-1', ...PROVIDER_DECLARATION, ...overrides } },
+    token,
+  );
+  let reportSeq = 0;
+  return {
+    providerId,
+    token,
+    /** Sends reports with increasing report sequences; returns the typed result. */
+    async report(reports: Record<string, unknown>[]) {
+      const data = await t.ok(
+        `mutation($reports: [PresenceReportInput!]!) {
+          reportPresence(reports: $reports) {
+            __typename
+            ... on PresenceAccepted { changed heartbeats outOfOrder }
+            ... on PresenceRefused { index goalId agentId reason }
+          }
+        }`,
+        {
+          reports: reports.map((r) => ({
+            providerSessionRef: 'w1:p1',
+            occupantRef: 'pane-1/agent',
+            observedAt: new Date().toISOString(),
+            basis: 'PROVIDER_DETECTION',
+            reportSeq: String(++reportSeq),
+            ...r,
+          })),
+        },
+        token,
+      );
+      return data.reportPresence;
+    },
+  };
+}

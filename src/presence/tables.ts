@@ -1,0 +1,146 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { goalsTable } from '../registry/tables.ts';
+
+export const livenessValues = [
+  'WORKING',
+  'BLOCKED',
+  'IDLE',
+  'DONE',
+  'UNREACHABLE',
+  'UNKNOWN',
+] as const;
+export type Liveness = (typeof livenessValues)[number];
+
+export const presenceBases = ['PROVIDER_DETECTION', 'LIFECYCLE_HOOK', 'SELF_REPORT'] as const;
+export type PresenceBasis = (typeof presenceBases)[number];
+
+export const observationSources = [
+  'VIEWPORT',
+  'RECENT',
+  'RECENT_UNWRAPPED',
+  'DETECTION_SNAPSHOT',
+] as const;
+export type ObservationSource = (typeof observationSources)[number];
+
+export const observationLimits = [
+  'ALTERNATE_SCREEN_NOT_IN_SCROLLBACK',
+  'VIEWPORT_CLEARED',
+  'PROVIDER_RESTARTED',
+  'DISCONNECTED',
+] as const;
+export type ObservationLimit = (typeof observationLimits)[number];
+
+export interface DeclaredSource {
+  readonly source: ObservationSource;
+  readonly maxLines: number;
+  /** What this source cannot recover. */
+  readonly limits: readonly ObservationLimit[];
+}
+
+/** A provider's declaration (DESIGN §5). A capability not declared here is a typed gap. */
+export const providersTable = pgTable('providers', {
+  providerId: text('provider_id').primaryKey(),
+  /** The provider process; a new one marks presence reported by earlier ones stale. */
+  instanceId: text('instance_id').notNull(),
+  /** The goals it reports for: its credential's goals when it registered. */
+  goalIds: text('goal_ids').array().notNull(),
+  membershipProof: text('membership_proof').notNull(),
+  identifierRules: text('identifier_rules').notNull(),
+  /** Provider state name -> Liveness. */
+  livenessMapping: jsonb('liveness_mapping').$type<Record<string, Liveness>>().notNull(),
+  presenceTtlMs: integer('presence_ttl_ms').notNull(),
+  observationSources: jsonb('observation_sources').$type<DeclaredSource[]>().notNull(),
+  supportsPinnedWaits: boolean('supports_pinned_waits').notNull(),
+  persistence: text('persistence').notNull(),
+  /** The rollup it publishes; null means it declared none. */
+  rollup: text('rollup'),
+  registeredAt: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type Provider = typeof providersTable.$inferSelect;
+
+/**
+ * One row per (goal, agent, provider location). `stateChangeSeq` is the goal's presence
+ * sequence at the last change of liveness or occupant: heartbeats leave it alone.
+ */
+export const presenceTable = pgTable(
+  'presence',
+  {
+    goalId: text('goal_id')
+      .notNull()
+      .references(() => goalsTable.id),
+    agentId: text('agent_id').notNull(),
+    providerId: text('provider_id')
+      .notNull()
+      .references(() => providersTable.providerId),
+    providerSessionRef: text('provider_session_ref').notNull(),
+    instanceId: text('instance_id').notNull(),
+    occupantRef: text('occupant_ref').notNull(),
+    liveness: text('liveness', { enum: livenessValues }).notNull(),
+    basis: text('basis', { enum: presenceBases }).notNull(),
+    observedAt: timestamp('observed_at', { withTimezone: true }).notNull(),
+    /** The provider's own report sequence; older reports are ignored. */
+    reportSeq: bigint('report_seq', { mode: 'bigint' }).notNull(),
+    stateChangeSeq: bigint('state_change_seq', { mode: 'bigint' }).notNull(),
+    /** Set by endPresence: the occupant is gone from this location. */
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.goalId, t.agentId, t.providerId, t.providerSessionRef] }),
+    index('presence_provider_idx').on(t.providerId),
+  ],
+);
+export type PresenceRow = typeof presenceTable.$inferSelect;
+
+/**
+ * The goal's presence stream: one row per change of liveness or occupant (or end), numbered
+ * gap-free per goal. Subscribers resume from a `seq`.
+ */
+export const presenceChangesTable = pgTable(
+  'presence_changes',
+  {
+    goalId: text('goal_id').notNull(),
+    seq: bigint('seq', { mode: 'bigint' }).notNull(),
+    agentId: text('agent_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    providerSessionRef: text('provider_session_ref').notNull(),
+    occupantRef: text('occupant_ref').notNull(),
+    liveness: text('liveness', { enum: livenessValues }).notNull(),
+    previousLiveness: text('previous_liveness', { enum: livenessValues }),
+    basis: text('basis', { enum: presenceBases }).notNull(),
+    observedAt: timestamp('observed_at', { withTimezone: true }).notNull(),
+    ended: boolean('ended').notNull().default(false),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.goalId, t.seq] })],
+);
+export type PresenceChangeRow = typeof presenceChangesTable.$inferSelect;
+
+/** Latest bounded excerpt per (goal, agent, provider, source). Never copied elsewhere. */
+export const observationsTable = pgTable(
+  'observations',
+  {
+    goalId: text('goal_id').notNull(),
+    agentId: text('agent_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    source: text('source', { enum: observationSources }).notNull(),
+    lines: text('lines').array().notNull(),
+    limits: text('limits', { enum: observationLimits })
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    capturedAt: timestamp('captured_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.goalId, t.agentId, t.providerId, t.source] })],
+);
+export type ObservationRow = typeof observationsTable.$inferSelect;

@@ -6,6 +6,7 @@ import type { Doorbell } from './events/doorbell.ts';
 import type { Logger } from './log.ts';
 import { credentialsTable } from './registry/tables.ts';
 import { hashToken } from './registry/tokens.ts';
+import type { WaitKeeper } from './waits/keeper.ts';
 
 export const callerKinds = ['ADMIN', 'STEWARD', 'PEER', 'PROVIDER'] as const;
 export type CallerKind = (typeof callerKinds)[number];
@@ -32,6 +33,8 @@ export interface AppDeps {
   readonly config: Config;
   readonly database: Database;
   readonly doorbell: Doorbell;
+  /** Settles the waits that this instance's clients subscribe to. */
+  readonly waits: WaitKeeper;
   readonly log: Logger;
   /** sha256 of the operator token. */
   readonly adminTokenHash: string;

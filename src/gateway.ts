@@ -7,6 +7,7 @@ import { Doorbell } from './events/doorbell.ts';
 import type { Logger } from './log.ts';
 import { generateToken, hashToken } from './registry/tokens.ts';
 import { buildServer } from './server.ts';
+import { WaitKeeper } from './waits/keeper.ts';
 
 export interface Gateway {
   readonly port: number;
@@ -36,7 +37,15 @@ export async function startGateway(
   const database =
     options.database ?? (await openDatabase(config.database, { loadDataDir: options.loadDataDir }));
   const doorbell = new Doorbell();
-  const deps: AppDeps = { config, database, doorbell, log, adminTokenHash: hashToken(adminToken) };
+  const waits = new WaitKeeper(database.db, doorbell);
+  const deps: AppDeps = {
+    config,
+    database,
+    doorbell,
+    waits,
+    log,
+    adminTokenHash: hashToken(adminToken),
+  };
   try {
     await doorbell.open(database);
     const server = buildServer(deps);
@@ -54,12 +63,14 @@ export async function startGateway(
       deps,
       async stop() {
         await server.stop();
+        waits.close();
         await doorbell.close();
         if (!options.database) await database.close();
         log.info('switchboard stopped');
       },
     };
   } catch (error) {
+    waits.close();
     await doorbell.close();
     if (!options.database) await database.close();
     throw error;

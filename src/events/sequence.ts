@@ -41,3 +41,10 @@ export async function readHead(db: Queryable, goalId: string, stream: Stream): P
   );
   return BigInt(row?.seq ?? 0);
 }
+
+/** The smallest of some sequence numbers (bigint has no Math.min); `fallback` when there are none. */
+export function minSeq(values: readonly bigint[], fallback: bigint): bigint {
+  let min = values[0] ?? fallback;
+  for (const value of values) if (value < min) min = value;
+  return min;
+}

@@ -1,0 +1,316 @@
+import type { Caller, Context } from '../context.ts';
+import { InputError } from '../errors.ts';
+import { builder } from '../graphql/builder.ts';
+import { LivenessEnum } from '../presence/graphql.ts';
+import { ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import type { PinState, WaitTargetRow, waitReasons, waitStatuses } from './tables.ts';
+import { readWait, startWait, type UnknownWait, type Wait, type WaitInput } from './waits.ts';
+
+const WaitStatusEnum = builder.enumType('WaitStatus', {
+  description:
+    'Where a wait stands. Only SATISFIED is success; every other terminal state says why not.',
+  values: {
+    PENDING: { description: 'Not settled yet.' },
+    SATISFIED: {
+      description: 'A pinned occupant moved, after its baseline, into an accepted liveness.',
+    },
+    NOT_RUNNING: { description: 'The pinned occupant is gone (see reason). Not success.' },
+    UNREACHABLE: { description: 'The pinned occupant became unreachable. Not success.' },
+    TIMED_OUT: { description: 'The deadline passed with no settling change. Not success.' },
+    UNOBSERVABLE: {
+      description: 'The provider did not declare pinned-wait support, so no change can be trusted.',
+    },
+  } satisfies Record<(typeof waitStatuses)[number], unknown>,
+});
+
+const WaitReasonEnum = builder.enumType('WaitReason', {
+  description: 'Why a wait ended the way it did.',
+  values: {
+    PINNED_OCCUPANT_REPLACED: {
+      description:
+        'A different occupant appeared at the pinned location: a replacement never satisfies.',
+    },
+    PRESENCE_ENDED: { description: 'The provider reported the pinned occupant gone.' },
+    NO_PRESENCE_AT_START: {
+      description: 'No provider saw the target when the wait started: nothing to pin.',
+    },
+    PROVIDER_WITHOUT_PINNED_WAITS: {
+      description: "The target's provider does not support pinned waits.",
+    },
+    DEADLINE_PASSED: { description: 'timeoutMs elapsed.' },
+  } satisfies Record<(typeof waitReasons)[number], unknown>,
+});
+
+const WaitLimitationEnum = builder.enumType('WaitLimitation', {
+  description: 'Why a target could not be pinned.',
+  values: {
+    NO_PRESENCE_AT_START: { description: 'No presence for the target when the wait started.' },
+    PROVIDER_WITHOUT_PINNED_WAITS: { description: 'Its provider does not support pinned waits.' },
+  },
+});
+
+const WaitPinRef = builder.objectRef<WaitTargetRow>('WaitPin').implement({
+  description: 'The identity a target was resolved to once, at start. Never re-resolved.',
+  fields: (t) => ({
+    goalId: t.exposeID('goalId', { description: 'The goal.' }),
+    agentId: t.exposeID('agentId', { description: 'The registered agent.' }),
+    todoId: t.exposeID('todoId', {
+      nullable: true,
+      description: "The work it was on: as named, or the agent's current claimed todo.",
+    }),
+    provider: t.exposeID('provider', {
+      nullable: true,
+      description: 'The provider; null when unpinned.',
+    }),
+    providerSessionRef: t.exposeString('providerSessionRef', {
+      nullable: true,
+      description: "The location inside that provider's session.",
+    }),
+    occupantRef: t.exposeString('occupantRef', {
+      nullable: true,
+      description: 'The occupant pinned; another occupant there ends the wait.',
+    }),
+  }),
+});
+
+const WaitTargetRef = builder.objectRef<WaitTargetRow>('WaitTarget').implement({
+  description: 'One target of a wait, pinned separately.',
+  fields: (t) => ({
+    agentId: t.exposeID('agentId', { description: 'The agent.' }),
+    pin: t.field({
+      type: WaitPinRef,
+      resolve: (target) => target,
+      description: 'What it was pinned to.',
+    }),
+    pinned: t.boolean({
+      resolve: (target) => target.state === 'PINNED',
+      description: 'Whether a location and occupant could be pinned.',
+    }),
+    limitation: t.field({
+      type: WaitLimitationEnum,
+      nullable: true,
+      resolve: (target) => (target.state === 'PINNED' ? null : target.state),
+      description: 'Why it could not be pinned.',
+    }),
+    baselineSeq: t.field({
+      type: 'Seq',
+      resolve: (target) => target.baselineSeq,
+      description: 'Its stateChangeSeq at start; only a change above it can settle the wait.',
+    }),
+  }),
+});
+
+const WaitResolutionRef = builder
+  .objectRef<{ agentId: string | null; seq: bigint | null; liveness: string | null }>(
+    'WaitResolution',
+  )
+  .implement({
+    description: 'The change that ended the wait.',
+    fields: (t) => ({
+      agentId: t.exposeID('agentId', { nullable: true, description: 'The target it concerned.' }),
+      seq: t.field({
+        type: 'Seq',
+        nullable: true,
+        resolve: (r) => r.seq,
+        description:
+          'The presence change (its stateChangeSeq); null for deadlines and start-time outcomes.',
+      }),
+      liveness: t.field({
+        type: LivenessEnum,
+        nullable: true,
+        resolve: (r) => r.liveness as never,
+        description: 'The liveness that change showed.',
+      }),
+    }),
+  });
+
+export const WaitRef = builder.objectRef<Wait>('Wait').implement({
+  description:
+    'A durable identity-pinned wait. Any instance can report it; it has exactly one terminal state.',
+  fields: (t) => ({
+    id: t.id({ resolve: (w) => w.row.id, description: 'Re-subscribe with it after a disconnect.' }),
+    goalId: t.id({ resolve: (w) => w.row.goalId, description: 'The goal.' }),
+    status: t.field({
+      type: WaitStatusEnum,
+      resolve: (w) => w.row.status,
+      description: 'Where it stands.',
+    }),
+    reason: t.field({
+      type: WaitReasonEnum,
+      nullable: true,
+      resolve: (w) => w.row.reason,
+      description: 'Why it ended so; null while pending, when satisfied, and for UNREACHABLE.',
+    }),
+    accept: t.field({
+      type: [LivenessEnum],
+      resolve: (w) => w.row.accept,
+      description: 'The liveness values that satisfy it.',
+    }),
+    pin: t.field({
+      type: WaitPinRef,
+      resolve: (w) => w.targets[0] as WaitTargetRow,
+      description: "The first target's pin (the only one for a single-agent wait).",
+    }),
+    baselineSeq: t.field({
+      type: 'Seq',
+      resolve: (w) => (w.targets[0] as WaitTargetRow).baselineSeq,
+      description: "The first target's baseline.",
+    }),
+    targets: t.field({
+      type: [WaitTargetRef],
+      resolve: (w) => w.targets,
+      description: 'Every target.',
+    }),
+    limitations: t.field({
+      type: [WaitLimitationEnum],
+      resolve: (w) => [
+        ...new Set(
+          w.targets
+            .map((target) => target.state)
+            .filter((s): s is Exclude<PinState, 'PINNED'> => s !== 'PINNED'),
+        ),
+      ],
+      description: 'What kept targets from being pinned.',
+    }),
+    resolution: t.field({
+      type: WaitResolutionRef,
+      nullable: true,
+      resolve: (w) =>
+        w.row.status === 'PENDING'
+          ? null
+          : {
+              agentId: w.row.resolvedAgentId,
+              seq: w.row.resolvedSeq,
+              liveness: w.row.resolvedLiveness,
+            },
+      description: 'What ended it; null while pending.',
+    }),
+    timeoutMs: t.int({ resolve: (w) => w.row.timeoutMs, description: 'As requested.' }),
+    deadline: t.field({
+      type: 'DateTime',
+      resolve: (w) => w.row.deadline,
+      description: 'When it times out.',
+    }),
+    createdAt: t.field({
+      type: 'DateTime',
+      resolve: (w) => w.row.createdAt,
+      description: 'When it started.',
+    }),
+    resolvedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      resolve: (w) => w.row.resolvedAt,
+      description: 'When the terminal state was recorded.',
+    }),
+  }),
+});
+
+const UnknownWaitRef = builder.objectRef<UnknownWait>('UnknownWait').implement({
+  description: "No wait with this id in the caller's scope.",
+  fields: (t) => ({ waitId: t.exposeID('waitId', { description: 'The id asked for.' }) }),
+});
+
+const byType = (value: unknown) => (value as { type: string }).type;
+
+const WaitResult = builder.unionType('WaitResult', {
+  description: 'A wait, or why there is none.',
+  types: [WaitRef, ScopeGapRef, UnknownAgentRef, UnknownWaitRef],
+  resolveType: byType,
+});
+
+const WaitInputRef = builder.inputType('WaitInput', {
+  description:
+    'What to wait for. Name one agent (agentId) or several (agentIds): the first to settle wins.',
+  fields: (t) => ({
+    goalId: t.id({ required: true, description: 'The goal.' }),
+    agentId: t.id({ description: 'The agent to wait for.' }),
+    agentIds: t.idList({ description: 'Several agents, each pinned separately (up to 20).' }),
+    todoId: t.id({
+      description: "The work to pin; defaults to each agent's current claimed todo.",
+    }),
+    accept: t.field({
+      type: [LivenessEnum],
+      required: true,
+      description: 'Settled states that satisfy it (not UNREACHABLE or UNKNOWN).',
+    }),
+    timeoutMs: t.int({ required: true, description: 'Required; at most 3600000.' }),
+  }),
+});
+
+type WaitInputShape = typeof WaitInputRef.$inferInput;
+
+function toWaitInput(input: WaitInputShape): WaitInput {
+  const agentIds = [
+    ...(input.agentId != null ? [String(input.agentId)] : []),
+    ...(input.agentIds?.map(String) ?? []),
+  ];
+  if ((input.agentId != null) === (input.agentIds != null)) {
+    throw new InputError('name exactly one of agentId or agentIds', 'agentId');
+  }
+  return {
+    goalId: String(input.goalId),
+    agentIds,
+    todoId: input.todoId == null ? null : String(input.todoId),
+    accept: input.accept,
+    timeoutMs: input.timeoutMs,
+  };
+}
+
+async function waitStream(
+  ctx: Context,
+  input: WaitInputShape | null | undefined,
+  waitId: string | null | undefined,
+): Promise<AsyncIterable<Wait | { type: string }>> {
+  if ((input == null) === (waitId == null)) {
+    throw new InputError('pass either input (to start a wait) or waitId (to follow one)', 'waitId');
+  }
+  const found = input
+    ? await startWait(ctx.db, ctx.caller as Caller, toWaitInput(input))
+    : await readWait(ctx.db, ctx.caller, String(waitId));
+  if (found.type === 'Wait') return ctx.deps.waits.watch(found);
+  return (async function* () {
+    yield found;
+  })();
+}
+
+builder.mutationFields((t) => ({
+  startWait: t.field({
+    type: WaitResult,
+    authScopes: { reader: true },
+    description:
+      'Starts a durable pinned wait; follow it with waitForAgent(waitId) or poll wait(id). Grants nothing.',
+    args: {
+      input: t.arg({ type: WaitInputRef, required: true, description: 'What to wait for.' }),
+    },
+    resolve: (_root, { input }, { db, caller }) =>
+      startWait(db, caller as Caller, toWaitInput(input)),
+  }),
+}));
+
+builder.queryFields((t) => ({
+  wait: t.field({
+    type: WaitResult,
+    authScopes: { reader: true },
+    description: 'A wait as it stands now (settled first if its outcome is already decided).',
+    args: { id: t.arg.id({ required: true, description: 'The wait id.' }) },
+    resolve: (_root, args, { db, caller }) => readWait(db, caller, String(args.id)),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  waitForAgent: t.field({
+    type: WaitResult,
+    authScopes: { reader: true },
+    description:
+      'Starts a wait (input) or follows one (waitId): emits it PENDING with its pins and baselines, then exactly one terminal state, then completes. Following a settled wait emits just its outcome.',
+    args: {
+      input: t.arg({ type: WaitInputRef, description: 'Start a new wait.' }),
+      waitId: t.arg.id({
+        description: 'Follow an existing wait (after a reconnect, on any instance).',
+      }),
+    },
+    subscribe: (_root, args, ctx) =>
+      waitStream(ctx, args.input, args.waitId == null ? null : String(args.waitId)),
+    resolve: (value) => value as Wait,
+  }),
+}));

@@ -1,0 +1,364 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Caller } from '../context.ts';
+import type { Db, Queryable } from '../db/database.ts';
+import { textArray } from '../db/sql.ts';
+import { InputError } from '../errors.ts';
+import { minSeq } from '../events/sequence.ts';
+import {
+  type Liveness,
+  type PresenceChangeRow,
+  presenceChangesTable,
+  presenceTable,
+  providersTable,
+} from '../presence/tables.ts';
+import { findAgent, type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
+import { checkGoalScope, type ScopeGap } from '../scope.ts';
+import {
+  type PinState,
+  type WaitReason,
+  type WaitRow,
+  type WaitStatus,
+  type WaitTargetRow,
+  waitsTable,
+  waitTargetsTable,
+} from './tables.ts';
+
+/** Longest a wait may run. */
+export const MAX_WAIT_MS = 3_600_000;
+export const MAX_WAIT_TARGETS = 20;
+
+export interface Wait {
+  readonly type: 'Wait';
+  readonly row: WaitRow;
+  readonly targets: WaitTargetRow[];
+}
+
+export interface UnknownWait {
+  readonly type: 'UnknownWait';
+  readonly waitId: string;
+}
+
+export interface WaitInput {
+  goalId: string;
+  /** One or more agents; the first to satisfy its own pin settles the wait. */
+  agentIds: string[];
+  todoId?: string | null;
+  accept: Liveness[];
+  timeoutMs: number;
+}
+
+export type StartWaitResult = Wait | ScopeGap | UnknownAgent;
+
+/**
+ * Starts a wait: resolves each target once to its current location and occupant and pins
+ * that, with the baseline it must move beyond. A target with no presence, or behind a
+ * provider that does not support pinned waits, is recorded as such; if no target can be
+ * pinned the wait ends at once with that typed outcome.
+ */
+export async function startWait(
+  db: Db,
+  caller: Caller,
+  input: WaitInput,
+): Promise<StartWaitResult> {
+  const goalId = validateId('goalId', input.goalId);
+  const agentIds = [...new Set(input.agentIds.map((id) => validateId('agentId', id)))];
+  if (agentIds.length === 0 || agentIds.length > MAX_WAIT_TARGETS) {
+    throw new InputError(`name from 1 to ${MAX_WAIT_TARGETS} agents`, 'agentIds');
+  }
+  if (input.todoId != null) validateId('todoId', input.todoId);
+  if (!Number.isInteger(input.timeoutMs) || input.timeoutMs < 1 || input.timeoutMs > MAX_WAIT_MS) {
+    throw new InputError(`timeoutMs must be an integer from 1 to ${MAX_WAIT_MS}`, 'timeoutMs');
+  }
+  const accept = [...new Set(input.accept)];
+  if (accept.length === 0) throw new InputError('accept must name at least one liveness', 'accept');
+  if (accept.includes('UNREACHABLE') || accept.includes('UNKNOWN')) {
+    throw new InputError(
+      'accept may not include UNREACHABLE or UNKNOWN: neither is a settled state',
+      'accept',
+    );
+  }
+  const gap = await checkGoalScope(db, caller, goalId);
+  if (gap) return gap;
+  for (const agentId of agentIds) {
+    const agent = await findAgent(db, goalId, agentId);
+    if (!agent || agent.retiredAt) return unknownAgent(goalId, agentId);
+  }
+
+  return db.transaction(async (tx) => {
+    const pins = await currentPins(tx, goalId, agentIds);
+    const id = `wait_${randomUUID()}`;
+    const [row] = await tx
+      .insert(waitsTable)
+      .values({
+        id,
+        goalId,
+        accept,
+        timeoutMs: input.timeoutMs,
+        deadline: sql`now() + ${`${input.timeoutMs} milliseconds`}::interval`,
+        createdByKind: caller.kind,
+        createdByAgent: caller.agentId,
+      })
+      .returning();
+    const targets = await tx
+      .insert(waitTargetsTable)
+      .values(
+        agentIds.map((agentId, position) => {
+          const pin = pins.get(agentId);
+          return {
+            waitId: id,
+            position,
+            goalId,
+            agentId,
+            todoId: input.todoId ?? null,
+            state: pin?.state ?? ('NO_PRESENCE_AT_START' as PinState),
+            provider: pin?.provider ?? null,
+            providerSessionRef: pin?.providerSessionRef ?? null,
+            occupantRef: pin?.occupantRef ?? null,
+            baselineSeq: pin?.stateChangeSeq ?? 0n,
+          };
+        }),
+      )
+      .returning();
+    const wait: Wait = { type: 'Wait', row: row as WaitRow, targets };
+    const immediate = new Settler(wait).start();
+    if (!immediate) return wait;
+    const [settled] = await recordOutcomes(tx, [{ waitId: id, outcome: immediate }]);
+    return { ...wait, row: settled as WaitRow };
+  });
+}
+
+interface Pin {
+  state: PinState;
+  provider: string;
+  providerSessionRef: string;
+  occupantRef: string;
+  stateChangeSeq: bigint;
+}
+
+/** Each agent's current location: its most recently changed presence that has not ended. */
+async function currentPins(
+  db: Queryable,
+  goalId: string,
+  agentIds: string[],
+): Promise<Map<string, Pin>> {
+  const rows = await db
+    .select({
+      agentId: presenceTable.agentId,
+      provider: presenceTable.providerId,
+      providerSessionRef: presenceTable.providerSessionRef,
+      occupantRef: presenceTable.occupantRef,
+      stateChangeSeq: presenceTable.stateChangeSeq,
+      instanceId: presenceTable.instanceId,
+      currentInstance: providersTable.instanceId,
+      supportsPinnedWaits: providersTable.supportsPinnedWaits,
+      endedAt: presenceTable.endedAt,
+    })
+    .from(presenceTable)
+    .innerJoin(providersTable, eq(providersTable.providerId, presenceTable.providerId))
+    .where(and(eq(presenceTable.goalId, goalId), inArray(presenceTable.agentId, agentIds)))
+    .orderBy(asc(presenceTable.stateChangeSeq));
+  const pins = new Map<string, Pin>();
+  for (const row of rows) {
+    if (row.endedAt !== null || row.instanceId !== row.currentInstance) continue;
+    pins.set(row.agentId, {
+      ...row,
+      state: row.supportsPinnedWaits ? 'PINNED' : 'PROVIDER_WITHOUT_PINNED_WAITS',
+    });
+  }
+  return pins;
+}
+
+// ---- settling ------------------------------------------------------------------------
+
+export interface Outcome {
+  readonly status: Exclude<WaitStatus, 'PENDING'>;
+  readonly reason: WaitReason | null;
+  readonly agentId: string | null;
+  readonly seq: bigint | null;
+  readonly liveness: Liveness | null;
+}
+
+/**
+ * Applies presence changes, in sequence order, to one wait. Each pinned target settles the
+ * wait when a change after its baseline shows its own occupant in an accepted liveness; a
+ * change showing another occupant, an end, or UNREACHABLE drops that target; when every
+ * target is dropped the first drop is the outcome. Changes recorded after the deadline do
+ * not count, so the outcome does not depend on when (or where) this runs.
+ */
+export class Settler {
+  private readonly dropped = new Set<number>();
+  private firstDrop: Outcome | null = null;
+  /** Changes at or below this were already applied. */
+  seenSeq: bigint;
+
+  constructor(readonly wait: Wait) {
+    const pinned = wait.targets.filter((t) => t.state === 'PINNED');
+    this.seenSeq = minSeq(
+      pinned.map((t) => t.baselineSeq),
+      0n,
+    );
+  }
+
+  /** The outcome known without any change: no target could be pinned. */
+  start(): Outcome | null {
+    if (this.wait.targets.some((t) => t.state === 'PINNED')) return null;
+    const first = this.wait.targets[0] as WaitTargetRow;
+    return first.state === 'PROVIDER_WITHOUT_PINNED_WAITS'
+      ? outcome('UNOBSERVABLE', 'PROVIDER_WITHOUT_PINNED_WAITS', first.agentId)
+      : outcome('NOT_RUNNING', 'NO_PRESENCE_AT_START', first.agentId);
+  }
+
+  apply(change: PresenceChangeRow): Outcome | null {
+    if (change.seq <= this.seenSeq) return null;
+    this.seenSeq = change.seq;
+    if (change.recordedAt.getTime() > this.wait.row.deadline.getTime()) return null;
+    const pinned = this.wait.targets.filter((t) => t.state === 'PINNED');
+    for (const target of pinned) {
+      if (
+        this.dropped.has(target.position) ||
+        change.seq <= target.baselineSeq ||
+        change.agentId !== target.agentId ||
+        change.providerId !== target.provider ||
+        change.providerSessionRef !== target.providerSessionRef
+      ) {
+        continue;
+      }
+      const at = { agentId: target.agentId, seq: change.seq, liveness: change.liveness };
+      let drop: Outcome | null = null;
+      if (change.occupantRef !== target.occupantRef)
+        drop = outcome('NOT_RUNNING', 'PINNED_OCCUPANT_REPLACED', at);
+      else if (change.ended) drop = outcome('NOT_RUNNING', 'PRESENCE_ENDED', at);
+      else if (change.liveness === 'UNREACHABLE') drop = outcome('UNREACHABLE', null, at);
+      else if (this.wait.row.accept.includes(change.liveness))
+        return outcome('SATISFIED', null, at);
+      if (drop) {
+        this.dropped.add(target.position);
+        this.firstDrop ??= drop;
+        if (this.dropped.size === pinned.length) return this.firstDrop;
+      }
+    }
+    return null;
+  }
+
+  /** TIMED_OUT once the deadline has passed (after every change up to now was applied). */
+  expire(now: Date): Outcome | null {
+    return now.getTime() >= this.wait.row.deadline.getTime()
+      ? outcome('TIMED_OUT', 'DEADLINE_PASSED', this.wait.targets[0]?.agentId ?? null)
+      : null;
+  }
+}
+
+function outcome(
+  status: Outcome['status'],
+  reason: WaitReason | null,
+  at: string | null | { agentId: string; seq: bigint; liveness: Liveness },
+): Outcome {
+  return typeof at === 'object' && at !== null
+    ? { status, reason, ...at }
+    : { status, reason, agentId: at, seq: null, liveness: null };
+}
+
+/** Presence changes of a goal after `after`, in order (a page at a time). */
+export const CHANGE_PAGE = 1000;
+export function changesAfter(
+  db: Queryable,
+  goalId: string,
+  after: bigint,
+): Promise<PresenceChangeRow[]> {
+  return db
+    .select()
+    .from(presenceChangesTable)
+    .where(and(eq(presenceChangesTable.goalId, goalId), gt(presenceChangesTable.seq, after)))
+    .orderBy(asc(presenceChangesTable.seq))
+    .limit(CHANGE_PAGE);
+}
+
+/**
+ * Records outcomes for pending waits in one statement. A wait some other instance settled
+ * first keeps that outcome: the `status = 'PENDING'` guard makes the first writer win, and
+ * every caller gets back what is recorded.
+ */
+export async function recordOutcomes(
+  db: Queryable,
+  settled: { waitId: string; outcome: Outcome }[],
+): Promise<WaitRow[]> {
+  if (settled.length === 0) return [];
+  const column = (pick: (o: Outcome) => string | null) =>
+    textArray(settled.map((s) => pick(s.outcome) ?? ''));
+  await db.execute(sql`
+    update waits w set
+      status = v.status,
+      reason = nullif(v.reason, ''),
+      resolved_agent_id = nullif(v.agent_id, ''),
+      resolved_seq = nullif(v.seq, '')::bigint,
+      resolved_liveness = nullif(v.liveness, ''),
+      resolved_at = now()
+    from unnest(${textArray(settled.map((s) => s.waitId))}, ${column((o) => o.status)},
+                ${column((o) => o.reason)}, ${column((o) => o.agentId)},
+                ${column((o) => o.seq?.toString() ?? null)}, ${column((o) => o.liveness)})
+      as v(id, status, reason, agent_id, seq, liveness)
+    where w.id = v.id and w.status = 'PENDING'`);
+  return db
+    .select()
+    .from(waitsTable)
+    .where(
+      inArray(
+        waitsTable.id,
+        settled.map((s) => s.waitId),
+      ),
+    );
+}
+
+/** Loads waits with their targets (two statements whatever the count). */
+export async function loadWaits(db: Queryable, ids: string[]): Promise<Map<string, Wait>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(waitsTable).where(inArray(waitsTable.id, ids));
+  const targets = await db
+    .select()
+    .from(waitTargetsTable)
+    .where(inArray(waitTargetsTable.waitId, ids))
+    .orderBy(asc(waitTargetsTable.waitId), asc(waitTargetsTable.position));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { type: 'Wait', row, targets: targets.filter((t) => t.waitId === row.id) },
+    ]),
+  );
+}
+
+/**
+ * A wait as it stands now. A pending one is settled first from the change log and the
+ * deadline, so a reader never sees PENDING for a wait whose outcome is already decided.
+ */
+export async function readWait(
+  db: Db,
+  caller: Caller | null,
+  waitId: string,
+): Promise<Wait | UnknownWait | ScopeGap> {
+  const wait = (await loadWaits(db, [waitId])).get(waitId);
+  if (!wait) return { type: 'UnknownWait', waitId };
+  const gap = await checkGoalScope(db, caller, wait.row.goalId);
+  // A wait of another goal is as unknown as one that does not exist.
+  if (gap) return { type: 'UnknownWait', waitId };
+  return settleNow(db, wait);
+}
+
+/** Brings a pending wait up to date: applies every change after its baseline, then the deadline. */
+export async function settleNow(db: Db, wait: Wait): Promise<Wait> {
+  if (wait.row.status !== 'PENDING') return wait;
+  const settler = new Settler(wait);
+  let decided = settler.start();
+  while (!decided) {
+    const changes = await changesAfter(db, wait.row.goalId, settler.seenSeq);
+    for (const change of changes) {
+      decided = settler.apply(change);
+      if (decided) break;
+    }
+    if (changes.length < CHANGE_PAGE) break;
+  }
+  decided ??= settler.expire(new Date());
+  if (!decided) return wait;
+  const [row] = await recordOutcomes(db, [{ waitId: wait.row.id, outcome: decided }]);
+  return { ...wait, row: row as WaitRow };
+}

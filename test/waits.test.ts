@@ -1,0 +1,453 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { recordOutcomes } from '../src/waits/waits.ts';
+import {
+  createGoal,
+  driver,
+  eventually,
+  openTestDatabase,
+  peerInNewGoal,
+  registerAgent,
+  registerProvider,
+  startTestGateway,
+  subscribe,
+  type TestGateway,
+  wsClient,
+} from './support/harness.ts';
+
+let database: Database;
+let t: TestGateway;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  t = await startTestGateway(database);
+});
+afterAll(async () => {
+  await t?.stop();
+  await database?.close();
+});
+
+const WAIT_FIELDS = `
+  __typename
+  ... on Wait {
+    id status reason baselineSeq limitations
+    pin { goalId agentId todoId provider providerSessionRef occupantRef }
+    targets { agentId pinned baselineSeq }
+    resolution { agentId seq liveness }
+  }
+  ... on ScopeGap { goalId }
+  ... on UnknownAgent { agentId }
+  ... on UnknownWait { waitId }`;
+const WAIT_FOR = `subscription($input: WaitInput, $waitId: ID) { waitForAgent(input: $input, waitId: $waitId) { ${WAIT_FIELDS} } }`;
+const START = `mutation($input: WaitInput!) { startWait(input: $input) { ${WAIT_FIELDS} } }`;
+const READ = `query($id: ID!) { wait(id: $id) { ${WAIT_FIELDS} } }`;
+
+/** A goal with agents alpha and beta, a provider, and alpha WORKING at w1:p1 (seq 1). */
+async function world(gateway = t, declaration: Record<string, unknown> = {}) {
+  const goalId = await createGoal(gateway);
+  await registerAgent(gateway, goalId, 'alpha');
+  await registerAgent(gateway, goalId, 'beta');
+  const provider = await registerProvider(gateway, [goalId], declaration);
+  await provider.report([{ goalId, agentId: 'alpha', liveness: 'WORKING' }]);
+  const alpha = (liveness: string, extra: Record<string, unknown> = {}) =>
+    provider.report([{ goalId, agentId: 'alpha', liveness, ...extra }]);
+  return { goalId, provider, alpha };
+}
+
+function follow(
+  gateway: TestGateway,
+  variables: Record<string, unknown>,
+  token = gateway.adminToken,
+) {
+  const client = wsClient(gateway.wsUrl, token);
+  const stream = subscribe(client, WAIT_FOR, variables, 'waitForAgent');
+  return {
+    stream,
+    async close() {
+      stream.dispose();
+      await client.dispose();
+    },
+  };
+}
+
+const input = (goalId: string, extra: Record<string, unknown> = {}) => ({
+  goalId,
+  agentId: 'alpha',
+  accept: ['DONE', 'IDLE'],
+  timeoutMs: 30_000,
+  ...extra,
+});
+
+describe(`rule 1-2: resolve once, pin, and require observed change (${driver})`, () => {
+  it('emits PENDING with the pin and baseline, ignores heartbeats, then SATISFIED once, then completes', async () => {
+    const { goalId, provider, alpha } = await world();
+    const { stream, close } = follow(t, { input: input(goalId) });
+    const [pending] = await stream.take(1);
+    expect(pending).toMatchObject({
+      __typename: 'Wait',
+      status: 'PENDING',
+      baselineSeq: '1',
+      limitations: [],
+      pin: {
+        goalId,
+        agentId: 'alpha',
+        todoId: null,
+        provider: provider.providerId,
+        providerSessionRef: 'w1:p1',
+        occupantRef: 'pane-1/agent',
+      },
+    });
+    await alpha('WORKING'); // heartbeat: same state
+    await alpha('BLOCKED'); // a change, but not accepted
+    await alpha('DONE'); // seq 3
+    await stream.completed;
+    expect(stream.items).toHaveLength(2);
+    expect(stream.items[1]).toMatchObject({
+      status: 'SATISFIED',
+      reason: null,
+      resolution: { agentId: 'alpha', seq: '3', liveness: 'DONE' },
+    });
+    await close();
+  });
+
+  it('an agent already DONE at start must change again before DONE satisfies', async () => {
+    const { goalId, alpha } = await world();
+    await alpha('DONE'); // seq 2
+    const started = await t.ok(START, { input: input(goalId, { accept: ['DONE'] }) });
+    const id = started.startWait.id;
+    expect(started.startWait).toMatchObject({ status: 'PENDING', baselineSeq: '2' });
+    await alpha('DONE'); // heartbeat: the state the caller was already looking at
+    expect((await t.ok(READ, { id })).wait.status).toBe('PENDING');
+    await alpha('WORKING');
+    expect((await t.ok(READ, { id })).wait.status).toBe('PENDING');
+    await alpha('DONE'); // seq 4
+    expect((await t.ok(READ, { id })).wait).toMatchObject({
+      status: 'SATISFIED',
+      resolution: { seq: '4' },
+    });
+  });
+});
+
+describe(`rule 3-4: replacement and disappearance are typed (${driver})`, () => {
+  it('a new occupant at the pinned location ends the wait NOT_RUNNING, even when the newcomer is DONE', async () => {
+    const { goalId, alpha } = await world();
+    const { stream, close } = follow(t, { input: input(goalId) });
+    await stream.take(1);
+    await alpha('DONE', { occupantRef: 'pane-1/replacement' });
+    await stream.completed;
+    expect(stream.items[1]).toMatchObject({
+      status: 'NOT_RUNNING',
+      reason: 'PINNED_OCCUPANT_REPLACED',
+    });
+    await close();
+  });
+
+  it('endPresence ends it NOT_RUNNING (PRESENCE_ENDED); UNREACHABLE ends it UNREACHABLE', async () => {
+    const { goalId, provider, alpha } = await world();
+    const ended = await t.ok(START, { input: input(goalId) });
+    await t.ok(
+      `mutation($input: EndPresenceInput!) { endPresence(input: $input) { __typename } }`,
+      {
+        input: {
+          goalId,
+          agentId: 'alpha',
+          providerSessionRef: 'w1:p1',
+          observedAt: new Date().toISOString(),
+          reportSeq: '1000',
+        },
+      },
+      provider.token,
+    );
+    expect((await t.ok(READ, { id: ended.startWait.id })).wait).toMatchObject({
+      status: 'NOT_RUNNING',
+      reason: 'PRESENCE_ENDED',
+    });
+
+    const second = await world();
+    const unreachable = await t.ok(START, { input: input(second.goalId) });
+    await second.alpha('UNREACHABLE');
+    expect((await t.ok(READ, { id: unreachable.startWait.id })).wait).toMatchObject({
+      status: 'UNREACHABLE',
+      reason: null,
+    });
+    void alpha;
+  });
+
+  it('no presence at start ends it at once NOT_RUNNING with the limitation named', async () => {
+    const { goalId } = await world();
+    const { stream, close } = follow(t, { input: input(goalId, { agentId: 'beta' }) });
+    await stream.completed;
+    expect(stream.items).toEqual([
+      expect.objectContaining({
+        status: 'NOT_RUNNING',
+        reason: 'NO_PRESENCE_AT_START',
+        limitations: ['NO_PRESENCE_AT_START'],
+      }),
+    ]);
+    await close();
+  });
+
+  it('the deadline ends it TIMED_OUT', async () => {
+    const { goalId } = await world();
+    const { stream, close } = follow(t, { input: input(goalId, { timeoutMs: 300 }) });
+    await stream.completed;
+    expect(stream.items.map((w) => [w.status, w.reason])).toEqual([
+      ['PENDING', null],
+      ['TIMED_OUT', 'DEADLINE_PASSED'],
+    ]);
+    await close();
+  });
+
+  it('a provider without pinned-wait support yields a typed gap, not a silent wait', async () => {
+    const { goalId } = await world(t, { supportsPinnedWaits: false });
+    const started = await t.ok(START, { input: input(goalId) });
+    expect(started.startWait).toMatchObject({
+      status: 'UNOBSERVABLE',
+      reason: 'PROVIDER_WITHOUT_PINNED_WAITS',
+      limitations: ['PROVIDER_WITHOUT_PINNED_WAITS'],
+    });
+  });
+
+  it('rejects bad input with a clear error: timeout missing or above the maximum, unsettled accept states', async () => {
+    const { goalId } = await world();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ timeoutMs: 3_600_001 }, 'timeoutMs must be an integer from 1 to 3600000'],
+      [{ accept: ['UNREACHABLE'] }, 'accept may not include UNREACHABLE'],
+      [{ accept: [] }, 'accept must name at least one liveness'],
+      [{ agentIds: ['alpha'] }, 'name exactly one of agentId or agentIds'],
+    ];
+    for (const [extra, message] of cases) {
+      const result = await t.gql(START, { input: input(goalId, extra) });
+      expect(result.errors?.[0]?.message).toContain(message);
+      expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    }
+    const { timeoutMs: _omitted, ...noTimeout } = input(goalId);
+    expect((await t.gql(START, { input: noTimeout })).errors?.[0]?.message).toContain('timeoutMs');
+  });
+});
+
+describe(`rule 5: durable and instance-independent (${driver})`, () => {
+  it('a client that re-subscribes with waitId gets changes that happened while it was away', async () => {
+    const { goalId, alpha } = await world();
+    const first = follow(t, { input: input(goalId) });
+    const [pending] = await first.stream.take(1);
+    await first.close(); // drops mid-wait
+    await alpha('IDLE'); // seq 2, while nobody listens
+    const again = follow(t, { waitId: pending.id });
+    await again.stream.completed;
+    expect(again.stream.items).toEqual([
+      expect.objectContaining({
+        id: pending.id,
+        status: 'SATISFIED',
+        resolution: { agentId: 'alpha', seq: '2', liveness: 'IDLE' },
+      }),
+    ]);
+    await again.close();
+
+    const pendingAgain = follow(t, { input: input(goalId) });
+    const [second] = await pendingAgain.stream.take(1);
+    await pendingAgain.close();
+    const rejoin = follow(t, { waitId: second.id });
+    expect((await rejoin.stream.take(1))[0].status).toBe('PENDING');
+    await alpha('WORKING');
+    await alpha('DONE');
+    await rejoin.stream.completed;
+    expect(rejoin.stream.items.map((w) => w.status)).toEqual(['PENDING', 'SATISFIED']);
+    await rejoin.close();
+  });
+
+  it('two instances: a wait on A is settled by a report sent to B', async () => {
+    const other = driver === 'postgres' ? await openTestDatabase() : database;
+    const b = await startTestGateway(other, { adminToken: t.adminToken });
+    const { goalId, provider } = await world();
+    const { stream, close } = follow(t, { input: input(goalId) });
+    await stream.take(1);
+    const viaB = await b.ok(
+      `mutation($r: [PresenceReportInput!]!) { reportPresence(reports: $r) { __typename } }`,
+      {
+        r: [
+          {
+            goalId,
+            agentId: 'alpha',
+            providerSessionRef: 'w1:p1',
+            occupantRef: 'pane-1/agent',
+            liveness: 'DONE',
+            observedAt: new Date().toISOString(),
+            basis: 'LIFECYCLE_HOOK',
+            reportSeq: '500',
+          },
+        ],
+      },
+      provider.token,
+    );
+    expect(viaB.reportPresence.__typename).toBe('PresenceAccepted');
+    await stream.completed;
+    expect(stream.items[1]).toMatchObject({ status: 'SATISFIED', resolution: { seq: '2' } });
+    await close();
+    await b.stop();
+    if (other !== database) await other.close();
+  });
+
+  it('survives a gateway restart: pending waits continue, changes made meanwhile count, deadlines still fire', async () => {
+    const first = await startTestGateway(database, { adminToken: t.adminToken });
+    const { goalId, provider } = await world(first);
+    const satisfied = follow(first, { input: input(goalId) });
+    const [pending] = await satisfied.stream.take(1);
+    const expiring = (await first.ok(START, { input: input(goalId, { timeoutMs: 300 }) }))
+      .startWait;
+    await first.stop(); // the subscriber's socket closes with it
+    await satisfied.close();
+
+    // While it is down, the expiring wait's deadline passes, then alpha changes (via another instance).
+    const deadline = Date.parse(
+      (
+        await t.ok(`query($id: ID!) { wait(id: $id) { ... on Wait { deadline } } }`, {
+          id: expiring.id,
+        })
+      ).wait.deadline,
+    );
+    await eventually(
+      () => (Date.now() > deadline + 20 ? true : undefined),
+      'the short deadline to pass',
+    );
+    const report = `mutation($r: [PresenceReportInput!]!) { reportPresence(reports: $r) { __typename } }`;
+    const at = {
+      goalId,
+      agentId: 'alpha',
+      providerSessionRef: 'w1:p1',
+      occupantRef: 'pane-1/agent',
+      basis: 'PROVIDER_DETECTION',
+    };
+    await t.ok(
+      report,
+      { r: [{ ...at, liveness: 'DONE', observedAt: new Date().toISOString(), reportSeq: '900' }] },
+      provider.token,
+    );
+
+    const restarted = await startTestGateway(database, { adminToken: t.adminToken });
+    const resumed = follow(restarted, { waitId: pending.id });
+    await resumed.stream.completed;
+    expect(resumed.stream.items).toEqual([
+      expect.objectContaining({
+        status: 'SATISFIED',
+        resolution: { agentId: 'alpha', seq: '2', liveness: 'DONE' },
+      }),
+    ]);
+    await resumed.close();
+    // The change came after the short wait's deadline: it timed out, whenever that is computed.
+    const late = follow(restarted, { waitId: expiring.id });
+    await late.stream.completed;
+    expect(late.stream.items).toEqual([
+      expect.objectContaining({
+        status: 'TIMED_OUT',
+        reason: 'DEADLINE_PASSED',
+        resolution: { agentId: 'alpha', seq: null, liveness: null },
+      }),
+    ]);
+    await late.close();
+    await restarted.stop();
+  });
+
+  it('a deadline fires for a wait whose instance went away, when read or followed later', async () => {
+    const { goalId } = await world();
+    const started = await t.ok(START, { input: input(goalId, { timeoutMs: 200 }) });
+    const followed = follow(t, { waitId: started.startWait.id });
+    await followed.stream.completed;
+    expect(followed.stream.items.at(-1)).toMatchObject({
+      status: 'TIMED_OUT',
+      reason: 'DEADLINE_PASSED',
+    });
+    await followed.close();
+  });
+
+  it('records exactly one terminal outcome when two instances race to settle it', async () => {
+    const other = driver === 'postgres' ? await openTestDatabase() : database;
+    const b = await startTestGateway(other, { adminToken: t.adminToken });
+    const { goalId, alpha } = await world();
+    const started = await t.ok(START, { input: input(goalId) });
+    const id = started.startWait.id;
+    const onA = follow(t, { waitId: id });
+    const onB = follow(b, { waitId: id });
+    await onA.stream.take(1);
+    await onB.stream.take(1);
+    await alpha('DONE');
+    await onA.stream.completed;
+    await onB.stream.completed;
+    expect(onA.stream.items[1]).toEqual(onB.stream.items[1]);
+    await onA.close();
+    await onB.close();
+
+    // Two writers with different outcomes at once: the first recorded wins for both.
+    const raced = await t.ok(START, { input: input(goalId) });
+    const outcomes = [
+      { status: 'SATISFIED', reason: null, agentId: 'alpha', seq: 99n, liveness: 'DONE' },
+      {
+        status: 'TIMED_OUT',
+        reason: 'DEADLINE_PASSED',
+        agentId: 'alpha',
+        seq: null,
+        liveness: null,
+      },
+    ] as const;
+    const [x, y] = await Promise.all(
+      [database, other].map((db, i) =>
+        recordOutcomes(db.db, [{ waitId: raced.startWait.id, outcome: outcomes[i] as never }]),
+      ),
+    );
+    expect(x?.[0]?.status).toBe(y?.[0]?.status);
+    expect(x?.[0]?.resolvedAt).toEqual(y?.[0]?.resolvedAt);
+    await b.stop();
+    if (other !== database) await other.close();
+  });
+});
+
+describe(`rule 6-7: several agents, and scope (${driver})`, () => {
+  it('settles on the first agent to satisfy its own pin, naming it; a dropped target does not end it', async () => {
+    const { goalId, provider, alpha } = await world();
+    await provider.report([
+      {
+        goalId,
+        agentId: 'beta',
+        liveness: 'WORKING',
+        providerSessionRef: 'w1:p2',
+        occupantRef: 'pane-2/agent',
+      },
+    ]);
+    const { stream, close } = follow(t, {
+      input: { goalId, agentIds: ['alpha', 'beta'], accept: ['DONE'], timeoutMs: 30_000 },
+    });
+    const [pending] = await stream.take(1);
+    expect(pending.targets).toEqual([
+      { agentId: 'alpha', pinned: true, baselineSeq: '1' },
+      { agentId: 'beta', pinned: true, baselineSeq: '2' },
+    ]);
+    await alpha('DONE', { occupantRef: 'pane-1/someone-else' }); // alpha replaced: dropped, not the end
+    await provider.report([
+      {
+        goalId,
+        agentId: 'beta',
+        liveness: 'DONE',
+        providerSessionRef: 'w1:p2',
+        occupantRef: 'pane-2/agent',
+      },
+    ]);
+    await stream.completed;
+    expect(stream.items[1]).toMatchObject({
+      status: 'SATISFIED',
+      resolution: { agentId: 'beta', seq: '4' },
+    });
+    await close();
+  });
+
+  it('only callers whose scope covers the goal may wait, or read a wait', async () => {
+    const { goalId } = await world();
+    const outsider = await peerInNewGoal(t);
+    const refused = await t.ok(START, { input: input(goalId) }, outsider.token);
+    expect(refused.startWait).toEqual({ __typename: 'ScopeGap', goalId });
+    const started = await t.ok(START, { input: input(goalId) });
+    const read = await t.ok(READ, { id: started.startWait.id }, outsider.token);
+    expect(read.wait).toEqual({ __typename: 'UnknownWait', waitId: started.startWait.id });
+    const unknown = await t.ok(START, { input: input(goalId, { agentId: 'ghost' }) });
+    expect(unknown.startWait).toEqual({ __typename: 'UnknownAgent', agentId: 'ghost' });
+  });
+});

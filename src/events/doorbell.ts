@@ -1,7 +1,7 @@
 import { type Database, notify, type Queryable } from '../db/database.ts';
 
 /** The one LISTEN/NOTIFY channel every gateway instance shares. */
-const CHANNEL = 'switchboard';
+export const DOORBELL_CHANNEL = 'switchboard';
 
 /**
  * What a ring says: something of `kind` changed under `id` (a goal, or for `credential` a
@@ -32,7 +32,7 @@ export class Doorbell {
   async open(database: Database): Promise<void> {
     let connected = false;
     this.unlisten = await database.listen(
-      CHANNEL,
+      DOORBELL_CHANNEL,
       (payload) => this.dispatch(payload),
       () => {
         // The first connect is not a reconnect: nothing could have been missed yet.
@@ -86,5 +86,5 @@ export class Doorbell {
 
 /** Rings the doorbell when `tx` commits (and never if it rolls back). */
 export async function ring(tx: Queryable, value: Ring): Promise<void> {
-  await notify(tx, CHANNEL, JSON.stringify(value));
+  await notify(tx, DOORBELL_CHANNEL, JSON.stringify(value));
 }

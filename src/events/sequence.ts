@@ -1,35 +1,46 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
+import { DOORBELL_CHANNEL, type Ring } from './doorbell.ts';
 
 export type Stream = 'presence';
+
+const ringOf = (stream: Stream, goalId: string, seq: bigint): Ring => ({
+  kind: stream,
+  id: goalId,
+  seq: seq.toString(),
+});
 
 /**
  * Locks the goal's head of `stream` until the transaction ends and returns its current value.
  * Writers that lock first are serialized per goal, so what they number commits in order.
  */
 export async function lockHead(tx: Tx, goalId: string, stream: Stream): Promise<bigint> {
-  await tx.execute(
-    sql`insert into stream_heads (goal_id, stream) values (${goalId}, ${stream}) on conflict do nothing`,
-  );
   const [row] = rowsOf<{ seq: string }>(
-    await tx.execute(
-      sql`select seq::text from stream_heads where goal_id = ${goalId} and stream = ${stream} for update`,
-    ),
+    await tx.execute(sql`
+      insert into stream_heads (goal_id, stream) values (${goalId}, ${stream})
+      on conflict (goal_id, stream) do update set seq = stream_heads.seq
+      returning seq::text`),
   );
   return BigInt(row?.seq ?? 0);
 }
 
-/** Moves a head locked by lockHead to `seq`. */
+/**
+ * Moves a head locked by lockHead to `seq` and rings the doorbell, both in one statement;
+ * the ring is delivered when the transaction commits.
+ */
 export async function advanceHead(
   tx: Tx,
   goalId: string,
   stream: Stream,
   seq: bigint,
 ): Promise<void> {
-  await tx.execute(
-    sql`update stream_heads set seq = ${seq.toString()}::bigint where goal_id = ${goalId} and stream = ${stream}`,
-  );
+  await tx.execute(sql`
+    with moved as (
+      update stream_heads set seq = ${seq.toString()}::bigint
+      where goal_id = ${goalId} and stream = ${stream} returning seq)
+    select pg_notify(${DOORBELL_CHANNEL}, ${JSON.stringify(ringOf(stream, goalId, seq))})
+    from moved`);
 }
 
 /** The last committed sequence of a goal's stream (0 when nothing was written yet). */

@@ -4,7 +4,6 @@ import type { Db, Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { ForbiddenError, InputError } from '../errors.ts';
 import type { Doorbell } from '../events/doorbell.ts';
-import { ring } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
 import { advanceHead, lockHead, readHead } from '../events/sequence.ts';
 import { validateId, validateText } from '../registry/registry.ts';
@@ -245,15 +244,9 @@ async function applyReports(db: Db, caller: Caller, reports: Report[]): Promise<
     if (Number.isNaN(r.observedAt.getTime()))
       throw new InputError('observedAt is not a valid time', 'observedAt');
   }
-  const providerId = caller.providerId as string;
-  const refused = await refusal(db, caller, providerId, reports);
-  if (refused) return refused;
-
-  const [provider] = await db
-    .select()
-    .from(providersTable)
-    .where(eq(providersTable.providerId, providerId));
-  const instanceId = provider?.instanceId as string;
+  const screened = await screenReports(db, caller, reports);
+  if ('refused' in screened) return screened.refused;
+  const { providerId, instanceId } = screened.provider;
   const result = { type: 'PresenceAccepted' as const, changed: 0, heartbeats: 0, outOfOrder: 0 };
   const byGoal = new Map<string, Report[]>();
   for (const r of reports) byGoal.set(r.goalId, [...(byGoal.get(r.goalId) ?? []), r]);
@@ -368,7 +361,6 @@ async function applyReports(db: Db, caller: Caller, reports: Report[]): Promise<
         if (changes.length > 0) {
           await tx.insert(presenceChangesTable).values(changes);
           await advanceHead(tx, goalId, 'presence', seq);
-          await ring(tx, { kind: 'presence', id: goalId, seq: seq.toString() });
         }
       }
     });
@@ -386,28 +378,32 @@ class Refused extends Error {
   }
 }
 
-/** Why the batch must be refused, checked for every report before anything is written. */
-async function refusal(
+/**
+ * Checks every report before anything is written: the provider is registered, each goal is
+ * one its credential and its registration cover, and each agent is registered and active
+ * (a live session never creates an identity). Returns the provider, or the first refusal.
+ */
+async function screenReports(
   db: Db,
   caller: Caller,
-  providerId: string,
   reports: Report[],
-): Promise<PresenceRefused | null> {
-  const refuse = (index: number, reason: RefusalReason): PresenceRefused => ({
-    type: 'PresenceRefused',
-    index,
-    goalId: reports[index]?.goalId as string,
-    agentId: reports[index]?.agentId as string,
-    reason,
+): Promise<{ provider: Provider } | { refused: PresenceRefused }> {
+  const refuse = (index: number, reason: RefusalReason) => ({
+    refused: {
+      type: 'PresenceRefused' as const,
+      index,
+      goalId: reports[index]?.goalId as string,
+      agentId: reports[index]?.agentId as string,
+      reason,
+    },
   });
   const [provider] = await db
-    .select({ goalIds: providersTable.goalIds })
+    .select()
     .from(providersTable)
-    .where(eq(providersTable.providerId, providerId));
+    .where(eq(providersTable.providerId, caller.providerId as string));
   if (!provider) return refuse(0, 'PROVIDER_NOT_REGISTERED');
-  const inScope = new Set(await goalsInScope(db, caller));
   const outside = reports.findIndex(
-    (r) => !inScope.has(r.goalId) || !provider.goalIds.includes(r.goalId),
+    (r) => !caller.goalIds.includes(r.goalId) || !provider.goalIds.includes(r.goalId),
   );
   if (outside >= 0) return refuse(outside, 'GOAL_NOT_IN_SCOPE');
   const registered = rowsOf<{ goal_id: string; agent_id: string }>(
@@ -419,7 +415,7 @@ async function refusal(
   );
   const known = new Set(registered.map((row) => JSON.stringify([row.goal_id, row.agent_id])));
   const unknown = reports.findIndex((r) => !known.has(JSON.stringify([r.goalId, r.agentId])));
-  return unknown >= 0 ? refuse(unknown, 'AGENT_NOT_REGISTERED') : null;
+  return unknown >= 0 ? refuse(unknown, 'AGENT_NOT_REGISTERED') : { provider };
 }
 
 // ---- reading presence ----------------------------------------------------------------
@@ -612,13 +608,9 @@ export async function reportObservation(
     reportSeq: 0n,
     ended: false,
   };
-  const refused = await refusal(db, caller, providerId, [report]);
-  if (refused) return refused;
-  const [provider] = await db
-    .select()
-    .from(providersTable)
-    .where(eq(providersTable.providerId, providerId));
-  const declared = provider?.observationSources.find((s) => s.source === input.source);
+  const screened = await screenReports(db, caller, [report]);
+  if ('refused' in screened) return screened.refused;
+  const declared = screened.provider.observationSources.find((s) => s.source === input.source);
   if (!declared)
     return observationGap(input.goalId, input.agentId, 'SOURCE_NOT_DECLARED', input.source);
   const bound = Math.min(declared.maxLines, GATEWAY_MAX_LINES);

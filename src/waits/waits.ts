@@ -299,6 +299,7 @@ export async function recordOutcomes(
                 ${column((o) => o.seq?.toString() ?? null)}, ${column((o) => o.liveness)})
       as v(id, status, reason, agent_id, seq, liveness)
     where w.id = v.id and w.status = 'PENDING'`);
+  // What is recorded now: this writer's outcomes, or those another instance recorded first.
   return db
     .select()
     .from(waitsTable)

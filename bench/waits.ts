@@ -1,0 +1,141 @@
+/**
+ * 1,000 concurrent identity-pinned waits on one instance, over one graphql-ws socket:
+ * latency from the report that satisfies a wait to the client receiving SATISFIED, one at a
+ * time and in a burst; heap per pending wait; and on Postgres the catch-up path (the LISTEN
+ * connection killed, the change arriving while it reconnects).
+ *
+ *   node --expose-gc --import tsx bench/waits.ts                 # PGlite
+ *   DATABASE_URL=postgres://… node --expose-gc --import tsx bench/waits.ts
+ */
+import { sql } from 'drizzle-orm';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { benchGateway, machine, seedGoal, summary } from './support.ts';
+
+const WAITS = Number(process.env.WAITS ?? 1000);
+const SINGLE_ROUNDS = 200;
+
+const gc = (globalThis as { gc?: () => void }).gc;
+const heap = () => {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+};
+
+const { gateway, adminToken, gql } = await benchGateway();
+const { goalId, agentIds, report } = await seedGoal(gql, WAITS);
+for (let i = 0; i < agentIds.length; i += 500) await report(agentIds.slice(i, i + 500), 'WORKING');
+
+const client = createClient({
+  url: gateway.url.replace('http', 'ws'),
+  webSocketImpl: WebSocket,
+  retryAttempts: 0,
+  connectionParams: { authorization: `Bearer ${adminToken}` },
+});
+
+const received = new Map<string, (status: string, at: number) => void>();
+const statuses = new Map<string, string>();
+const pendingSeen = new Set<string>();
+function waitFor(agentId: string, accept: string) {
+  client.subscribe<{ waitForAgent: { status: string } }>(
+    {
+      query: `subscription($input: WaitInput) { waitForAgent(input: $input) { ... on Wait { status } } }`,
+      variables: { input: { goalId, agentId, accept: [accept], timeoutMs: 3_600_000 } },
+    },
+    {
+      next: ({ data }) => {
+        const status = data?.waitForAgent.status as string;
+        if (status === 'PENDING') pendingSeen.add(agentId);
+        else received.get(agentId)?.(status, performance.now());
+        statuses.set(agentId, status);
+      },
+      error: (error) => {
+        throw error;
+      },
+      complete: () => {},
+    },
+  );
+}
+const settled = (agentId: string) =>
+  new Promise<number>((resolve) => {
+    received.set(agentId, (_status, at) => resolve(at));
+  });
+async function until(condition: () => boolean, what: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+// Warm the socket and the schema before measuring.
+await new Promise<void>((resolve) =>
+  client.subscribe(
+    { query: '{ me { kind } }' },
+    { next: () => {}, error: resolve, complete: resolve },
+  ),
+);
+const heapBefore = heap();
+for (const agentId of agentIds) waitFor(agentId, 'DONE');
+await until(() => pendingSeen.size === WAITS, `${WAITS} waits to be pending`);
+const heapPerWaitBytes = Math.round((heap() - heapBefore) / WAITS);
+
+// One at a time: each report satisfies one wait.
+const single: number[] = [];
+for (const agentId of agentIds.slice(0, SINGLE_ROUNDS)) {
+  const done = settled(agentId);
+  const start = performance.now();
+  await report([agentId], 'DONE');
+  single.push((await done) - start);
+}
+
+// Burst: the rest are satisfied by two batched reports sent back to back.
+const rest = agentIds.slice(SINGLE_ROUNDS);
+const arrivals = rest.map(settled);
+const burstStart = performance.now();
+for (let i = 0; i < rest.length; i += 400) await report(rest.slice(i, i + 400), 'DONE');
+const burst = (await Promise.all(arrivals)).map((at) => at - burstStart);
+const wrong = [...statuses.values()].filter((s) => s !== 'SATISFIED').length;
+
+// Catch-up: the change lands while the LISTEN connection is being re-established.
+let catchUp: ReturnType<typeof summary> | 'not applicable: PGlite listens in-process' =
+  'not applicable: PGlite listens in-process';
+if (process.env.DATABASE_URL) {
+  const rounds = 10;
+  const samples: number[] = [];
+  for (const agentId of agentIds.slice(0, rounds)) {
+    pendingSeen.delete(agentId);
+    waitFor(agentId, 'WORKING');
+    await until(() => pendingSeen.has(agentId), 'the catch-up wait to be pending');
+    const done = settled(agentId);
+    await gateway.deps.database.db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity
+          where query ilike 'listen%' and datname = current_database()`,
+    );
+    const start = performance.now();
+    await report([agentId], 'WORKING');
+    samples.push((await done) - start);
+  }
+  catchUp = summary(samples);
+}
+
+console.log(
+  JSON.stringify(
+    {
+      benchmark: 'pinned-waits',
+      machine: machine(),
+      waits: WAITS,
+      reportToSatisfiedMs: { oneAtATime: summary(single), burst: summary(burst) },
+      heapPerPendingWaitBytes: heapPerWaitBytes,
+      heapMeasuredWith: gc ? 'global.gc' : 'no --expose-gc: includes garbage',
+      catchUpAfterListenerLossMs: catchUp,
+      notSatisfied: wrong,
+      targets: { p50Ms: 10, p99Ms: 50, heapPerWaitBytes: 10_240, catchUpMs: 1000 },
+    },
+    null,
+    2,
+  ),
+);
+await client.dispose();
+await gateway.stop();
+process.exit(0);

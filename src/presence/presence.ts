@@ -7,7 +7,7 @@ import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
 import { advanceHead, lockHead, readHead } from '../events/sequence.ts';
 import { validateId, validateText } from '../registry/registry.ts';
-import { checkGoalScope, goalsInScope, type ScopeGap } from '../scope.ts';
+import { checkGoalScope, type ScopeGap } from '../scope.ts';
 import {
   type DeclaredSource,
   type Liveness,

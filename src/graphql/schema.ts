@@ -1,5 +1,6 @@
 import { builder } from './builder.ts';
 import '../registry/graphql.ts';
+import '../work/graphql.ts';
 
 /** The whole schema: each domain's graphql.ts adds its types and fields when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,5 +1,6 @@
 import { builder } from './builder.ts';
 import '../registry/graphql.ts';
+import '../work/graphql.ts';
 import '../presence/graphql.ts';
 import '../waits/graphql.ts';
 

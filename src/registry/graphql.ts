@@ -218,7 +218,8 @@ const AgentAlreadyRegisteredRef = builder
     }),
   });
 
-const byType = (value: unknown) => (value as { type: string }).type;
+/** resolveType for union results: each service result carries its GraphQL type name in `type`. */
+export const byType = (value: unknown) => (value as { type: string }).type;
 
 const CreateGoalResult = builder.unionType('CreateGoalResult', {
   description: 'The new goal, or the existing one it conflicts with.',

@@ -1,0 +1,248 @@
+CREATE TABLE "stream_heads" (
+	"goal_id" text NOT NULL,
+	"stream" text NOT NULL,
+	"seq" bigint DEFAULT 0 NOT NULL,
+	CONSTRAINT "stream_heads_goal_id_stream_pk" PRIMARY KEY("goal_id","stream")
+);
+--> statement-breakpoint
+CREATE TABLE "observations" (
+	"goal_id" text NOT NULL,
+	"agent_id" text NOT NULL,
+	"provider_id" text NOT NULL,
+	"source" text NOT NULL,
+	"lines" text[] NOT NULL,
+	"limits" text[] DEFAULT '{}'::text[] NOT NULL,
+	"captured_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "observations_goal_id_agent_id_provider_id_source_pk" PRIMARY KEY("goal_id","agent_id","provider_id","source")
+);
+--> statement-breakpoint
+CREATE TABLE "presence_changes" (
+	"goal_id" text NOT NULL,
+	"seq" bigint NOT NULL,
+	"agent_id" text NOT NULL,
+	"provider_id" text NOT NULL,
+	"provider_session_ref" text NOT NULL,
+	"occupant_ref" text NOT NULL,
+	"liveness" text NOT NULL,
+	"previous_liveness" text,
+	"basis" text NOT NULL,
+	"observed_at" timestamp with time zone NOT NULL,
+	"ended" boolean DEFAULT false NOT NULL,
+	"recorded_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "presence_changes_goal_id_seq_pk" PRIMARY KEY("goal_id","seq")
+);
+--> statement-breakpoint
+CREATE TABLE "presence" (
+	"goal_id" text NOT NULL,
+	"agent_id" text NOT NULL,
+	"provider_id" text NOT NULL,
+	"provider_session_ref" text NOT NULL,
+	"instance_id" text NOT NULL,
+	"occupant_ref" text NOT NULL,
+	"liveness" text NOT NULL,
+	"basis" text NOT NULL,
+	"observed_at" timestamp with time zone NOT NULL,
+	"report_seq" bigint NOT NULL,
+	"state_change_seq" bigint NOT NULL,
+	"ended_at" timestamp with time zone,
+	CONSTRAINT "presence_goal_id_agent_id_provider_id_provider_session_ref_pk" PRIMARY KEY("goal_id","agent_id","provider_id","provider_session_ref")
+);
+--> statement-breakpoint
+CREATE TABLE "providers" (
+	"provider_id" text PRIMARY KEY NOT NULL,
+	"instance_id" text NOT NULL,
+	"goal_ids" text[] NOT NULL,
+	"membership_proof" text NOT NULL,
+	"identifier_rules" text NOT NULL,
+	"liveness_mapping" jsonb NOT NULL,
+	"presence_ttl_ms" integer NOT NULL,
+	"observation_sources" jsonb NOT NULL,
+	"supports_pinned_waits" boolean NOT NULL,
+	"persistence" text NOT NULL,
+	"rollup" text,
+	"registered_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "agents" (
+	"goal_id" text NOT NULL,
+	"agent_id" text NOT NULL,
+	"agent_model" text NOT NULL,
+	"host_surface" text NOT NULL,
+	"registered_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"retired_at" timestamp with time zone,
+	CONSTRAINT "agents_goal_id_agent_id_pk" PRIMARY KEY("goal_id","agent_id")
+);
+--> statement-breakpoint
+CREATE TABLE "credentials" (
+	"id" text PRIMARY KEY NOT NULL,
+	"kind" text NOT NULL,
+	"token_hash" text NOT NULL,
+	"label" text NOT NULL,
+	"goal_id" text,
+	"agent_id" text,
+	"provider_id" text,
+	"goal_ids" text[] DEFAULT '{}'::text[] NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"revoked_at" timestamp with time zone,
+	CONSTRAINT "credentials_token_hash_unique" UNIQUE("token_hash")
+);
+--> statement-breakpoint
+CREATE TABLE "delegations" (
+	"goal_id" text NOT NULL,
+	"agent_goal_id" text NOT NULL,
+	"agent_id" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "delegations_goal_id_agent_goal_id_agent_id_pk" PRIMARY KEY("goal_id","agent_goal_id","agent_id")
+);
+--> statement-breakpoint
+CREATE TABLE "goals" (
+	"id" text PRIMARY KEY NOT NULL,
+	"title" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "wait_targets" (
+	"wait_id" text NOT NULL,
+	"position" integer NOT NULL,
+	"goal_id" text NOT NULL,
+	"agent_id" text NOT NULL,
+	"todo_id" text,
+	"state" text NOT NULL,
+	"provider" text,
+	"provider_session_ref" text,
+	"occupant_ref" text,
+	"baseline_seq" bigint NOT NULL,
+	CONSTRAINT "wait_targets_wait_id_position_pk" PRIMARY KEY("wait_id","position")
+);
+--> statement-breakpoint
+CREATE TABLE "waits" (
+	"id" text PRIMARY KEY NOT NULL,
+	"goal_id" text NOT NULL,
+	"accept" text[] NOT NULL,
+	"timeout_ms" integer NOT NULL,
+	"deadline" timestamp with time zone NOT NULL,
+	"status" text DEFAULT 'PENDING' NOT NULL,
+	"reason" text,
+	"resolved_agent_id" text,
+	"resolved_seq" bigint,
+	"resolved_liveness" text,
+	"resolved_at" timestamp with time zone,
+	"created_by_kind" text NOT NULL,
+	"created_by_agent" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "agent_capabilities" (
+	"goal_id" text NOT NULL,
+	"agent_id" text NOT NULL,
+	"capabilities" text[] DEFAULT '{}'::text[] NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_by_kind" text NOT NULL,
+	"updated_by_agent" text,
+	CONSTRAINT "agent_capabilities_goal_id_agent_id_pk" PRIMARY KEY("goal_id","agent_id")
+);
+--> statement-breakpoint
+CREATE TABLE "gates" (
+	"id" text PRIMARY KEY NOT NULL,
+	"goal_id" text NOT NULL,
+	"kind" text NOT NULL,
+	"granularity" text NOT NULL,
+	"scope_key" text NOT NULL,
+	"reason" text NOT NULL,
+	"expires_at" timestamp with time zone,
+	"decision" text,
+	"decision_note" text,
+	"opened_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"opened_by_kind" text NOT NULL,
+	"opened_by_agent" text,
+	"resolved_at" timestamp with time zone,
+	"resolved_by_kind" text,
+	"resolved_by_agent" text
+);
+--> statement-breakpoint
+CREATE TABLE "todo_transitions" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"goal_id" text NOT NULL,
+	"todo_id" text NOT NULL,
+	"seq" bigint NOT NULL,
+	"kind" text NOT NULL,
+	"from_status" text,
+	"to_status" text NOT NULL,
+	"actor_kind" text NOT NULL,
+	"actor_agent" text,
+	"credential_id" text,
+	"at" timestamp with time zone DEFAULT now() NOT NULL,
+	"detail" jsonb DEFAULT '{}'::jsonb NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "todos" (
+	"id" text PRIMARY KEY NOT NULL,
+	"goal_id" text NOT NULL,
+	"title" text NOT NULL,
+	"task_class" text NOT NULL,
+	"status" text DEFAULT 'OPEN' NOT NULL,
+	"priority" integer DEFAULT 0 NOT NULL,
+	"depends_on" text[] DEFAULT '{}'::text[] NOT NULL,
+	"resume_when" text[] DEFAULT '{}'::text[] NOT NULL,
+	"required_decision_scopes" text[] DEFAULT '{}'::text[] NOT NULL,
+	"required_capability" text,
+	"write_scope" text[] DEFAULT '{}'::text[] NOT NULL,
+	"continuation_policy" text NOT NULL,
+	"successor_of" text,
+	"superseded_by" text,
+	"evidence_refs" text[] DEFAULT '{}'::text[] NOT NULL,
+	"defer_reason" text,
+	"supersede_reason" text,
+	"no_follow_up_reason" text,
+	"claimed_by" text,
+	"claimed_at" timestamp with time zone,
+	"lease_holder" text,
+	"lease_fence" bigint DEFAULT 0 NOT NULL,
+	"lease_expires_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_by_kind" text NOT NULL,
+	"created_by_agent" text,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_by_kind" text NOT NULL,
+	"updated_by_agent" text,
+	"closed_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "agent_visions" (
+	"goal_id" text NOT NULL,
+	"agent_id" text NOT NULL,
+	"role_scope" text NOT NULL,
+	"vision_summary" text NOT NULL,
+	"acceptance_summary" text NOT NULL,
+	"replan_trigger_summary" text NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_by_kind" text NOT NULL,
+	"updated_by_agent" text,
+	CONSTRAINT "agent_visions_goal_id_agent_id_pk" PRIMARY KEY("goal_id","agent_id")
+);
+--> statement-breakpoint
+CREATE TABLE "work_seqs" (
+	"goal_id" text PRIMARY KEY NOT NULL,
+	"seq" bigint DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "presence" ADD CONSTRAINT "presence_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "presence" ADD CONSTRAINT "presence_provider_id_providers_provider_id_fk" FOREIGN KEY ("provider_id") REFERENCES "public"."providers"("provider_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "agents" ADD CONSTRAINT "agents_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "delegations" ADD CONSTRAINT "delegations_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "delegations" ADD CONSTRAINT "delegations_agent_goal_id_agent_id_agents_goal_id_agent_id_fk" FOREIGN KEY ("agent_goal_id","agent_id") REFERENCES "public"."agents"("goal_id","agent_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "wait_targets" ADD CONSTRAINT "wait_targets_wait_id_waits_id_fk" FOREIGN KEY ("wait_id") REFERENCES "public"."waits"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "waits" ADD CONSTRAINT "waits_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "agent_capabilities" ADD CONSTRAINT "agent_capabilities_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "gates" ADD CONSTRAINT "gates_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "todo_transitions" ADD CONSTRAINT "todo_transitions_todo_id_todos_id_fk" FOREIGN KEY ("todo_id") REFERENCES "public"."todos"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "todos" ADD CONSTRAINT "todos_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "agent_visions" ADD CONSTRAINT "agent_visions_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "work_seqs" ADD CONSTRAINT "work_seqs_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "presence_provider_idx" ON "presence" USING btree ("provider_id");--> statement-breakpoint
+CREATE INDEX "credentials_agent_idx" ON "credentials" USING btree ("goal_id","agent_id");--> statement-breakpoint
+CREATE INDEX "delegations_agent_idx" ON "delegations" USING btree ("agent_goal_id","agent_id");--> statement-breakpoint
+CREATE INDEX "waits_pending_idx" ON "waits" USING btree ("goal_id","status");--> statement-breakpoint
+CREATE INDEX "gates_goal_idx" ON "gates" USING btree ("goal_id");--> statement-breakpoint
+CREATE INDEX "todo_transitions_todo_idx" ON "todo_transitions" USING btree ("goal_id","todo_id","id");--> statement-breakpoint
+CREATE INDEX "todos_goal_status_idx" ON "todos" USING btree ("goal_id","status");

@@ -1,0 +1,376 @@
+/**
+ * The work graph's pure rules: parsing decision scopes and resume conditions, gate coverage,
+ * and the frontier guards. No database here: work.ts loads the facts and calls these.
+ */
+import { InputError } from '../errors.ts';
+import { validateId } from '../registry/registry.ts';
+import {
+  type GateGranularity,
+  type GateKind,
+  gateGranularities,
+  gateKinds,
+  type TodoStatus,
+} from './tables.ts';
+
+// ---- decision scopes -----------------------------------------------------------------
+
+export interface DecisionScope {
+  readonly kind: GateKind;
+  readonly granularity: GateGranularity;
+  readonly scopeKey: string;
+}
+
+const SCOPE_KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
+export const MAX_SCOPE_KEY = 100;
+
+export function validateScopeKey(field: string, value: string, label = field): string {
+  if (value.length === 0) throw new InputError(`${label} must not be empty`, field);
+  if (value.length > MAX_SCOPE_KEY) {
+    throw new InputError(`${label} must be at most ${MAX_SCOPE_KEY} characters`, field);
+  }
+  if (!SCOPE_KEY.test(value)) {
+    throw new InputError(
+      `${label} may contain only letters, digits, '.', '_', '-' and '/' (lanes), and must start with a letter or digit`,
+      field,
+    );
+  }
+  return value;
+}
+
+/** `kind:granularity:scopeKey`, e.g. `public_claim:action:bilingual_homepage` (kind and granularity in any case). */
+export function parseDecisionScope(field: string, value: string): DecisionScope {
+  const [kind, granularity, scopeKey, ...rest] = value.split(':');
+  const upperKind = kind?.toUpperCase() as GateKind;
+  const upperGranularity = granularity?.toUpperCase() as GateGranularity;
+  if (rest.length > 0 || scopeKey === undefined) {
+    throw new InputError(
+      `${field}: "${value}" is not of the form kind:granularity:scopeKey`,
+      field,
+    );
+  }
+  if (!gateKinds.includes(upperKind)) {
+    throw new InputError(
+      `${field}: unknown kind "${kind}" (one of ${gateKinds.map((k) => k.toLowerCase()).join(', ')})`,
+      field,
+    );
+  }
+  if (!gateGranularities.includes(upperGranularity)) {
+    throw new InputError(
+      `${field}: unknown granularity "${granularity}" (one of ${gateGranularities.map((g) => g.toLowerCase()).join(', ')})`,
+      field,
+    );
+  }
+  return {
+    kind: upperKind,
+    granularity: upperGranularity,
+    scopeKey: validateScopeKey(field, scopeKey, `${field}: the scopeKey of "${value}"`),
+  };
+}
+
+/** The canonical text form: lower-case kind and granularity. */
+export function formatDecisionScope(scope: DecisionScope): string {
+  return `${scope.kind.toLowerCase()}:${scope.granularity.toLowerCase()}:${scope.scopeKey}`;
+}
+
+/**
+ * Whether a gate's scope covers a scope a todo requires. Kinds must match; then:
+ * - ACTION covers only the ACTION scope with the same key;
+ * - LANE covers the LANE scope with the same key and every ACTION scope inside the lane,
+ *   i.e. whose key starts with `<lane key>/`;
+ * - GOAL, PROJECT and GLOBAL cover every scope of their kind. A gate lives in one goal and
+ *   only ever holds back that goal's todos, so these three block the same todos; PROJECT and
+ *   GLOBAL record how broadly the decision was asked for, they never reach another goal.
+ * A narrower gate never covers a broader requirement (an ACTION gate does not block a todo
+ * that needs a GOAL-wide decision).
+ */
+export function covers(gate: DecisionScope, required: DecisionScope): boolean {
+  if (gate.kind !== required.kind) return false;
+  switch (gate.granularity) {
+    case 'ACTION':
+      return required.granularity === 'ACTION' && required.scopeKey === gate.scopeKey;
+    case 'LANE':
+      return (
+        (required.granularity === 'LANE' && required.scopeKey === gate.scopeKey) ||
+        (required.granularity === 'ACTION' && required.scopeKey.startsWith(`${gate.scopeKey}/`))
+      );
+    default:
+      return true;
+  }
+}
+
+// ---- resume conditions ---------------------------------------------------------------
+
+export type ResumeCondition =
+  | { readonly kind: 'todo_done'; readonly todoId: string; readonly text: string }
+  | { readonly kind: 'gate_resolved'; readonly gateId: string; readonly text: string }
+  | { readonly kind: 'capacity_available'; readonly capability: string; readonly text: string };
+
+export const resumeForms = ['todo_done', 'gate_resolved', 'capacity_available'] as const;
+
+/** `todo_done:<todo id>`, `gate_resolved:<gate id>` or `capacity_available:<capability>`. */
+export function parseResumeCondition(field: string, value: string): ResumeCondition {
+  const colon = value.indexOf(':');
+  const form = colon < 0 ? value : value.slice(0, colon);
+  const arg = colon < 0 ? '' : value.slice(colon + 1);
+  switch (form) {
+    case 'todo_done':
+      return { kind: form, todoId: validateId(field, arg), text: `${form}:${arg}` };
+    case 'gate_resolved':
+      return { kind: form, gateId: validateId(field, arg), text: `${form}:${arg}` };
+    case 'capacity_available':
+      return { kind: form, capability: validateId(field, arg), text: `${form}:${arg}` };
+    default:
+      throw new InputError(
+        `${field}: "${value}" is not a resume condition (${resumeForms.map((f) => `${f}:<id>`).join(', ')})`,
+        field,
+      );
+  }
+}
+
+// ---- the frontier --------------------------------------------------------------------
+
+export const frontierGuardKinds = [
+  'DEPENDENCY',
+  'RESUME_CONDITION',
+  'DECISION_SCOPE',
+  'CLAIMED_BY_OTHER',
+  'CAPABILITY',
+  'LEASE_HELD',
+  'STALE',
+] as const;
+export type FrontierGuardKind = (typeof frontierGuardKinds)[number];
+
+/** One reason a todo is held back, naming what holds it. */
+export interface FrontierGuard {
+  readonly kind: FrontierGuardKind;
+  readonly detail: string;
+  /** DEPENDENCY and RESUME_CONDITION (todo_done): the todo that must be done. */
+  readonly todoId?: string;
+  readonly todoStatus?: TodoStatus;
+  /** DECISION_SCOPE and RESUME_CONDITION (gate_resolved): the gate. */
+  readonly gateId?: string;
+  /** DECISION_SCOPE: the required scope the gate covers. */
+  readonly scope?: string;
+  /** CLAIMED_BY_OTHER: the owner; LEASE_HELD: the holder. */
+  readonly agentId?: string;
+  /** CAPABILITY and RESUME_CONDITION (capacity_available). */
+  readonly capability?: string;
+  /** RESUME_CONDITION: the condition as written. */
+  readonly condition?: string;
+}
+
+/** The live todo fields the guards read. */
+export interface FrontierTodo {
+  readonly id: string;
+  readonly status: TodoStatus;
+  readonly dependsOn: readonly string[];
+  readonly resumeWhen: readonly string[];
+  readonly requiredDecisionScopes: readonly string[];
+  readonly requiredCapability: string | null;
+  readonly claimedBy: string | null;
+  readonly leaseHolder: string | null;
+  readonly leaseState: 'ACTIVE' | 'EXPIRED' | 'NONE';
+}
+
+/** A gate as the frontier sees it: its scope, and whether it still blocks. */
+export interface FrontierGate extends DecisionScope {
+  readonly id: string;
+  /** OPEN or DENIED and not expired: it covers (blocks) the scopes it covers. */
+  readonly inForce: boolean;
+  /** Decided either way, or expired: `gate_resolved:<id>` holds. */
+  readonly settled: boolean;
+}
+
+/** Where a referenced todo's supersede chain ends: the todo that must be DONE. */
+export interface ChainEnd {
+  readonly id: string;
+  readonly status: TodoStatus;
+}
+
+export interface FrontierFacts<T extends FrontierTodo> {
+  readonly agentId: string;
+  readonly capabilities: ReadonlySet<string>;
+  /** Live todos (OPEN, DEFERRED), in display order. */
+  readonly todos: readonly T[];
+  /** For every id in a dependsOn or todo_done condition: the end of its supersede chain. */
+  readonly chainEnds: ReadonlyMap<string, ChainEnd>;
+  /** Gates in force, plus every gate a gate_resolved condition names. */
+  readonly gates: readonly FrontierGate[];
+  /** The referenced capabilities some active agent of the goal declares. */
+  readonly availableCapabilities: ReadonlySet<string>;
+}
+
+export interface FrontierRow<T> {
+  readonly todo: T;
+  readonly runnable: boolean;
+  readonly guards: FrontierGuard[];
+}
+
+/**
+ * Every live todo with the guards that hold it back for `agentId`, in guard order:
+ * dependency and resume → decision scope → claim → capability → lease → freshness.
+ * Priority plays no part in any guard; it only orders rows. Runnable rows come first.
+ */
+export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>): FrontierRow<T>[] {
+  const gatesByKind = new Map<GateKind, FrontierGate[]>();
+  const gatesById = new Map<string, FrontierGate>();
+  for (const gate of facts.gates) {
+    gatesById.set(gate.id, gate);
+    if (!gate.inForce) continue;
+    gatesByKind.set(gate.kind, [...(gatesByKind.get(gate.kind) ?? []), gate]);
+  }
+  const rows = facts.todos.map((todo) => {
+    const guards = [
+      ...dependencyGuards(todo, facts.chainEnds),
+      ...resumeGuards(todo, facts, gatesById),
+      ...decisionScopeGuards(todo, gatesByKind),
+      ...claimGuards(todo, facts.agentId),
+      ...capabilityGuards(todo, facts.capabilities),
+      ...leaseGuards(todo, facts.agentId),
+    ];
+    // Freshness: a deferred todo whose resume condition now holds is back for replanning,
+    // not runnable as written: the plan it was deferred with may be out of date.
+    if (todo.status === 'DEFERRED' && !guards.some((g) => g.kind === 'RESUME_CONDITION')) {
+      guards.push({
+        kind: 'STALE',
+        detail:
+          'deferred, and its resume condition now holds: replan it, then resumeTodo (or supersede it)',
+      });
+    }
+    return { todo, runnable: guards.length === 0, guards };
+  });
+  return [...rows.filter((r) => r.runnable), ...rows.filter((r) => !r.runnable)];
+}
+
+function describeChain(ref: string, end: ChainEnd | undefined): string {
+  if (!end) return `${ref} (not found)`;
+  const via = end.id === ref ? '' : `, superseded by ${end.id}`;
+  return `${ref}${via} (${end.status})`;
+}
+
+/** The id a condition or dependency waits on is done when its supersede chain ends DONE. */
+function doneGuardDetail(ref: string, end: ChainEnd | undefined): string | null {
+  if (end?.status === 'DONE') return null;
+  const closed =
+    end?.status === 'CLOSED_NO_FOLLOW_UP'
+      ? ': it was closed without follow-up and will never be done; replan (setDependencies, supersede or close this todo)'
+      : '';
+  return `${describeChain(ref, end)} is not done${closed}`;
+}
+
+function dependencyGuards(
+  todo: FrontierTodo,
+  chainEnds: ReadonlyMap<string, ChainEnd>,
+): FrontierGuard[] {
+  const guards: FrontierGuard[] = [];
+  for (const dep of todo.dependsOn) {
+    const end = chainEnds.get(dep);
+    const detail = doneGuardDetail(dep, end);
+    if (detail === null) continue;
+    guards.push({
+      kind: 'DEPENDENCY',
+      detail: `depends on ${detail}`,
+      todoId: end?.id ?? dep,
+      todoStatus: end?.status,
+    });
+  }
+  return guards;
+}
+
+function resumeGuards(
+  todo: FrontierTodo,
+  facts: FrontierFacts<FrontierTodo>,
+  gatesById: ReadonlyMap<string, FrontierGate>,
+): FrontierGuard[] {
+  const guards: FrontierGuard[] = [];
+  for (const text of todo.resumeWhen) {
+    const condition = parseResumeCondition('resumeWhen', text);
+    switch (condition.kind) {
+      case 'todo_done': {
+        const end = facts.chainEnds.get(condition.todoId);
+        const detail = doneGuardDetail(condition.todoId, end);
+        if (detail === null) break;
+        guards.push({
+          kind: 'RESUME_CONDITION',
+          condition: text,
+          detail: `waits for ${text}: ${detail}`,
+          todoId: end?.id ?? condition.todoId,
+          todoStatus: end?.status,
+        });
+        break;
+      }
+      case 'gate_resolved':
+        if (gatesById.get(condition.gateId)?.settled) break;
+        guards.push({
+          kind: 'RESUME_CONDITION',
+          condition: text,
+          detail: `waits for ${text}: the gate has no decision yet`,
+          gateId: condition.gateId,
+        });
+        break;
+      case 'capacity_available':
+        if (facts.availableCapabilities.has(condition.capability)) break;
+        guards.push({
+          kind: 'RESUME_CONDITION',
+          condition: text,
+          detail: `waits for ${text}: no active agent of the goal declares it`,
+          capability: condition.capability,
+        });
+        break;
+    }
+  }
+  return guards;
+}
+
+function decisionScopeGuards(
+  todo: FrontierTodo,
+  gatesByKind: ReadonlyMap<GateKind, readonly FrontierGate[]>,
+): FrontierGuard[] {
+  const guards: FrontierGuard[] = [];
+  for (const text of todo.requiredDecisionScopes) {
+    const required = parseDecisionScope('requiredDecisionScopes', text);
+    for (const gate of gatesByKind.get(required.kind) ?? []) {
+      if (!covers(gate, required)) continue;
+      guards.push({
+        kind: 'DECISION_SCOPE',
+        detail: `needs ${text}, which gate ${gate.id} (${formatDecisionScope(gate)}) covers and has not granted`,
+        gateId: gate.id,
+        scope: text,
+      });
+    }
+  }
+  return guards;
+}
+
+function claimGuards(todo: FrontierTodo, agentId: string): FrontierGuard[] {
+  if (todo.claimedBy === null || todo.claimedBy === agentId) return [];
+  return [
+    {
+      kind: 'CLAIMED_BY_OTHER',
+      detail: `claimed by ${todo.claimedBy}`,
+      agentId: todo.claimedBy,
+    },
+  ];
+}
+
+function capabilityGuards(todo: FrontierTodo, capabilities: ReadonlySet<string>): FrontierGuard[] {
+  if (todo.requiredCapability === null || capabilities.has(todo.requiredCapability)) return [];
+  return [
+    {
+      kind: 'CAPABILITY',
+      detail: `needs capability ${todo.requiredCapability}, which this agent has not declared`,
+      capability: todo.requiredCapability,
+    },
+  ];
+}
+
+function leaseGuards(todo: FrontierTodo, agentId: string): FrontierGuard[] {
+  if (todo.leaseState !== 'ACTIVE' || todo.leaseHolder === agentId) return [];
+  return [
+    {
+      kind: 'LEASE_HELD',
+      detail: `an active lease is held by ${todo.leaseHolder}`,
+      agentId: todo.leaseHolder ?? undefined,
+    },
+  ];
+}

@@ -28,6 +28,7 @@ export async function benchGateway() {
     adminToken,
     exploration: false,
     maxBodyBytes: 10_000_000,
+    staleClaimMs: 3_600_000,
     logLevel: 'silent',
   };
   const gateway = await startGateway(config, createLogger('silent'));

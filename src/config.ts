@@ -16,6 +16,8 @@ export interface Config {
   /** GraphiQL and introspection; off for production. */
   readonly exploration: boolean;
   readonly maxBodyBytes: number;
+  /** Attention rollup: a claim with no advancement for this long is STALE_CLAIM. */
+  readonly staleClaimMs: number;
   readonly logLevel: LogLevel;
 }
 
@@ -46,6 +48,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       'SWITCHBOARD_MAX_BODY_BYTES',
       env.SWITCHBOARD_MAX_BODY_BYTES,
       1_000_000,
+    ),
+    staleClaimMs: parseInteger(
+      'SWITCHBOARD_STALE_CLAIM_MS',
+      env.SWITCHBOARD_STALE_CLAIM_MS,
+      3_600_000,
     ),
     logLevel: parseLogLevel(env.LOG_LEVEL),
   };

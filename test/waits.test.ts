@@ -110,6 +110,22 @@ describe(`rule 1-2: resolve once, pin, and require observed change (${driver})`,
     await close();
   });
 
+  it("pins the agent's current claimed todo when the caller names none, or the one named", async () => {
+    const { goalId } = await world();
+    const created = await t.ok(
+      `mutation($input: CreateTodoInput!) { createTodo(input: $input) { ... on Todo { id } } }`,
+      { input: { goalId, title: 'work', taskClass: 'ADVANCEMENT_TASK' } },
+    );
+    const todoId = created.createTodo.id;
+    await t.ok(`mutation($input: TodoActionInput!) { claimTodo(input: $input) { __typename } }`, {
+      input: { goalId, todoId, agentId: 'alpha' },
+    });
+    expect((await t.ok(START, { input: input(goalId) })).startWait.pin.todoId).toBe(todoId);
+    expect(
+      (await t.ok(START, { input: input(goalId, { todoId: 'named-todo' }) })).startWait.pin.todoId,
+    ).toBe('named-todo');
+  });
+
   it('an agent already DONE at start must change again before DONE satisfies', async () => {
     const { goalId, alpha } = await world();
     await alpha('DONE'); // seq 2

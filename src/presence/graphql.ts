@@ -1,6 +1,6 @@
 import type { Caller } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
-import { ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import { byType, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import {
   coverageGaps,
   endPresence,
@@ -64,7 +64,7 @@ export const ObservationSourceEnum = builder.enumType('ObservationSource', {
   }),
 });
 
-const ObservationLimitEnum = builder.enumType('ObservationLimit', {
+export const ObservationLimitEnum = builder.enumType('ObservationLimit', {
   description: 'Something an excerpt cannot contain, declared instead of silently missing.',
   values: describe(observationLimits, {
     ALTERNATE_SCREEN_NOT_IN_SCROLLBACK: 'Full-screen programs never enter scrollback.',
@@ -285,8 +285,6 @@ const ObservationGapRef = builder.objectRef<ObservationGap>('ObservationGap').im
     }),
   }),
 });
-
-const byType = (value: unknown) => (value as { type: string }).type;
 
 const ReportResult = builder.unionType('ReportPresenceResult', {
   description: 'Applied, or refused as a whole.',

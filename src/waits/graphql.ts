@@ -2,7 +2,7 @@ import type { Caller, Context } from '../context.ts';
 import { InputError } from '../errors.ts';
 import { builder } from '../graphql/builder.ts';
 import { LivenessEnum } from '../presence/graphql.ts';
-import { ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import { byType, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import type { PinState, WaitTargetRow, waitReasons, waitStatuses } from './tables.ts';
 import { readWait, startWait, type UnknownWait, type Wait, type WaitInput } from './waits.ts';
 
@@ -209,8 +209,6 @@ const UnknownWaitRef = builder.objectRef<UnknownWait>('UnknownWait').implement({
   description: "No wait with this id in the caller's scope.",
   fields: (t) => ({ waitId: t.exposeID('waitId', { description: 'The id asked for.' }) }),
 });
-
-const byType = (value: unknown) => (value as { type: string }).type;
 
 const WaitResult = builder.unionType('WaitResult', {
   description: 'A wait, or why there is none.',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '../context.ts';
 import type { Db, Queryable } from '../db/database.ts';
-import { textArray } from '../db/sql.ts';
+import { rowsOf, textArray } from '../db/sql.ts';
 import { InputError } from '../errors.ts';
 import { minSeq } from '../events/sequence.ts';
 import {
@@ -87,6 +87,7 @@ export async function startWait(
 
   return db.transaction(async (tx) => {
     const pins = await currentPins(tx, goalId, agentIds);
+    const currentTodos = await claimedTodos(tx, goalId, agentIds);
     const id = `wait_${randomUUID()}`;
     const [row] = await tx
       .insert(waitsTable)
@@ -110,7 +111,7 @@ export async function startWait(
             position,
             goalId,
             agentId,
-            todoId: input.todoId ?? null,
+            todoId: input.todoId ?? currentTodos.get(agentId) ?? null,
             state: pin?.state ?? ('NO_PRESENCE_AT_START' as PinState),
             provider: pin?.provider ?? null,
             providerSessionRef: pin?.providerSessionRef ?? null,
@@ -167,6 +168,21 @@ async function currentPins(
     });
   }
   return pins;
+}
+
+/** Each agent's current todo: the open one it claims, highest priority first. */
+async function claimedTodos(
+  db: Queryable,
+  goalId: string,
+  agentIds: string[],
+): Promise<Map<string, string>> {
+  const rows = rowsOf<{ claimed_by: string; id: string }>(
+    await db.execute(sql`
+      select distinct on (claimed_by) claimed_by, id from todos
+      where goal_id = ${goalId} and status = 'OPEN' and claimed_by = any(${textArray(agentIds)})
+      order by claimed_by, priority desc, claimed_at asc`),
+  );
+  return new Map(rows.map((row) => [row.claimed_by, row.id]));
 }
 
 // ---- settling ------------------------------------------------------------------------

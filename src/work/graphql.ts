@@ -158,7 +158,7 @@ const GateStateEnum = builder.enumType('GateState', {
   } satisfies Record<GateState, unknown>,
 });
 
-const LeaseStateEnum = builder.enumType('LeaseState', {
+export const LeaseStateEnum = builder.enumType('LeaseState', {
   description: 'A lease now, computed from its expiry at read time (no background job).',
   values: {
     ACTIVE: { description: 'Held and not expired.' },

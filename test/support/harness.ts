@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { type Client, createClient } from 'graphql-ws';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 import type { Config } from '../../src/config.ts';
-import { type Database, openDatabase } from '../../src/db/database.ts';
+import { type Database, type Db, openDatabase } from '../../src/db/database.ts';
 import { type Gateway, startGateway } from '../../src/gateway.ts';
 import { createLogger } from '../../src/log.ts';
 
@@ -36,6 +38,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     adminToken: `admin-${randomUUID()}`,
     exploration: true,
     maxBodyBytes: 100_000,
+    staleClaimMs: 3_600_000,
     logLevel: 'silent',
     ...overrides,
   };
@@ -294,6 +297,26 @@ export async function registerProvider(
         token,
       );
       return data.reportPresence;
+    },
+  };
+}
+
+/**
+ * The same database, with every SQL statement counted (a Drizzle logger on the same client),
+ * so a test can show that a read costs a constant number of statements.
+ */
+export function countingDatabase(database: Database) {
+  let statements = 0;
+  const client = (database.db as unknown as { $client: unknown }).$client;
+  const logger = { logQuery: () => void statements++ };
+  const db = (driver === 'postgres'
+    ? drizzlePostgres(client as never, { logger })
+    : drizzlePglite(client as never, { logger })) as unknown as Db;
+  return {
+    database: { ...database, db } as Database,
+    statements: () => statements,
+    reset: () => {
+      statements = 0;
     },
   };
 }

@@ -1,0 +1,211 @@
+import { builder } from '../graphql/builder.ts';
+import { LivenessEnum, ObservationLimitEnum, PresenceRef } from '../presence/graphql.ts';
+import { CallerKindEnum, ScopeGapRef } from '../registry/graphql.ts';
+import { LeaseStateEnum } from '../work/graphql.ts';
+import {
+  type Attention,
+  type AttentionRow,
+  type attentionReasons,
+  attentionRows,
+  type DirectoryPacket,
+  type DirectoryRow,
+  type directoryLimitations,
+  readAttention,
+  readDirectory,
+} from './directory.ts';
+
+const DirectoryLimitationEnum = builder.enumType('DirectoryLimitation', {
+  description: 'What a directory packet cannot tell, stated instead of implied.',
+  values: {
+    PRESENCE_PROVIDER_UNAVAILABLE: {
+      description:
+        'No provider reports for this goal: no row has presence, which says nothing about whether agents run.',
+    },
+    PRESENCE_IS_ADVISORY: {
+      description: 'Presence annotates rows; it is not evidence of progress.',
+    },
+    PRESENCE_STALE_AFTER_PROVIDER_RESTART: {
+      description: 'Some presence was reported by a provider instance that has since restarted.',
+    },
+    LEASE_STATE_NOT_PROJECTED: {
+      description: 'Lease state could not be read (not emitted while leases are projected).',
+    },
+    CALLER_IDENTITY_NOT_SUPPLIED: {
+      description:
+        'The caller is not an agent of this goal, so nothing is relative to a caller identity.',
+    },
+    ROWS_TRUNCATED_AT_CAP: {
+      description: 'More agents than `limit`: see omittedRowCount. Not a complete listing.',
+    },
+  } satisfies Record<(typeof directoryLimitations)[number], unknown>,
+});
+
+const AttentionReasonEnum = builder.enumType('AttentionReason', {
+  description: 'Why a row needs attention, from typed state only. Urgency is this order.',
+  values: {
+    BLOCKED_ON_GATE: {
+      description: "An agent's claimed todo needs a decision scope an open gate covers.",
+    },
+    WAITING_ON_OWNER: { description: 'An open user gate or user action: a person must act.' },
+    STALLED_DELIVERY: {
+      description: 'A delivery saw no activity from its recipient inside its window.',
+    },
+    STALE_CLAIM: { description: 'A claim with no advancement for longer than the threshold.' },
+  } satisfies Record<(typeof attentionReasons)[number], unknown>,
+});
+
+const AttentionRowRef = builder.objectRef<AttentionRow>('AttentionRow').implement({
+  description: 'One thing that needs a decision. Routes attention; assigns nothing.',
+  fields: (t) => ({
+    reason: t.field({ type: AttentionReasonEnum, resolve: (r) => r.reason, description: 'Why.' }),
+    agentId: t.exposeID('agentId', { nullable: true, description: 'The agent concerned, if any.' }),
+    todoId: t.exposeID('todoId', { nullable: true, description: 'The todo concerned, if any.' }),
+    gateId: t.exposeID('gateId', { nullable: true, description: 'BLOCKED_ON_GATE: the gate.' }),
+    deliveryId: t.exposeID('deliveryId', {
+      nullable: true,
+      description: 'STALLED_DELIVERY: the delivery.',
+    }),
+    since: t.expose('since', { type: 'DateTime', description: 'Since when it has been so.' }),
+    liveness: t.field({
+      type: LivenessEnum,
+      nullable: true,
+      resolve: (r) => r.liveness,
+      description: 'Annotation only: presence never creates, promotes or removes a row.',
+    }),
+  }),
+});
+
+const AttentionRef = builder.objectRef<Attention>('Attention').implement({
+  description: 'The attention rollup of a goal, or a scope gap with no rows.',
+  fields: (t) => ({
+    goalId: t.exposeID('goalId', { description: 'The goal.' }),
+    rows: t.field({
+      type: [AttentionRowRef],
+      resolve: (a) => a.rows,
+      description: 'Most urgent first.',
+    }),
+    scopeGap: t.field({
+      type: ScopeGapRef,
+      nullable: true,
+      resolve: (a) => a.scopeGap,
+      description: 'Set when the goal is out of scope.',
+    }),
+  }),
+});
+
+const WorkRef = builder.objectRef<DirectoryRow['work']>('DirectoryWork').implement({
+  description: "The agent's current work, from the work graph. Claimed does not prove executable.",
+  fields: (t) => ({
+    todoId: t.exposeID('todoId', {
+      nullable: true,
+      description: 'Its highest-priority open claimed todo.',
+    }),
+    claimed: t.exposeBoolean('claimed', { description: 'Whether it claims an open todo.' }),
+    lease: t.field({
+      type: LeaseStateEnum,
+      resolve: (w) => w.lease,
+      description: "That todo's lease.",
+    }),
+  }),
+});
+
+const DirectoryRowRef = builder.objectRef<DirectoryRow>('DirectoryRow').implement({
+  description: 'One registered agent, whether or not it runs.',
+  fields: (t) => ({
+    agentId: t.exposeID('agentId', { description: 'The agent.' }),
+    registered: t.boolean({
+      resolve: () => true,
+      description: 'Always true: rows come from the registry.',
+    }),
+    agentModel: t.exposeString('agentModel', { description: 'As registered.' }),
+    hostSurface: t.exposeString('hostSurface', {
+      description: 'As registered; a label, not an identity.',
+    }),
+    work: t.field({ type: WorkRef, resolve: (r) => r.work, description: 'From the work graph.' }),
+    presence: t.field({
+      type: PresenceRef,
+      nullable: true,
+      resolve: (r) => r.presence,
+      description:
+        'What a provider last saw; null when no provider sees this agent (not the same as not running).',
+    }),
+    observationLimits: t.field({
+      type: [ObservationLimitEnum],
+      resolve: (r) => r.observationLimits,
+      description: 'What excerpts of this agent cannot contain, as its provider declared.',
+    }),
+  }),
+});
+
+const DirectoryPacketRef = builder.objectRef<DirectoryPacket>('DirectoryPacket').implement({
+  description:
+    'peer_agent_directory_v0: who is registered for a goal and who runs now. Reading it grants nothing.',
+  fields: (t) => ({
+    schemaVersion: t.exposeString('schemaVersion', { description: '"peer_agent_directory_v0".' }),
+    goalId: t.exposeID('goalId', { description: 'The goal asked about.' }),
+    collectedAt: t.expose('collectedAt', { type: 'DateTime', description: 'When it was read.' }),
+    scope: t.exposeString('scope', {
+      description: '"GOAL_REGISTERED_AGENTS": one row per registered agent.',
+    }),
+    audience: t.field({
+      type: CallerKindEnum,
+      nullable: true,
+      resolve: (p) => p.audience,
+      description: 'The kind of caller it was built for.',
+    }),
+    rows: t.field({
+      type: [DirectoryRowRef],
+      resolve: (p) => p.rows,
+      description: 'By agent id, at most `limit`.',
+    }),
+    registeredAgentCount: t.exposeInt('registeredAgentCount', {
+      description: 'Registered, active agents.',
+    }),
+    omittedRowCount: t.exposeInt('omittedRowCount', { description: 'Agents left out by `limit`.' }),
+    limitations: t.field({
+      type: [DirectoryLimitationEnum],
+      resolve: (p) => p.limitations,
+      description: 'Everything this packet cannot tell.',
+    }),
+    scopeGap: t.field({
+      type: ScopeGapRef,
+      nullable: true,
+      resolve: (p) => p.scopeGap,
+      description: 'Set (with zero rows) when the goal is out of scope.',
+    }),
+    rollup: t.field({
+      type: [AttentionRowRef],
+      description: 'The attention rollup (see `attention`).',
+      resolve: (p, _args, { db, deps }) =>
+        p.scopeGap ? [] : attentionRows(db, p.goalId, deps.config.staleClaimMs),
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  directory: t.field({
+    type: DirectoryPacketRef,
+    authScopes: { reader: true },
+    description: 'The directory packet of a goal. Out of scope: a scope gap and zero rows.',
+    args: {
+      goalId: t.arg.id({ required: true, description: 'The goal.' }),
+      limit: t.arg.int({ defaultValue: 200, description: 'Most rows (1-1000).' }),
+    },
+    resolve: (_root, args, { db, caller }) =>
+      readDirectory(db, caller, String(args.goalId), args.limit ?? 200),
+  }),
+  attention: t.field({
+    type: AttentionRef,
+    authScopes: { reader: true },
+    description:
+      'What needs a decision in a goal, most urgent first. Typed state only; assigns nothing.',
+    args: {
+      goalId: t.arg.id({ required: true, description: 'The goal.' }),
+      staleClaimMs: t.arg.int({
+        description: 'STALE_CLAIM threshold; the configured one when omitted.',
+      }),
+    },
+    resolve: (_root, args, { db, caller, deps }) =>
+      readAttention(db, caller, String(args.goalId), args.staleClaimMs ?? deps.config.staleClaimMs),
+  }),
+}));

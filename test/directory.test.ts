@@ -1,0 +1,391 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { rowsOf } from '../src/db/sql.ts';
+import {
+  countingDatabase,
+  createGoal,
+  driver,
+  eventually,
+  openTestDatabase,
+  peerInNewGoal,
+  registerAgent,
+  registerProvider,
+  startTestGateway,
+  type TestGateway,
+} from './support/harness.ts';
+
+let database: Database;
+let t: TestGateway;
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+  t = await startTestGateway(database);
+});
+afterAll(async () => {
+  await t?.stop();
+  await database?.close();
+});
+
+const DIRECTORY = `query($goalId: ID!, $limit: Int) {
+  directory(goalId: $goalId, limit: $limit) {
+    schemaVersion goalId scope audience registeredAgentCount omittedRowCount limitations
+    scopeGap { goalId reason }
+    rows {
+      agentId registered agentModel hostSurface observationLimits
+      work { todoId claimed lease }
+      presence { provider providerSessionRef occupantRef liveness reportedLiveness basis observedAt stateChangeSeq stale coverageGap endedAt }
+    }
+    rollup { reason agentId todoId gateId liveness }
+  }
+}`;
+const ATTENTION = `query($goalId: ID!, $staleClaimMs: Int) {
+  attention(goalId: $goalId, staleClaimMs: $staleClaimMs) {
+    rows { reason agentId todoId gateId since liveness }
+    scopeGap { reason }
+  }
+}`;
+
+async function createTodo(goalId: string, input: Record<string, unknown> = {}) {
+  const data = await t.ok(
+    `mutation($input: CreateTodoInput!) { createTodo(input: $input) { __typename ... on Todo { id } } }`,
+    { input: { goalId, title: 'work', taskClass: 'ADVANCEMENT_TASK', ...input } },
+  );
+  expect(data.createTodo.__typename).toBe('Todo');
+  return data.createTodo.id as string;
+}
+
+async function claim(goalId: string, todoId: string, agentId: string) {
+  const data = await t.ok(
+    `mutation($input: TodoActionInput!) { claimTodo(input: $input) { __typename } }`,
+    { input: { goalId, todoId, agentId } },
+  );
+  expect(data.claimTodo.__typename).toBe('Todo');
+}
+
+async function openGate(goalId: string, input: Record<string, unknown>) {
+  const data = await t.ok(
+    `mutation($input: OpenGateInput!) { openGate(input: $input) { __typename ... on Gate { id } } }`,
+    { input: { goalId, reason: 'may we?', ...input } },
+  );
+  return data.openGate.id as string;
+}
+
+/** Everything the work graph holds for a goal, to show that reads change none of it. */
+async function workSnapshot(goalId: string) {
+  return rowsOf(
+    await database.db.execute(sql`
+      select (select coalesce(json_agg(t order by t.id)::text, '[]') from todos t where t.goal_id = ${goalId}) as todos,
+             (select coalesce(json_agg(g order by g.id)::text, '[]') from gates g where g.goal_id = ${goalId}) as gates,
+             (select count(*)::int from todo_transitions where goal_id = ${goalId}) as transitions`),
+  );
+}
+
+describe(`directory packet (${driver})`, () => {
+  it('two registered agents and one live session: two rows, the live one with presence, the other with identity only', async () => {
+    const goalId = await createGoal(t);
+    await registerAgent(t, goalId, 'alpha');
+    await registerAgent(t, goalId, 'beta');
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report([
+      { goalId, agentId: 'alpha', liveness: 'WORKING', basis: 'LIFECYCLE_HOOK' },
+    ]);
+    const { directory } = await t.ok(DIRECTORY, { goalId });
+    expect(directory).toMatchObject({
+      schemaVersion: 'peer_agent_directory_v0',
+      goalId,
+      scope: 'GOAL_REGISTERED_AGENTS',
+      audience: 'ADMIN',
+      registeredAgentCount: 2,
+      omittedRowCount: 0,
+      limitations: ['PRESENCE_IS_ADVISORY', 'CALLER_IDENTITY_NOT_SUPPLIED'],
+      scopeGap: null,
+    });
+    const [alpha, beta] = directory.rows;
+    expect(alpha).toMatchObject({
+      agentId: 'alpha',
+      registered: true,
+      work: { todoId: null, claimed: false, lease: 'NONE' },
+      observationLimits: ['ALTERNATE_SCREEN_NOT_IN_SCROLLBACK'],
+      presence: {
+        provider: provider.providerId,
+        providerSessionRef: 'w1:p1',
+        liveness: 'WORKING',
+        basis: 'LIFECYCLE_HOOK',
+        observedAt: expect.any(String),
+        stateChangeSeq: '1',
+        stale: false,
+        coverageGap: null,
+      },
+    });
+    expect(beta).toEqual({
+      agentId: 'beta',
+      registered: true,
+      agentModel: 'model-x',
+      hostSurface: 'cli',
+      observationLimits: [],
+      work: { todoId: null, claimed: false, lease: 'NONE' },
+      presence: null,
+    });
+  });
+
+  it('with no provider at all, still lists every registered agent and says presence is unavailable', async () => {
+    const goalId = await createGoal(t);
+    for (const id of ['a', 'b', 'c']) await registerAgent(t, goalId, id);
+    const peer = await t.ok(
+      `mutation($input: IssueCredentialInput!) { issueCredential(input: $input) { token } }`,
+      { input: { kind: 'PEER', goalId, agentId: 'a' } },
+    );
+    const { directory } = await t.ok(DIRECTORY, { goalId }, peer.issueCredential.token);
+    expect(directory.rows.map((r: any) => [r.agentId, r.presence])).toEqual([
+      ['a', null],
+      ['b', null],
+      ['c', null],
+    ]);
+    expect(directory.audience).toBe('PEER');
+    expect(directory.limitations).toEqual(['PRESENCE_PROVIDER_UNAVAILABLE']);
+  });
+
+  it('reads UNKNOWN with a named coverage gap when the provider cannot classify, the TTL expired, or the provider restarted', async () => {
+    const goalId = await createGoal(t);
+    for (const id of ['unsure', 'old', 'restarted']) await registerAgent(t, goalId, id);
+    const provider = await registerProvider(t, [goalId], { presenceTtlMs: 60_000 });
+    await provider.report([
+      { goalId, agentId: 'unsure', liveness: 'UNKNOWN', providerSessionRef: 'w1:p1' },
+      {
+        goalId,
+        agentId: 'old',
+        liveness: 'WORKING',
+        providerSessionRef: 'w1:p2',
+        observedAt: new Date(Date.now() - 120_000).toISOString(),
+      },
+      { goalId, agentId: 'restarted', liveness: 'IDLE', providerSessionRef: 'w1:p3' },
+    ]);
+    const gapOf = async () =>
+      Object.fromEntries(
+        (await t.ok(DIRECTORY, { goalId })).directory.rows.map((r: any) => [
+          r.agentId,
+          [
+            r.presence.liveness,
+            r.presence.reportedLiveness,
+            r.presence.coverageGap,
+            r.presence.stale,
+          ],
+        ]),
+      );
+    expect(await gapOf()).toEqual({
+      unsure: ['UNKNOWN', 'UNKNOWN', 'PROVIDER_CANNOT_CLASSIFY', false],
+      old: ['UNKNOWN', 'WORKING', 'PRESENCE_TTL_EXPIRED', false],
+      restarted: ['IDLE', 'IDLE', null, false],
+    });
+    // The provider restarts: everything its earlier instance reported is stale.
+    await t.ok(
+      `mutation($input: RegisterProviderInput!) { registerProvider(input: $input) { instanceId } }`,
+      {
+        input: {
+          providerId: provider.providerId,
+          instanceId: 'instance-2',
+          membershipProof: 'flag',
+          identifierRules: 'ids',
+          livenessMapping: [],
+          presenceTtlMs: 60_000,
+          observationSources: [],
+          supportsPinnedWaits: true,
+          persistence: 'none',
+        },
+      },
+      provider.token,
+    );
+    expect((await gapOf()).restarted).toEqual(['UNKNOWN', 'IDLE', 'PROVIDER_RESTARTED', true]);
+    const { directory } = await t.ok(DIRECTORY, { goalId });
+    expect(directory.limitations).toContain('PRESENCE_STALE_AFTER_PROVIDER_RESTART');
+  });
+
+  it('gives a caller whose membership cannot be established a scope gap, not a listing', async () => {
+    const goalId = await createGoal(t);
+    await registerAgent(t, goalId, 'alpha');
+    const outsider = await peerInNewGoal(t);
+    const { directory } = await t.ok(DIRECTORY, { goalId }, outsider.token);
+    expect(directory).toMatchObject({
+      rows: [],
+      registeredAgentCount: 0,
+      limitations: [],
+      rollup: [],
+      scopeGap: { goalId, reason: 'AUDIENCE_NOT_AUTHORIZED' },
+    });
+  });
+
+  it('caps rows at `limit`, says so, and rejects a limit out of range', async () => {
+    const goalId = await createGoal(t);
+    for (const id of ['a', 'b', 'c']) await registerAgent(t, goalId, id);
+    const { directory } = await t.ok(DIRECTORY, { goalId, limit: 2 });
+    expect(directory.rows.map((r: any) => r.agentId)).toEqual(['a', 'b']);
+    expect(directory).toMatchObject({ registeredAgentCount: 3, omittedRowCount: 1 });
+    expect(directory.limitations).toContain('ROWS_TRUNCATED_AT_CAP');
+    for (const limit of [0, 1001]) {
+      const bad = await t.gql(DIRECTORY, { goalId, limit });
+      expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    }
+  });
+
+  it("shows each agent's claimed work and lease from the work graph", async () => {
+    const goalId = await createGoal(t);
+    await registerAgent(t, goalId, 'alpha');
+    await registerAgent(t, goalId, 'beta');
+    const todoId = await createTodo(goalId, { priority: 5 });
+    await claim(goalId, todoId, 'alpha');
+    await t.ok(
+      `mutation($input: AcquireLeaseInput!) { acquireLease(input: $input) { __typename } }`,
+      { input: { goalId, todoId, agentId: 'alpha', ttlMs: 600_000 } },
+    );
+    const { directory } = await t.ok(DIRECTORY, { goalId });
+    expect(directory.rows.map((r: any) => [r.agentId, r.work])).toEqual([
+      ['alpha', { todoId, claimed: true, lease: 'ACTIVE' }],
+      ['beta', { todoId: null, claimed: false, lease: 'NONE' }],
+    ]);
+  });
+
+  it('reading the directory, the rollup and excerpts changes no todo, claim, lease or gate', async () => {
+    const goalId = await createGoal(t);
+    await registerAgent(t, goalId, 'alpha');
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report([{ goalId, agentId: 'alpha', liveness: 'BLOCKED' }]);
+    const todoId = await createTodo(goalId, {
+      requiredDecisionScopes: ['production:action:deploy'],
+    });
+    await claim(goalId, todoId, 'alpha');
+    await openGate(goalId, { kind: 'PRODUCTION', granularity: 'ACTION', scopeKey: 'deploy' });
+    const before = await workSnapshot(goalId);
+    await t.ok(DIRECTORY, { goalId });
+    await t.ok(ATTENTION, { goalId, staleClaimMs: 1 });
+    await t.ok(
+      `query($g: ID!) { observe(goalId: $g, agentId: "alpha", source: RECENT, lines: 5) { __typename } }`,
+      { g: goalId },
+    );
+    expect(await workSnapshot(goalId)).toEqual(before);
+  });
+
+  it('is built in a constant number of SQL statements, however many agents the goal has', async () => {
+    const counting = countingDatabase(database);
+    const gateway = await startTestGateway(counting.database, { adminToken: t.adminToken });
+    try {
+      const measure = async (agents: number) => {
+        const goalId = await createGoal(t);
+        const provider = await registerProvider(t, [goalId]);
+        const ids = Array.from({ length: agents }, (_, i) => `agent-${i}`);
+        for (const id of ids) await registerAgent(t, goalId, id);
+        await provider.report(
+          ids.map((agentId, i) => ({
+            goalId,
+            agentId,
+            liveness: 'WORKING',
+            providerSessionRef: `w1:p${i}`,
+          })),
+        );
+        for (const id of ids.slice(0, 3)) await claim(goalId, await createTodo(goalId), id);
+        counting.reset();
+        const { directory } = await gateway.ok(DIRECTORY, { goalId });
+        expect(directory.rows).toHaveLength(agents);
+        return counting.statements();
+      };
+      const small = await measure(3);
+      const large = await measure(40);
+      expect(large).toBe(small);
+      expect(large).toBeLessThanOrEqual(8);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe(`attention rollup (${driver})`, () => {
+  /** alpha claims a gated todo, beta claims an ungated one, and a user action waits on a person. */
+  async function scenario() {
+    const goalId = await createGoal(t);
+    for (const id of ['alpha', 'beta', 'gamma']) await registerAgent(t, goalId, id);
+    const gated = await createTodo(goalId, {
+      requiredDecisionScopes: ['public_claim:action:bilingual_homepage'],
+    });
+    const free = await createTodo(goalId);
+    const userAction = await createTodo(goalId, { taskClass: 'USER_ACTION' });
+    await claim(goalId, gated, 'alpha');
+    await claim(goalId, free, 'beta');
+    const gateId = await openGate(goalId, {
+      kind: 'PUBLIC_CLAIM',
+      granularity: 'ACTION',
+      scopeKey: 'bilingual_homepage',
+    });
+    return { goalId, gated, free, userAction, gateId };
+  }
+
+  it('lists typed reasons, most urgent first', async () => {
+    const { goalId, gated, free, userAction, gateId } = await scenario();
+    const fresh = await t.ok(ATTENTION, { goalId });
+    expect(fresh.attention.rows.map((r: any) => [r.reason, r.agentId, r.todoId, r.gateId])).toEqual(
+      [
+        ['BLOCKED_ON_GATE', 'alpha', gated, gateId],
+        ['WAITING_ON_OWNER', null, userAction, null],
+      ],
+    );
+    // With a 1 ms threshold both claims are stale as soon as a millisecond has passed.
+    const stale = await eventually(async () => {
+      const rows = (await t.ok(ATTENTION, { goalId, staleClaimMs: 1 })).attention.rows;
+      return rows.length === 4 ? rows : undefined;
+    }, 'claims to go stale');
+    expect(stale.map((r: any) => [r.reason, r.todoId])).toEqual([
+      ['BLOCKED_ON_GATE', gated],
+      ['WAITING_ON_OWNER', userAction],
+      ['STALE_CLAIM', gated],
+      ['STALE_CLAIM', free],
+    ]);
+    const { directory } = await t.ok(DIRECTORY, { goalId });
+    expect(directory.rollup.map((r: any) => r.reason)).toEqual([
+      'BLOCKED_ON_GATE',
+      'WAITING_ON_OWNER',
+    ]);
+  });
+
+  it('presence annotates rows but cannot create, promote or remove one', async () => {
+    const { goalId } = await scenario();
+    const provider = await registerProvider(t, [goalId]);
+    const rowsWithout = async () =>
+      (await t.ok(ATTENTION, { goalId })).attention.rows.map(
+        ({ liveness: _l, since: _s, ...row }: any) => row,
+      );
+    const baseline = await rowsWithout();
+    // gamma (no rows) at a gate, alpha (blocked on a gate) working, beta blocked: none of it is typed state.
+    await provider.report([
+      { goalId, agentId: 'gamma', liveness: 'BLOCKED', providerSessionRef: 'g' },
+      { goalId, agentId: 'alpha', liveness: 'WORKING', providerSessionRef: 'a' },
+      { goalId, agentId: 'beta', liveness: 'BLOCKED', providerSessionRef: 'b' },
+    ]);
+    expect(await rowsWithout()).toEqual(baseline);
+    const annotated = (await t.ok(ATTENTION, { goalId })).attention.rows;
+    expect(annotated[0]).toMatchObject({
+      reason: 'BLOCKED_ON_GATE',
+      agentId: 'alpha',
+      liveness: 'WORKING',
+    });
+    await t.ok(
+      `mutation($input: EndPresenceInput!) { endPresence(input: $input) { __typename } }`,
+      {
+        input: {
+          goalId,
+          agentId: 'alpha',
+          providerSessionRef: 'a',
+          observedAt: new Date().toISOString(),
+          reportSeq: '99',
+        },
+      },
+      provider.token,
+    );
+    expect(await rowsWithout()).toEqual(baseline);
+  });
+
+  it('an out-of-scope caller gets a scope gap and no rows', async () => {
+    const { goalId } = await scenario();
+    const outsider = await peerInNewGoal(t);
+    const { attention } = await t.ok(ATTENTION, { goalId }, outsider.token);
+    expect(attention).toEqual({ rows: [], scopeGap: { reason: 'AUDIENCE_NOT_AUTHORIZED' } });
+  });
+});

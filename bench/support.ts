@@ -1,8 +1,7 @@
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import type { Config } from '../src/config.ts';
-import { startGateway } from '../src/gateway.ts';
-import { createLogger } from '../src/log.ts';
+import { fileURLToPath } from 'node:url';
 
 /** What a benchmark ran on, printed with its figures. */
 export function machine() {
@@ -15,29 +14,28 @@ export function machine() {
   };
 }
 
-/** A gateway on port 0 over DATABASE_URL, or in-memory PGlite when it is unset. */
+/**
+ * A gateway on port 0 over DATABASE_URL (or in-memory PGlite), in a child process so the
+ * benchmark's clients do not compete with it for its event loop.
+ */
 export async function benchGateway() {
-  const adminToken = `bench-admin-${randomUUID()}`;
-  const config: Config = {
-    host: '127.0.0.1',
-    port: 0,
-    database: process.env.DATABASE_URL
-      ? { driver: 'postgres', url: process.env.DATABASE_URL }
-      : { driver: 'pglite', dataDir: null },
-    dataDir: '/nonexistent-switchboard-bench',
-    adminToken,
-    exploration: false,
-    maxBodyBytes: 10_000_000,
-    staleClaimMs: 3_600_000,
-    logLevel: 'silent',
-  };
-  const gateway = await startGateway(config, createLogger('silent'));
-  const gql = async (
-    query: string,
-    variables: Record<string, unknown> = {},
-    token = adminToken,
-  ) => {
-    const response = await fetch(gateway.url, {
+  const child = fork(fileURLToPath(new URL('./gateway-process.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = (type: string) =>
+    new Promise<any>((resolve, reject) => {
+      const onMessage = (message: { type: string }) => {
+        if (message.type !== type) return;
+        child.off('message', onMessage);
+        resolve(message);
+      };
+      child.on('message', onMessage);
+      child.once('exit', (code) => reject(new Error(`gateway process exited (${code})`)));
+    });
+  const { url, adminToken } = (await next('ready')) as { url: string; adminToken: string };
+  const gql = async (query: string, variables: Record<string, unknown> = {}, token = adminToken) => {
+    const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ query, variables }),
@@ -46,7 +44,23 @@ export async function benchGateway() {
     if (body.errors) throw new Error(JSON.stringify(body.errors));
     return body.data;
   };
-  return { gateway, adminToken, gql };
+  return {
+    url,
+    wsUrl: url.replace('http', 'ws'),
+    adminToken,
+    gql,
+    /** The gateway process's heap after two full GCs. */
+    async heapUsed(): Promise<number> {
+      const reply = next('heap');
+      child.send({ type: 'heap' });
+      return ((await reply) as { heapUsed: number }).heapUsed;
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send({ type: 'stop' });
+      await exited;
+    },
+  };
 }
 
 export function percentile(values: number[], p: number): number {

@@ -3,7 +3,9 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './db/database.ts';
 import { UnauthenticatedError } from './errors.ts';
 import type { Doorbell } from './events/doorbell.ts';
+import type { StreamHub } from './events/hub.ts';
 import type { Logger } from './log.ts';
+import type { PresenceChange } from './presence/presence.ts';
 import { credentialsTable } from './registry/tables.ts';
 import { hashToken } from './registry/tokens.ts';
 import type { WaitKeeper } from './waits/keeper.ts';
@@ -33,6 +35,8 @@ export interface AppDeps {
   readonly config: Config;
   readonly database: Database;
   readonly doorbell: Doorbell;
+  /** Presence streams of this instance's subscribers, one shared reader per goal. */
+  readonly presence: StreamHub<PresenceChange>;
   /** Settles the waits that this instance's clients subscribe to. */
   readonly waits: WaitKeeper;
   readonly log: Logger;

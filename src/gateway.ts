@@ -4,7 +4,9 @@ import type { Config } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { type Database, ensureWritableFolder, openDatabase } from './db/database.ts';
 import { Doorbell } from './events/doorbell.ts';
+import { StreamHub } from './events/hub.ts';
 import type { Logger } from './log.ts';
+import { type PresenceChange, readPresencePage } from './presence/presence.ts';
 import { generateToken, hashToken } from './registry/tokens.ts';
 import { buildServer } from './server.ts';
 import { WaitKeeper } from './waits/keeper.ts';
@@ -38,10 +40,17 @@ export async function startGateway(
     options.database ?? (await openDatabase(config.database, { loadDataDir: options.loadDataDir }));
   const doorbell = new Doorbell();
   const waits = new WaitKeeper(database.db, doorbell);
+  const presence = new StreamHub(
+    doorbell,
+    'presence',
+    (goalId, after) => readPresencePage(database.db, goalId, after),
+    (change: PresenceChange) => change.seq as bigint,
+  );
   const deps: AppDeps = {
     config,
     database,
     doorbell,
+    presence,
     waits,
     log,
     adminTokenHash: hashToken(adminToken),
@@ -63,6 +72,7 @@ export async function startGateway(
       deps,
       async stop() {
         await server.stop();
+        presence.close();
         waits.close();
         await doorbell.close();
         if (!options.database) await database.close();
@@ -70,6 +80,7 @@ export async function startGateway(
       },
     };
   } catch (error) {
+    presence.close();
     waits.close();
     await doorbell.close();
     if (!options.database) await database.close();

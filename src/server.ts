@@ -9,6 +9,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { ConfigError } from './config.ts';
 import { type AppDeps, type Caller, type Context, resolveCaller } from './context.ts';
 import { ForbiddenError, InputError, UnauthenticatedError } from './errors.ts';
+import { SubscriberTooSlow } from './events/hub.ts';
 import { schema } from './graphql/schema.ts';
 
 export interface Server {
@@ -220,6 +221,7 @@ const CODES = [
   { type: InputError, code: 'BAD_USER_INPUT', status: 200 },
   { type: ForbiddenError, code: 'FORBIDDEN', status: 200 },
   { type: UnauthenticatedError, code: 'UNAUTHENTICATED', status: 401 },
+  { type: SubscriberTooSlow, code: 'SUBSCRIBER_TOO_SLOW', status: 200 },
 ] as const;
 
 /**

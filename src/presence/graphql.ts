@@ -536,7 +536,7 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, args, { db, deps, caller }) =>
       presenceChanges(
         db,
-        deps.doorbell,
+        deps.presence,
         caller,
         String(args.goalId),
         args.agentIds?.map(String) ?? null,

@@ -3,8 +3,7 @@ import type { Caller } from '../context.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { ForbiddenError, InputError } from '../errors.ts';
-import type { Doorbell } from '../events/doorbell.ts';
-import { type Batch, follow } from '../events/follow.ts';
+import type { Page, StreamHub } from '../events/hub.ts';
 import { advanceHead, lockHead, readHead } from '../events/sequence.ts';
 import { validateId, validateText } from '../registry/registry.ts';
 import { checkGoalScope, type ScopeGap } from '../scope.ts';
@@ -489,7 +488,7 @@ const STREAM_PAGE = 500;
  */
 export async function presenceChanges(
   db: Db,
-  doorbell: Doorbell,
+  hub: StreamHub<PresenceChange>,
   caller: Caller | null,
   goalId: string,
   agentIds: readonly string[] | null,
@@ -509,22 +508,32 @@ export async function presenceChanges(
     })();
   }
   const start = after === null ? await readHead(db, goalId, 'presence') : BigInt(after);
-  const read = async (cursor: bigint): Promise<Batch<PresenceChange, bigint>> => {
-    const rows = await db
-      .select()
-      .from(presenceChangesTable)
-      .where(and(eq(presenceChangesTable.goalId, goalId), gt(presenceChangesTable.seq, cursor)))
-      .orderBy(asc(presenceChangesTable.seq))
-      .limit(STREAM_PAGE);
-    const providers = await providerStates(db, [...new Set(rows.map((r) => r.providerId))]);
-    const now = new Date();
-    const items = rows
-      .filter((r) => agentIds === null || agentIds.includes(r.agentId))
-      .map((r) => changeOf(r, providers.get(r.providerId), now));
-    // A full page means more may be waiting: keep reading without waiting for a ring.
-    return { items, cursor: rows.at(-1)?.seq ?? cursor, more: rows.length === STREAM_PAGE };
+  return hub.subscribe(
+    goalId,
+    start,
+    (change) => agentIds === null || agentIds.includes(change.agentId as string),
+  );
+}
+
+/** One page of a goal's presence changes after `after`: what the presence hub reads per ring. */
+export async function readPresencePage(
+  db: Db,
+  goalId: string,
+  after: bigint,
+): Promise<Page<PresenceChange>> {
+  const rows = await db
+    .select()
+    .from(presenceChangesTable)
+    .where(and(eq(presenceChangesTable.goalId, goalId), gt(presenceChangesTable.seq, after)))
+    .orderBy(asc(presenceChangesTable.seq))
+    .limit(STREAM_PAGE);
+  const providers = await providerStates(db, [...new Set(rows.map((r) => r.providerId))]);
+  const now = new Date();
+  return {
+    items: rows.map((r) => changeOf(r, providers.get(r.providerId), now)),
+    cursor: rows.at(-1)?.seq ?? after,
+    more: rows.length === STREAM_PAGE,
   };
-  return follow(doorbell, 'presence', goalId, start, read);
 }
 
 function changeOf(

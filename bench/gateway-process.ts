@@ -1,0 +1,36 @@
+/**
+ * A gateway in its own process, so a benchmark's clients do not share its event loop. The
+ * parent (bench/support.ts) receives `{ url, adminToken }` and may ask for `heap` (after GC).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../src/config.ts';
+import { startGateway } from '../src/gateway.ts';
+import { createLogger } from '../src/log.ts';
+
+const adminToken = `bench-admin-${randomUUID()}`;
+const config: Config = {
+  host: '127.0.0.1',
+  port: 0,
+  database: process.env.DATABASE_URL
+    ? { driver: 'postgres', url: process.env.DATABASE_URL }
+    : { driver: 'pglite', dataDir: null },
+  dataDir: '/nonexistent-switchboard-bench',
+  adminToken,
+  exploration: false,
+  maxBodyBytes: 10_000_000,
+  staleClaimMs: 3_600_000,
+  logLevel: 'silent',
+};
+const gateway = await startGateway(config, createLogger('silent'));
+const gc = (globalThis as { gc?: () => void }).gc;
+
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'heap') {
+    gc?.();
+    gc?.();
+    process.send?.({ type: 'heap', heapUsed: process.memoryUsage().heapUsed, gc: Boolean(gc) });
+  } else if (message.type === 'stop') {
+    void gateway.stop().then(() => process.exit(0));
+  }
+});
+process.send?.({ type: 'ready', url: gateway.url, adminToken });

@@ -1,0 +1,155 @@
+import { Repeater } from '@repeaterjs/repeater';
+import type { Doorbell, RingKind } from './doorbell.ts';
+import { minSeq } from './sequence.ts';
+
+/** One read of a stream: items after a cursor, in sequence order, and the new cursor. */
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly cursor: bigint;
+  /** The read stopped at a page size: there may be more right away. */
+  readonly more: boolean;
+}
+
+/** Most items a subscriber may have pending before it is cut off (it can resume from its cursor). */
+export const MAX_PENDING_PER_SUBSCRIBER = 10_000;
+
+export class SubscriberTooSlow extends Error {
+  override name = 'SubscriberTooSlow';
+}
+
+interface Member<T> {
+  cursor: bigint;
+  readonly accept: (item: T) => boolean;
+  readonly push: (item: T) => Promise<unknown>;
+  readonly fail: (error: Error) => void;
+  pending: number;
+}
+
+interface Group<T> {
+  readonly members: Set<Member<T>>;
+  readonly stopListening: () => void;
+  reading: boolean;
+  again: boolean;
+}
+
+/**
+ * Live streams of one kind (presence changes of a goal, say), shared by every subscriber on
+ * this instance: a ring costs one read from the lowest cursor among the stream's subscribers,
+ * and each subscriber gets the items above its own cursor that it accepts, in order. The
+ * tables are the truth and the ring only a doorbell, so a lost ring delays items until the
+ * next ring or reconnect and never drops one; a subscriber that joins behind the others
+ * makes the next read start from its cursor.
+ */
+export class StreamHub<T> {
+  private readonly groups = new Map<string, Group<T>>();
+  private readonly stopReconnects: () => void;
+
+  constructor(
+    private readonly doorbell: Doorbell,
+    private readonly kind: RingKind,
+    private readonly read: (id: string, after: bigint) => Promise<Page<T>>,
+    private readonly seqOf: (item: T) => bigint,
+  ) {
+    this.stopReconnects = doorbell.onReconnect(() => {
+      for (const id of this.groups.keys()) void this.pump(id);
+    });
+  }
+
+  /** Items of stream `id` after `after` that `accept` lets through, live, until the consumer returns. */
+  subscribe(
+    id: string,
+    after: bigint,
+    accept: (item: T) => boolean = () => true,
+  ): AsyncIterableIterator<T> {
+    return new Repeater<T>(async (push, stop) => {
+      const member: Member<T> = {
+        cursor: after,
+        accept,
+        pending: 0,
+        push: (item) => {
+          member.pending++;
+          return push(item).finally(() => member.pending--);
+        },
+        fail: (error) => stop(error),
+      };
+      this.join(id, member);
+      void this.pump(id);
+      await stop;
+      this.leave(id, member);
+    });
+  }
+
+  close(): void {
+    this.stopReconnects();
+    for (const group of this.groups.values()) group.stopListening();
+    this.groups.clear();
+  }
+
+  private join(id: string, member: Member<T>): void {
+    let group = this.groups.get(id);
+    if (!group) {
+      group = {
+        members: new Set(),
+        stopListening: this.doorbell.on(this.kind, id, () => void this.pump(id)),
+        reading: false,
+        again: false,
+      };
+      this.groups.set(id, group);
+    }
+    group.members.add(member);
+  }
+
+  private leave(id: string, member: Member<T>): void {
+    const group = this.groups.get(id);
+    if (!group?.members.delete(member) || group.members.size > 0) return;
+    group.stopListening();
+    this.groups.delete(id);
+  }
+
+  /** Reads once for every member; rings during a read cause exactly one more read. */
+  private async pump(id: string): Promise<void> {
+    const group = this.groups.get(id);
+    if (!group) return;
+    if (group.reading) {
+      group.again = true;
+      return;
+    }
+    group.reading = true;
+    try {
+      do {
+        group.again = false;
+        const members = [...group.members];
+        if (members.length === 0) break;
+        const page = await this.read(
+          id,
+          minSeq(
+            members.map((m) => m.cursor),
+            0n,
+          ),
+        );
+        for (const member of members) this.deliver(member, page);
+        if (page.more) group.again = true;
+      } while (group.again && this.groups.get(id) === group);
+    } catch (error) {
+      // The read failed (the database is briefly unreachable, say): tell the subscribers, who
+      // can resume from their last seq, rather than stall them silently.
+      for (const member of group.members) member.fail(error as Error);
+    } finally {
+      group.reading = false;
+    }
+  }
+
+  private deliver(member: Member<T>, page: Page<T>): void {
+    for (const item of page.items) {
+      if (this.seqOf(item) <= member.cursor || !member.accept(item)) continue;
+      if (member.pending >= MAX_PENDING_PER_SUBSCRIBER) {
+        member.fail(
+          new SubscriberTooSlow('subscriber fell too far behind; resubscribe from its last seq'),
+        );
+        return;
+      }
+      void member.push(item);
+    }
+    if (page.cursor > member.cursor) member.cursor = page.cursor;
+  }
+}

@@ -24,6 +24,7 @@ import {
   createTodo,
   deferTodo,
   type Frontier,
+  type FrontierTodo,
   frontier,
   type Gate,
   type GateNotOpen,
@@ -544,10 +545,48 @@ const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').imple
   }),
 });
 
-const FrontierRowRef = builder.objectRef<FrontierRow<Todo>>('FrontierRow').implement({
+const FrontierTodoRef = builder.objectRef<FrontierTodo>('FrontierTodo').implement({
+  description:
+    'The routing fields of a live todo, as the frontier read them. Read `todos` for the rest (write scope, lineage, actors, times).',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The todo id.' }),
+    title: t.exposeString('title', { description: 'Human-readable; never routed on.' }),
+    taskClass: t.field({
+      type: TaskClassEnum,
+      resolve: (todo) => todo.taskClass,
+      description: 'Its class, as declared.',
+    }),
+    status: t.field({
+      type: TodoStatusEnum,
+      resolve: (todo) => todo.status,
+      description: 'OPEN or DEFERRED.',
+    }),
+    priority: t.exposeInt('priority', { description: 'Orders rows; never bypasses a guard.' }),
+    dependsOn: t.exposeIDList('dependsOn', { description: 'Its dependencies.' }),
+    resumeWhen: t.exposeStringList('resumeWhen', { description: 'Its resume conditions.' }),
+    requiredDecisionScopes: t.exposeStringList('requiredDecisionScopes', {
+      description: 'The decision scopes it needs.',
+    }),
+    requiredCapability: t.exposeString('requiredCapability', {
+      nullable: true,
+      description: 'The capability it needs.',
+    }),
+    claimedBy: t.exposeID('claimedBy', {
+      nullable: true,
+      description: 'Its soft owner, if any.',
+    }),
+    lease: t.field({
+      type: LeaseRef,
+      resolve: (todo) => leaseOf(todo),
+      description: 'Its occupancy lease (state NONE when there is none).',
+    }),
+  }),
+});
+
+const FrontierRowRef = builder.objectRef<FrontierRow<FrontierTodo>>('FrontierRow').implement({
   description: 'A live todo and whether the agent may run it now.',
   fields: (t) => ({
-    todo: t.field({ type: TodoRef, resolve: (r) => r.todo, description: 'The todo.' }),
+    todo: t.field({ type: FrontierTodoRef, resolve: (r) => r.todo, description: 'The todo.' }),
     runnable: t.exposeBoolean('runnable', {
       description: 'True only when no guard holds it back. Not a claim, not an assignment.',
     }),

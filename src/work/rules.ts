@@ -187,13 +187,22 @@ export interface ChainEnd {
   readonly status: TodoStatus;
 }
 
+/** A todo that left the frontier without being done: superseded (and by what) or closed. */
+export interface Retired {
+  readonly status: 'SUPERSEDED' | 'CLOSED_NO_FOLLOW_UP';
+  readonly supersededBy: string | null;
+}
+
 export interface FrontierFacts<T extends FrontierTodo> {
   readonly agentId: string;
   readonly capabilities: ReadonlySet<string>;
   /** Live todos (OPEN, DEFERRED), in display order. */
   readonly todos: readonly T[];
-  /** For every id in a dependsOn or todo_done condition: the end of its supersede chain. */
-  readonly chainEnds: ReadonlyMap<string, ChainEnd>;
+  /**
+   * The goal's superseded and closed todos, by id. A referenced id that is neither live nor
+   * here is DONE (references are checked on write and todos are never deleted).
+   */
+  readonly retired: ReadonlyMap<string, Retired>;
   /** Gates in force, plus every gate a gate_resolved condition names. */
   readonly gates: readonly FrontierGate[];
   /** The referenced capabilities some active agent of the goal declares. */
@@ -206,6 +215,31 @@ export interface FrontierRow<T> {
   readonly guards: FrontierGuard[];
 }
 
+/** What every guard check reads, built once per frontier. */
+interface GuardContext {
+  readonly agentId: string;
+  readonly capabilities: ReadonlySet<string>;
+  readonly availableCapabilities: ReadonlySet<string>;
+  readonly endOf: EndOf;
+  readonly gatesById: ReadonlyMap<string, FrontierGate>;
+  readonly gatesByKind: ReadonlyMap<GateKind, readonly FrontierGate[]>;
+  /** Stored strings repeat across todos: parse each once (stored values were validated). */
+  readonly scope: (text: string) => DecisionScope;
+  readonly condition: (text: string) => ResumeCondition;
+}
+
+const memoize = <T>(parse: (text: string) => T) => {
+  const cache = new Map<string, T>();
+  return (text: string): T => {
+    let value = cache.get(text);
+    if (value === undefined) {
+      value = parse(text);
+      cache.set(text, value);
+    }
+    return value;
+  };
+};
+
 /**
  * Every live todo with the guards that hold it back for `agentId`, in guard order:
  * dependency and resume → decision scope → claim → capability → lease → freshness.
@@ -216,55 +250,90 @@ export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>)
   const gatesById = new Map<string, FrontierGate>();
   for (const gate of facts.gates) {
     gatesById.set(gate.id, gate);
-    if (!gate.inForce) continue;
-    gatesByKind.set(gate.kind, [...(gatesByKind.get(gate.kind) ?? []), gate]);
+    if (gate.inForce) gatesByKind.set(gate.kind, [...(gatesByKind.get(gate.kind) ?? []), gate]);
   }
-  const rows = facts.todos.map((todo) => {
-    const guards = [
-      ...dependencyGuards(todo, facts.chainEnds),
-      ...resumeGuards(todo, facts, gatesById),
-      ...decisionScopeGuards(todo, gatesByKind),
-      ...claimGuards(todo, facts.agentId),
-      ...capabilityGuards(todo, facts.capabilities),
-      ...leaseGuards(todo, facts.agentId),
-    ];
+  const context: GuardContext = {
+    agentId: facts.agentId,
+    capabilities: facts.capabilities,
+    availableCapabilities: facts.availableCapabilities,
+    endOf: lineageEnds(facts.todos, facts.retired),
+    gatesById,
+    gatesByKind,
+    scope: memoize((text) => parseDecisionScope('requiredDecisionScopes', text)),
+    condition: memoize((text) => parseResumeCondition('resumeWhen', text)),
+  };
+  const runnable: FrontierRow<T>[] = [];
+  const held: FrontierRow<T>[] = [];
+  for (const todo of facts.todos) {
+    const guards: FrontierGuard[] = [];
+    dependencyGuards(todo, context, guards);
+    const waiting = resumeGuards(todo, context, guards);
+    decisionScopeGuards(todo, context, guards);
+    claimGuards(todo, context, guards);
+    capabilityGuards(todo, context, guards);
+    leaseGuards(todo, context, guards);
     // Freshness: a deferred todo whose resume condition now holds is back for replanning,
     // not runnable as written: the plan it was deferred with may be out of date.
-    if (todo.status === 'DEFERRED' && !guards.some((g) => g.kind === 'RESUME_CONDITION')) {
+    if (todo.status === 'DEFERRED' && !waiting) {
       guards.push({
         kind: 'STALE',
         detail:
           'deferred, and its resume condition now holds: replan it, then resumeTodo (or supersede it)',
       });
     }
-    return { todo, runnable: guards.length === 0, guards };
-  });
-  return [...rows.filter((r) => r.runnable), ...rows.filter((r) => !r.runnable)];
+    (guards.length === 0 ? runnable : held).push({ todo, runnable: guards.length === 0, guards });
+  }
+  return runnable.concat(held);
 }
 
-function describeChain(ref: string, end: ChainEnd | undefined): string {
-  if (!end) return `${ref} (not found)`;
+function describeChain(ref: string, end: ChainEnd): string {
   const via = end.id === ref ? '' : `, superseded by ${end.id}`;
   return `${ref}${via} (${end.status})`;
 }
 
 /** The id a condition or dependency waits on is done when its supersede chain ends DONE. */
 function doneGuardDetail(ref: string, end: ChainEnd | undefined): string | null {
-  if (end?.status === 'DONE') return null;
+  if (end === undefined || end.status === 'DONE') return null;
   const closed =
-    end?.status === 'CLOSED_NO_FOLLOW_UP'
+    end.status === 'CLOSED_NO_FOLLOW_UP'
       ? ': it was closed without follow-up and will never be done; replan (setDependencies, supersede or close this todo)'
       : '';
   return `${describeChain(ref, end)} is not done${closed}`;
 }
 
-function dependencyGuards(
-  todo: FrontierTodo,
-  chainEnds: ReadonlyMap<string, ChainEnd>,
-): FrontierGuard[] {
-  const guards: FrontierGuard[] = [];
+/** Where a referenced todo's lineage ends; undefined when it is done. */
+type EndOf = (id: string) => ChainEnd | undefined;
+
+/**
+ * Follows `supersededBy` from a referenced id to the todo that must be done: a live todo,
+ * a todo closed without follow-up, or (undefined) a DONE one. Memoized per frontier.
+ */
+function lineageEnds(live: readonly FrontierTodo[], retired: ReadonlyMap<string, Retired>): EndOf {
+  const liveById = new Map<string, ChainEnd>(live.map((t) => [t.id, t]));
+  const memo = new Map<string, ChainEnd | undefined>();
+  return (ref) => {
+    if (memo.has(ref)) return memo.get(ref);
+    let id: string | null = ref;
+    let end: ChainEnd | undefined;
+    // Supersession only ever names a live todo, so a chain cannot loop; the bound is a guard.
+    for (let hops = 0; id !== null && hops < 1000; hops++) {
+      end = liveById.get(id);
+      if (end) break;
+      const gone = retired.get(id);
+      if (gone?.status !== 'SUPERSEDED' || gone.supersededBy === null) {
+        end = gone ? { id, status: gone.status } : undefined;
+        break;
+      }
+      id = gone.supersededBy;
+    }
+    memo.set(ref, end);
+    return end;
+  };
+}
+
+function dependencyGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
   for (const dep of todo.dependsOn) {
-    const end = chainEnds.get(dep);
+    const end = context.endOf(dep);
     const detail = doneGuardDetail(dep, end);
     if (detail === null) continue;
     guards.push({
@@ -274,20 +343,16 @@ function dependencyGuards(
       todoStatus: end?.status,
     });
   }
-  return guards;
 }
 
-function resumeGuards(
-  todo: FrontierTodo,
-  facts: FrontierFacts<FrontierTodo>,
-  gatesById: ReadonlyMap<string, FrontierGate>,
-): FrontierGuard[] {
-  const guards: FrontierGuard[] = [];
+/** Adds a guard per unmet resume condition; true when there was one. */
+function resumeGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]): boolean {
+  const before = guards.length;
   for (const text of todo.resumeWhen) {
-    const condition = parseResumeCondition('resumeWhen', text);
+    const condition = context.condition(text);
     switch (condition.kind) {
       case 'todo_done': {
-        const end = facts.chainEnds.get(condition.todoId);
+        const end = context.endOf(condition.todoId);
         const detail = doneGuardDetail(condition.todoId, end);
         if (detail === null) break;
         guards.push({
@@ -300,7 +365,7 @@ function resumeGuards(
         break;
       }
       case 'gate_resolved':
-        if (gatesById.get(condition.gateId)?.settled) break;
+        if (context.gatesById.get(condition.gateId)?.settled) break;
         guards.push({
           kind: 'RESUME_CONDITION',
           condition: text,
@@ -309,7 +374,7 @@ function resumeGuards(
         });
         break;
       case 'capacity_available':
-        if (facts.availableCapabilities.has(condition.capability)) break;
+        if (context.availableCapabilities.has(condition.capability)) break;
         guards.push({
           kind: 'RESUME_CONDITION',
           condition: text,
@@ -319,17 +384,13 @@ function resumeGuards(
         break;
     }
   }
-  return guards;
+  return guards.length > before;
 }
 
-function decisionScopeGuards(
-  todo: FrontierTodo,
-  gatesByKind: ReadonlyMap<GateKind, readonly FrontierGate[]>,
-): FrontierGuard[] {
-  const guards: FrontierGuard[] = [];
+function decisionScopeGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
   for (const text of todo.requiredDecisionScopes) {
-    const required = parseDecisionScope('requiredDecisionScopes', text);
-    for (const gate of gatesByKind.get(required.kind) ?? []) {
+    const required = context.scope(text);
+    for (const gate of context.gatesByKind.get(required.kind) ?? []) {
       if (!covers(gate, required)) continue;
       guards.push({
         kind: 'DECISION_SCOPE',
@@ -339,38 +400,32 @@ function decisionScopeGuards(
       });
     }
   }
-  return guards;
 }
 
-function claimGuards(todo: FrontierTodo, agentId: string): FrontierGuard[] {
-  if (todo.claimedBy === null || todo.claimedBy === agentId) return [];
-  return [
-    {
-      kind: 'CLAIMED_BY_OTHER',
-      detail: `claimed by ${todo.claimedBy}`,
-      agentId: todo.claimedBy,
-    },
-  ];
+function claimGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
+  if (todo.claimedBy === null || todo.claimedBy === context.agentId) return;
+  guards.push({
+    kind: 'CLAIMED_BY_OTHER',
+    detail: `claimed by ${todo.claimedBy}`,
+    agentId: todo.claimedBy,
+  });
 }
 
-function capabilityGuards(todo: FrontierTodo, capabilities: ReadonlySet<string>): FrontierGuard[] {
-  if (todo.requiredCapability === null || capabilities.has(todo.requiredCapability)) return [];
-  return [
-    {
-      kind: 'CAPABILITY',
-      detail: `needs capability ${todo.requiredCapability}, which this agent has not declared`,
-      capability: todo.requiredCapability,
-    },
-  ];
+function capabilityGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
+  const needed = todo.requiredCapability;
+  if (needed === null || context.capabilities.has(needed)) return;
+  guards.push({
+    kind: 'CAPABILITY',
+    detail: `needs capability ${needed}, which this agent has not declared`,
+    capability: needed,
+  });
 }
 
-function leaseGuards(todo: FrontierTodo, agentId: string): FrontierGuard[] {
-  if (todo.leaseState !== 'ACTIVE' || todo.leaseHolder === agentId) return [];
-  return [
-    {
-      kind: 'LEASE_HELD',
-      detail: `an active lease is held by ${todo.leaseHolder}`,
-      agentId: todo.leaseHolder ?? undefined,
-    },
-  ];
+function leaseGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
+  if (todo.leaseState !== 'ACTIVE' || todo.leaseHolder === context.agentId) return;
+  guards.push({
+    kind: 'LEASE_HELD',
+    detail: `an active lease is held by ${todo.leaseHolder}`,
+    agentId: todo.leaseHolder ?? undefined,
+  });
 }

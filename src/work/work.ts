@@ -23,13 +23,13 @@ import {
 } from '../registry/registry.ts';
 import { checkGoalScope, type ScopeGap } from '../scope.ts';
 import {
-  type ChainEnd,
   computeFrontier,
   type FrontierRow,
   formatDecisionScope,
   parseDecisionScope,
   parseResumeCondition,
   type ResumeCondition,
+  type Retired,
   validateScopeKey,
 } from './rules.ts';
 import {
@@ -145,7 +145,12 @@ const tag = <T extends string, V extends object>(type: T, value: V): Tagged<T, V
   type,
 });
 
-export function leaseOf(todo: Todo): Lease {
+export function leaseOf(
+  todo: Pick<
+    Todo,
+    'goalId' | 'id' | 'leaseState' | 'leaseHolder' | 'leaseFence' | 'leaseExpiresAt'
+  >,
+): Lease {
   const held = todo.leaseState !== 'NONE';
   return {
     type: 'Lease',
@@ -1387,21 +1392,97 @@ export async function listTransitions(
 
 // ---- the frontier --------------------------------------------------------------------
 
+/** The routing fields of a live todo: all the frontier reads. */
+export type FrontierTodo = Pick<
+  Todo,
+  | 'id'
+  | 'goalId'
+  | 'title'
+  | 'taskClass'
+  | 'status'
+  | 'priority'
+  | 'dependsOn'
+  | 'resumeWhen'
+  | 'requiredDecisionScopes'
+  | 'requiredCapability'
+  | 'claimedBy'
+  | 'leaseHolder'
+  | 'leaseFence'
+  | 'leaseExpiresAt'
+  | 'leaseState'
+>;
+
+/**
+ * The goal's live todos, narrow and mapped by hand. Decoding thousands of rows is most of
+ * the frontier's cost, so it reads only routing columns, in types both drivers decode the
+ * same way and cheaply: lists are joined with ',' (validated ids, capabilities and scopes
+ * never contain one) and split here, and Dates are built only for the few leased rows.
+ */
+async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
+  const rows = rowsOf<{
+    id: string;
+    title: string;
+    task_class: TaskClass;
+    status: TodoStatus;
+    priority: number;
+    depends_on: string;
+    resume_when: string;
+    required_decision_scopes: string;
+    required_capability: string | null;
+    claimed_by: string | null;
+    lease_holder: string | null;
+    lease_fence: string;
+    lease_expires_at: string | null;
+    lease_state: LeaseState;
+  }>(
+    await tx.execute(sql`select id, title, task_class, status, priority,
+        array_to_string(depends_on, ',') as depends_on,
+        array_to_string(resume_when, ',') as resume_when,
+        array_to_string(required_decision_scopes, ',') as required_decision_scopes,
+        required_capability, claimed_by, lease_holder, lease_fence::text as lease_fence,
+        to_char(lease_expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+          as lease_expires_at,
+        ${leaseStateSql} as lease_state
+      from todos
+      where goal_id = ${goalId} and status in ('OPEN', 'DEFERRED')
+      order by priority desc, created_at, id`),
+  );
+  const list = (joined: string) => (joined === '' ? [] : joined.split(','));
+  return rows.map((row) => ({
+    id: row.id,
+    goalId,
+    title: row.title,
+    taskClass: row.task_class,
+    status: row.status,
+    priority: row.priority,
+    dependsOn: list(row.depends_on),
+    resumeWhen: list(row.resume_when),
+    requiredDecisionScopes: list(row.required_decision_scopes),
+    requiredCapability: row.required_capability,
+    claimedBy: row.claimed_by,
+    leaseHolder: row.lease_holder,
+    leaseFence: BigInt(row.lease_fence),
+    leaseExpiresAt: row.lease_expires_at === null ? null : new Date(row.lease_expires_at),
+    leaseState: row.lease_state,
+  }));
+}
+
 export interface Frontier {
   readonly type: 'Frontier';
   readonly goalId: string;
   readonly agentId: string;
   readonly seq: string;
   readonly capabilities: string[];
-  readonly rows: FrontierRow<Todo>[];
+  readonly rows: FrontierRow<FrontierTodo>[];
 }
 
 export type FrontierResult = Frontier | ScopeGap | UnknownAgent;
 
 /**
  * Every live todo of the goal with `runnable` and the guards holding it back for `agentId`
- * (a PEER's own agent when omitted). A constant number of statements, whatever the number
- * of todos, read from one snapshot: load, then compute in rules.ts.
+ * (a PEER's own agent when omitted). Read from one snapshot in a constant number of
+ * statements whatever the number of todos (the scope check, then five loads sent together),
+ * then computed in rules.ts.
  */
 export async function frontier(
   db: Db,
@@ -1421,40 +1502,14 @@ export async function frontier(
     async (tx) => {
       const gap = await checkGoalScope(tx, caller, goalId);
       if (gap) return gap;
-      const [agent] = rowsOf<{
-        active: boolean;
-        capabilities: string[] | null;
-        seq: string | null;
-      }>(
-        await tx.execute(sql`select ${activeAgentSql(goalId, agentId)} as active,
-          (select capabilities from agent_capabilities
-            where goal_id = ${goalId} and agent_id = ${agentId}) as capabilities,
-          (select seq::text from work_seqs where goal_id = ${goalId}) as seq`),
-      );
-      if (!agent?.active) return unknownAgent(goalId, agentId);
-      const todos = await tx
-        .select(todoColumns)
-        .from(todosTable)
-        .where(and(eq(todosTable.goalId, goalId), inArray(todosTable.status, ['OPEN', 'DEFERRED'])))
-        .orderBy(desc(todosTable.priority), asc(todosTable.createdAt), asc(todosTable.id));
-
-      const todoRefs = new Set<string>();
-      const gateRefs = new Set<string>();
-      const capabilityRefs = new Set<string>();
-      for (const todo of todos) {
-        for (const dep of todo.dependsOn) todoRefs.add(dep);
-        for (const text of todo.resumeWhen) {
-          const condition = parseResumeCondition('resumeWhen', text);
-          if (condition.kind === 'todo_done') todoRefs.add(condition.todoId);
-          if (condition.kind === 'gate_resolved') gateRefs.add(condition.gateId);
-          if (condition.kind === 'capacity_available') capabilityRefs.add(condition.capability);
-        }
-      }
-      const [chainEnds, gates, available] = await Promise.all([
-        loadChainEnds(tx, goalId, [...todoRefs]),
-        loadFrontierGates(tx, goalId, [...gateRefs]),
-        loadAvailableCapabilities(tx, goalId, [...capabilityRefs]),
+      const [agent, todos, retired, gates, available] = await Promise.all([
+        loadAgent(tx, goalId, agentId),
+        loadLiveTodos(tx, goalId),
+        loadRetired(tx, goalId),
+        loadFrontierGates(tx, goalId),
+        loadAvailableCapabilities(tx, goalId),
       ]);
+      if (!agent?.active) return unknownAgent(goalId, agentId);
       const capabilities = agent.capabilities ?? [];
       return {
         type: 'Frontier',
@@ -1466,7 +1521,7 @@ export async function frontier(
           agentId,
           capabilities: new Set(capabilities),
           todos,
-          chainEnds,
+          retired,
           gates,
           availableCapabilities: available,
         }),
@@ -1476,28 +1531,32 @@ export async function frontier(
   );
 }
 
-/** For each id: the todo at the end of its supersede chain, in one recursive statement. */
-async function loadChainEnds(
-  tx: Tx,
-  goalId: string,
-  ids: string[],
-): Promise<Map<string, ChainEnd>> {
-  const rows = rowsOf<{ origin: string; id: string; status: TodoStatus }>(
-    await tx.execute(sql`with recursive chain(origin, id, status, next, hops) as (
-        select t.id, t.id, t.status, t.superseded_by, 0 from todos t
-          where t.goal_id = ${goalId} and t.id = any(${textArray(ids)})
-        union all
-        select c.origin, t.id, t.status, t.superseded_by, c.hops + 1 from chain c
-          join todos t on t.id = c.next and t.goal_id = ${goalId}
-          where c.status = 'SUPERSEDED' and c.hops < 1000
-      ) select origin, id, status from chain
-        where status <> 'SUPERSEDED' or next is null`),
+async function loadAgent(tx: Tx, goalId: string, agentId: string) {
+  const [agent] = rowsOf<{ active: boolean; capabilities: string[] | null; seq: string | null }>(
+    await tx.execute(sql`select ${activeAgentSql(goalId, agentId)} as active,
+      (select capabilities from agent_capabilities
+        where goal_id = ${goalId} and agent_id = ${agentId}) as capabilities,
+      (select seq::text from work_seqs where goal_id = ${goalId}) as seq`),
   );
-  return new Map(rows.map((row) => [row.origin, { id: row.id, status: row.status }]));
+  return agent;
 }
 
-/** Gates that still block (OPEN or DENIED, not expired), plus the ones conditions name. */
-async function loadFrontierGates(tx: Tx, goalId: string, ids: string[]) {
+/** The goal's superseded and closed todos: three narrow columns, for lineage. */
+async function loadRetired(tx: Tx, goalId: string): Promise<Map<string, Retired>> {
+  const rows = rowsOf<{ id: string; status: Retired['status']; superseded_by: string | null }>(
+    await tx.execute(sql`select id, status, superseded_by from todos
+      where goal_id = ${goalId} and status in ('SUPERSEDED', 'CLOSED_NO_FOLLOW_UP')`),
+  );
+  return new Map(
+    rows.map((row) => [row.id, { status: row.status, supersededBy: row.superseded_by }]),
+  );
+}
+
+/**
+ * All the goal's gates with their state now. Gates are decisions put to people, so a goal
+ * has few; the guards need those in force and those a `gate_resolved:` condition names.
+ */
+async function loadFrontierGates(tx: Tx, goalId: string) {
   const rows = await tx
     .select({
       id: gatesTable.id,
@@ -1507,12 +1566,7 @@ async function loadFrontierGates(tx: Tx, goalId: string, ids: string[]) {
       state: gateStateSql,
     })
     .from(gatesTable)
-    .where(
-      and(
-        eq(gatesTable.goalId, goalId),
-        sql`(${gatesTable.id} = any(${textArray(ids)}) or (${gateStateSql}) in ('OPEN', 'DENIED'))`,
-      ),
-    );
+    .where(eq(gatesTable.goalId, goalId));
   return rows.map((gate) => ({
     ...gate,
     inForce: gate.state === 'OPEN' || gate.state === 'DENIED',
@@ -1520,17 +1574,12 @@ async function loadFrontierGates(tx: Tx, goalId: string, ids: string[]) {
   }));
 }
 
-/** Which of `capabilities` some active agent of the goal declares. */
-async function loadAvailableCapabilities(
-  tx: Tx,
-  goalId: string,
-  capabilities: string[],
-): Promise<Set<string>> {
+/** Every capability some active agent of the goal declares (for `capacity_available:`). */
+async function loadAvailableCapabilities(tx: Tx, goalId: string): Promise<Set<string>> {
   const rows = rowsOf<{ capability: string }>(
     await tx.execute(sql`select distinct cap as capability
       from agent_capabilities c cross join lateral unnest(c.capabilities) as cap
-      where c.goal_id = ${goalId} and cap = any(${textArray(capabilities)})
-        and ${activeAgentSql(sql`c.goal_id`, sql`c.agent_id`)}`),
+      where c.goal_id = ${goalId} and ${activeAgentSql(sql`c.goal_id`, sql`c.agent_id`)}`),
   );
   return new Set(rows.map((row) => row.capability));
 }

@@ -1,0 +1,285 @@
+/**
+ * Frontier benchmark: one goal with 5,000 todos and 50 agents, seeded in bulk, then
+ * `frontier(goalId)` called repeatedly through the service and through HTTP. Prints JSON:
+ * SQL statements per call and latency percentiles, with the machine and driver.
+ *
+ *   npx tsx bench/frontier.ts                         # embedded PGlite (in memory)
+ *   DATABASE_URL=postgres://… npx tsx bench/frontier.ts  # real Postgres
+ *
+ * Options (env): BENCH_TODOS (5000), BENCH_AGENTS (50), BENCH_CALLS (200 Postgres, 100 PGlite).
+ */
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import type { Sql } from 'postgres';
+import type { Config } from '../src/config.ts';
+import type { Caller } from '../src/context.ts';
+import { type Database, type Db, openDatabase } from '../src/db/database.ts';
+import { startGateway } from '../src/gateway.ts';
+import { createLogger } from '../src/log.ts';
+import { issueCredential } from '../src/registry/registry.ts';
+import { agentsTable, goalsTable } from '../src/registry/tables.ts';
+import {
+  capabilitiesTable,
+  gatesTable,
+  type NewTodoRow,
+  type TodoStatus,
+  todosTable,
+  workSeqsTable,
+} from '../src/work/tables.ts';
+import { frontier } from '../src/work/work.ts';
+
+const TODOS = Number(process.env.BENCH_TODOS ?? 5000);
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
+const url = process.env.DATABASE_URL;
+const CALLS = Number(process.env.BENCH_CALLS ?? (url ? 200 : 100));
+const WARMUP = 20;
+
+/** A small seeded PRNG, so every run builds the same graph. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function seed(db: Db, goalId: string) {
+  const rand = random(42);
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(rand() * values.length)] as T;
+  const agentIds = Array.from({ length: AGENTS }, (_, i) => `agent-${String(i).padStart(3, '0')}`);
+  const capabilityNames = ['shell', 'network', 'gpu', 'browser'];
+
+  await db.insert(goalsTable).values({ id: goalId, title: 'frontier benchmark' });
+  await db
+    .insert(agentsTable)
+    .values(
+      agentIds.map((agentId) => ({ goalId, agentId, agentModel: 'bench', hostSurface: 'cli' })),
+    );
+  await db.insert(capabilitiesTable).values(
+    agentIds.map((agentId) => ({
+      goalId,
+      agentId,
+      capabilities: capabilityNames.filter(() => rand() < 0.5),
+      updatedByKind: 'ADMIN' as const,
+    })),
+  );
+  const gates = Array.from({ length: 20 }, (_, i) => ({
+    id: `gate_${goalId}_${i}`,
+    goalId,
+    kind: pick(['PUBLIC_CLAIM', 'PRODUCTION', 'WRITE_SCOPE'] as const),
+    granularity: i < 15 ? ('ACTION' as const) : ('LANE' as const),
+    scopeKey: i < 15 ? `lane${i % 5}/action${i}` : `lane${i % 5}`,
+    reason: 'benchmark gate',
+    decision: i % 3 === 0 ? ('GRANTED' as const) : null,
+    openedByKind: 'ADMIN' as const,
+  }));
+  await db.insert(gatesTable).values(gates);
+
+  // Statuses: 55% open, 10% deferred, 25% done, 5% superseded (by the next todo), 5% closed.
+  const ids = Array.from({ length: TODOS }, (_, i) => `todo_${goalId}_${i}`);
+  const rows: NewTodoRow[] = ids.map((id, i) => {
+    const r = rand();
+    const status: TodoStatus =
+      r < 0.55
+        ? 'OPEN'
+        : r < 0.65
+          ? 'DEFERRED'
+          : r < 0.9
+            ? 'DONE'
+            : r < 0.95
+              ? 'SUPERSEDED'
+              : 'CLOSED_NO_FOLLOW_UP';
+    const earlier = (n: number) =>
+      i === 0
+        ? []
+        : [...new Set(Array.from({ length: n }, () => ids[Math.floor(rand() * i)] as string))];
+    const claimedBy = rand() < 0.3 ? pick(agentIds) : null;
+    const leased = claimedBy !== null && rand() < 0.3;
+    return {
+      id,
+      goalId,
+      title: `benchmark todo ${i}`,
+      taskClass: pick(['ADVANCEMENT_TASK', 'ADVANCEMENT_TASK', 'BLOCKER', 'USER_ACTION'] as const),
+      status,
+      priority: Math.floor(rand() * 1000),
+      dependsOn: earlier(Math.floor(rand() * 4)),
+      resumeWhen:
+        status === 'DEFERRED'
+          ? [
+              `todo_done:${earlier(1)[0] ?? ids[0]}`,
+              ...(rand() < 0.5 ? [`gate_resolved:${pick(gates).id}`] : []),
+              ...(rand() < 0.3 ? [`capacity_available:${pick(capabilityNames)}`] : []),
+            ]
+          : [],
+      requiredDecisionScopes:
+        rand() < 0.2
+          ? [
+              `${pick(['public_claim', 'production', 'write_scope'])}:action:lane${Math.floor(rand() * 5)}/action${Math.floor(rand() * 20)}`,
+            ]
+          : [],
+      requiredCapability: rand() < 0.3 ? pick(capabilityNames) : null,
+      writeScope: ['src/**'],
+      continuationPolicy: 'INDEPENDENT_HANDOFF',
+      supersededBy: status === 'SUPERSEDED' && i + 1 < TODOS ? ids[i + 1] : null,
+      claimedBy,
+      claimedAt: claimedBy ? new Date() : null,
+      leaseHolder: leased ? claimedBy : null,
+      leaseFence: leased ? 1n : 0n,
+      leaseExpiresAt: leased ? new Date(Date.now() + (rand() < 0.5 ? 3_600_000 : -60_000)) : null,
+      createdByKind: 'ADMIN',
+      updatedByKind: 'ADMIN',
+      closedAt: status === 'OPEN' || status === 'DEFERRED' ? null : new Date(),
+    };
+  });
+  for (let i = 0; i < rows.length; i += 500)
+    await db.insert(todosTable).values(rows.slice(i, i + 500));
+  await db.insert(workSeqsTable).values({ goalId, seq: BigInt(TODOS) });
+  // Statistics as autovacuum would leave them after a bulk load (PGlite has no autovacuum).
+  await db.execute(sql`analyze todos, gates, agents, agent_capabilities, work_seqs`);
+  return {
+    agentIds,
+    liveTodos: rows.filter((r) => r.status === 'OPEN' || r.status === 'DEFERRED').length,
+  };
+}
+
+function summarize({ wall: samples, cpu }: { wall: number[]; cpu: number[] }) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
+  const round = (ms: number) => Math.round(ms * 100) / 100;
+  return {
+    calls: sorted.length,
+    p50Ms: round(at(0.5)),
+    p90Ms: round(at(0.9)),
+    p99Ms: round(at(0.99)),
+    minMs: round(sorted[0] as number),
+    maxMs: round(sorted[sorted.length - 1] as number),
+    meanMs: round(sorted.reduce((s, x) => s + x, 0) / sorted.length),
+    /** Node CPU time of the median call: less sensitive than wall time to a busy machine. */
+    nodeCpuP50Ms: round([...cpu].sort((a, b) => a - b)[Math.floor(cpu.length / 2)] as number),
+  };
+}
+
+async function time(calls: number, run: () => Promise<unknown>) {
+  for (let i = 0; i < WARMUP; i++) await run();
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const started = performance.now();
+    const usage = process.cpuUsage();
+    await run();
+    const used = process.cpuUsage(usage);
+    wall.push(performance.now() - started);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  return { wall, cpu };
+}
+
+async function main() {
+  const loadAtStart = Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
+  const database: Database = url
+    ? await openDatabase({ driver: 'postgres', url })
+    : await openDatabase({ driver: 'pglite', dataDir: null });
+  let statements = 0;
+  const logger = { logQuery: () => void statements++ };
+  const client = (database.db as unknown as { $client: unknown }).$client;
+  const db = (url
+    ? drizzlePostgres(client as Sql, { logger })
+    : drizzlePglite(client as PGlite, { logger })) as unknown as Db;
+
+  const goalId = `bench-${randomUUID().slice(0, 8)}`;
+  const seedStarted = performance.now();
+  const { agentIds, liveTodos } = await seed(db, goalId);
+  const seedMs = Math.round(performance.now() - seedStarted);
+  const agentId = agentIds[0] as string;
+  const caller: Caller = {
+    kind: 'PEER',
+    credentialId: null,
+    goalId,
+    agentId,
+    providerId: null,
+    goalIds: [],
+  };
+
+  statements = 0;
+  const once = await frontier(db, caller, goalId);
+  const statementsPerCall = statements;
+  if (once.type !== 'Frontier') throw new Error(`frontier answered ${once.type}`);
+  const service = summarize(await time(CALLS, () => frontier(db, caller, goalId)));
+
+  // The same through the gateway: credential lookup, GraphQL execution and JSON for every row.
+  const config: Config = {
+    host: '127.0.0.1',
+    port: 0,
+    database: url ? { driver: 'postgres', url } : { driver: 'pglite', dataDir: null },
+    dataDir: '/nonexistent-switchboard-bench',
+    adminToken: `admin-${randomUUID()}`,
+    exploration: false,
+    maxBodyBytes: 1_000_000,
+    logLevel: 'silent',
+  };
+  const gateway = await startGateway(config, createLogger('silent'), {
+    database: { ...database, db },
+  });
+  const { token } = await issueCredential(db, { kind: 'PEER', goalId, agentId, label: 'bench' });
+  const query = `query($g: ID!) { frontier(goalId: $g) { ... on Frontier { runnableCount
+    rows { runnable todo { id title status priority claimedBy lease { state } }
+      guards { kind todoId gateId agentId capability condition } } } } }`;
+  const post = async () => {
+    const response = await fetch(gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables: { g: goalId } }),
+    });
+    const body = (await response.json()) as { errors?: unknown };
+    if (body.errors) throw new Error(JSON.stringify(body.errors));
+    return body;
+  };
+  statements = 0;
+  await post();
+  const httpStatementsPerCall = statements;
+  const http = summarize(await time(Math.max(20, Math.floor(CALLS / 4)), post));
+  await gateway.stop();
+
+  const cpus = os.cpus();
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'frontier',
+        driver: database.driver,
+        machine: {
+          cpus: cpus.length,
+          cpuModel: cpus[0]?.model ?? 'unknown',
+          totalMemMb: Math.round(os.totalmem() / 1024 / 1024),
+          platform: `${os.platform()} ${os.release()}`,
+          node: process.version,
+          nodeOptions: process.env.NODE_OPTIONS ?? '',
+          /** Other work on the machine when the run began (the timings share its cores). */
+          loadAverage1mAtStart: loadAtStart,
+        },
+        graph: {
+          todos: TODOS,
+          liveTodos,
+          agents: AGENTS,
+          gates: 20,
+          frontierRows: once.rows.length,
+          runnable: once.rows.filter((r) => r.runnable).length,
+          seedMs,
+        },
+        service: { statementsPerCall, ...service },
+        http: { statementsPerCall: httpStatementsPerCall, ...http },
+      },
+      null,
+      2,
+    ),
+  );
+  await database.close();
+}
+
+await main();

@@ -222,6 +222,7 @@ async function main() {
     adminToken: `admin-${randomUUID()}`,
     exploration: false,
     maxBodyBytes: 1_000_000,
+    staleClaimMs: 3_600_000,
     logLevel: 'silent',
   };
   const gateway = await startGateway(config, createLogger('silent'), {

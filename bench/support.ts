@@ -34,7 +34,11 @@ export async function benchGateway() {
       child.once('exit', (code) => reject(new Error(`gateway process exited (${code})`)));
     });
   const { url, adminToken } = (await next('ready')) as { url: string; adminToken: string };
-  const gql = async (query: string, variables: Record<string, unknown> = {}, token = adminToken) => {
+  const gql = async (
+    query: string,
+    variables: Record<string, unknown> = {},
+    token = adminToken,
+  ) => {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },

@@ -4,30 +4,23 @@
  * time and in a burst; heap per pending wait; and on Postgres the catch-up path (the LISTEN
  * connection killed, the change arriving while it reconnects).
  *
- *   node --expose-gc --import tsx bench/waits.ts                 # PGlite
- *   DATABASE_URL=postgres://… node --expose-gc --import tsx bench/waits.ts
+ *   npm run bench:waits                          # PGlite
+ *   DATABASE_URL=postgres://… npm run bench:waits
  */
-import { sql } from 'drizzle-orm';
 import { createClient } from 'graphql-ws';
+import postgres from 'postgres';
 import WebSocket from 'ws';
 import { benchGateway, machine, seedGoal, summary } from './support.ts';
 
 const WAITS = Number(process.env.WAITS ?? 1000);
 const SINGLE_ROUNDS = 200;
 
-const gc = (globalThis as { gc?: () => void }).gc;
-const heap = () => {
-  gc?.();
-  gc?.();
-  return process.memoryUsage().heapUsed;
-};
-
-const { gateway, adminToken, gql } = await benchGateway();
+const { wsUrl, adminToken, gql, heapUsed, stop } = await benchGateway();
 const { goalId, agentIds, report } = await seedGoal(gql, WAITS);
 for (let i = 0; i < agentIds.length; i += 500) await report(agentIds.slice(i, i + 500), 'WORKING');
 
 const client = createClient({
-  url: gateway.url.replace('http', 'ws'),
+  url: wsUrl,
   webSocketImpl: WebSocket,
   retryAttempts: 0,
   connectionParams: { authorization: `Bearer ${adminToken}` },
@@ -75,10 +68,10 @@ await new Promise<void>((resolve) =>
     { next: () => {}, error: resolve, complete: resolve },
   ),
 );
-const heapBefore = heap();
+const heapBefore = await heapUsed();
 for (const agentId of agentIds) waitFor(agentId, 'DONE');
 await until(() => pendingSeen.size === WAITS, `${WAITS} waits to be pending`);
-const heapPerWaitBytes = Math.round((heap() - heapBefore) / WAITS);
+const heapPerWaitBytes = Math.round(((await heapUsed()) - heapBefore) / WAITS);
 
 // One at a time: each report satisfies one wait.
 const single: number[] = [];
@@ -101,6 +94,7 @@ const wrong = [...statuses.values()].filter((s) => s !== 'SATISFIED').length;
 let catchUp: ReturnType<typeof summary> | 'not applicable: PGlite listens in-process' =
   'not applicable: PGlite listens in-process';
 if (process.env.DATABASE_URL) {
+  const admin = postgres(process.env.DATABASE_URL, { max: 1, onnotice: () => {} });
   const rounds = 10;
   const samples: number[] = [];
   for (const agentId of agentIds.slice(0, rounds)) {
@@ -108,15 +102,14 @@ if (process.env.DATABASE_URL) {
     waitFor(agentId, 'WORKING');
     await until(() => pendingSeen.has(agentId), 'the catch-up wait to be pending');
     const done = settled(agentId);
-    await gateway.deps.database.db.execute(
-      sql`select pg_terminate_backend(pid) from pg_stat_activity
-          where query ilike 'listen%' and datname = current_database()`,
-    );
+    await admin`select pg_terminate_backend(pid) from pg_stat_activity
+                where query ilike 'listen%' and datname = current_database()`;
     const start = performance.now();
     await report([agentId], 'WORKING');
     samples.push((await done) - start);
   }
   catchUp = summary(samples);
+  await admin.end();
 }
 
 console.log(
@@ -126,8 +119,7 @@ console.log(
       machine: machine(),
       waits: WAITS,
       reportToSatisfiedMs: { oneAtATime: summary(single), burst: summary(burst) },
-      heapPerPendingWaitBytes: heapPerWaitBytes,
-      heapMeasuredWith: gc ? 'global.gc' : 'no --expose-gc: includes garbage',
+      heapPerPendingWaitBytesInGateway: heapPerWaitBytes,
       catchUpAfterListenerLossMs: catchUp,
       notSatisfied: wrong,
       targets: { p50Ms: 10, p99Ms: 50, heapPerWaitBytes: 10_240, catchUpMs: 1000 },
@@ -137,5 +129,5 @@ console.log(
   ),
 );
 await client.dispose();
-await gateway.stop();
+await stop();
 process.exit(0);

@@ -20,7 +20,12 @@ export function machine() {
  */
 export async function benchGateway() {
   const child = fork(fileURLToPath(new URL('./gateway-process.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: [
+      '--import',
+      'tsx',
+      '--expose-gc',
+      ...(process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const next = (type: string) =>

@@ -245,4 +245,5 @@ CREATE INDEX "delegations_agent_idx" ON "delegations" USING btree ("agent_goal_i
 CREATE INDEX "waits_pending_idx" ON "waits" USING btree ("goal_id","status");--> statement-breakpoint
 CREATE INDEX "gates_goal_idx" ON "gates" USING btree ("goal_id");--> statement-breakpoint
 CREATE INDEX "todo_transitions_todo_idx" ON "todo_transitions" USING btree ("goal_id","todo_id","id");--> statement-breakpoint
-CREATE INDEX "todos_goal_status_idx" ON "todos" USING btree ("goal_id","status");
+CREATE INDEX "todos_goal_status_idx" ON "todos" USING btree ("goal_id","status");--> statement-breakpoint
+CREATE INDEX "todos_open_claims_idx" ON "todos" USING btree ("goal_id","claimed_by","priority" DESC NULLS LAST,"claimed_at") WHERE "todos"."status" = 'OPEN';

@@ -113,7 +113,13 @@ export const todosTable = pgTable(
     /** When it reached a final status (DONE, SUPERSEDED, CLOSED_NO_FOLLOW_UP). */
     closedAt: at('closed_at'),
   },
-  (t) => [index('todos_goal_status_idx').on(t.goalId, t.status)],
+  (t) => [
+    index('todos_goal_status_idx').on(t.goalId, t.status),
+    // An agent's open claimed todo (directory rows, wait pins): one index probe per agent.
+    index('todos_open_claims_idx')
+      .on(t.goalId, t.claimedBy, t.priority.desc(), t.claimedAt)
+      .where(sql`${t.status} = 'OPEN'`),
+  ],
 );
 export type TodoRow = typeof todosTable.$inferSelect;
 export type NewTodoRow = typeof todosTable.$inferInsert;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { type Database, ensureWritableFolder, openDatabase } from './db/database.ts';
+import { DeliveryKeeper } from './delivery/keeper.ts';
 import { Doorbell } from './events/doorbell.ts';
 import type { Logger } from './log.ts';
 import { generateToken, hashToken } from './registry/tokens.ts';
@@ -38,11 +39,13 @@ export async function startGateway(
     options.database ?? (await openDatabase(config.database, { loadDataDir: options.loadDataDir }));
   const doorbell = new Doorbell();
   const waits = new WaitKeeper(database.db, doorbell);
+  const deliveries = new DeliveryKeeper(database.db, doorbell);
   const deps: AppDeps = {
     config,
     database,
     doorbell,
     waits,
+    deliveries,
     log,
     adminTokenHash: hashToken(adminToken),
   };
@@ -64,6 +67,7 @@ export async function startGateway(
       async stop() {
         await server.stop();
         waits.close();
+        deliveries.close();
         await doorbell.close();
         if (!options.database) await database.close();
         log.info('switchboard stopped');
@@ -71,6 +75,7 @@ export async function startGateway(
     };
   } catch (error) {
     waits.close();
+    deliveries.close();
     await doorbell.close();
     if (!options.database) await database.close();
     throw error;

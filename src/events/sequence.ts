@@ -3,7 +3,8 @@ import type { Queryable, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { DOORBELL_CHANNEL, type Ring } from './doorbell.ts';
 
-export type Stream = 'presence';
+/** The per-goal gap-free streams: presence changes, and inbox arrivals (deliveries). */
+export type Stream = 'presence' | 'inbox';
 
 const ringOf = (stream: Stream, goalId: string, seq: bigint): Ring => ({
   kind: stream,

@@ -17,6 +17,8 @@ export const builder = new SchemaBuilder<{
     admin: boolean;
     /** ADMIN, STEWARD or PEER: callers that read directory, work and ledger data. */
     reader: boolean;
+    /** PEER: a registered agent, the only kind of caller with an inbox. */
+    peer: boolean;
     provider: boolean;
   };
   Scalars: {
@@ -32,6 +34,7 @@ export const builder = new SchemaBuilder<{
       authenticated: caller !== null,
       admin: caller?.kind === 'ADMIN',
       reader: caller !== null && caller.kind !== 'PROVIDER',
+      peer: caller?.kind === 'PEER',
       provider: caller?.kind === 'PROVIDER',
     }),
     unauthorizedError: (_parent, { caller }) =>

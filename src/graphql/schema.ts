@@ -2,6 +2,7 @@ import { builder } from './builder.ts';
 import '../registry/graphql.ts';
 import '../presence/graphql.ts';
 import '../waits/graphql.ts';
+import '../delivery/graphql.ts';
 
 /** The whole schema: each domain's graphql.ts adds its types and fields when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Repeater } from '@repeaterjs/repeater';
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { Caller } from '../context.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { InputError } from '../errors.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
-import { advanceHead, lockHead } from '../events/sequence.ts';
+import { appendToStream } from '../events/sequence.ts';
 import { currentPins } from '../presence/pins.ts';
 import type { Liveness } from '../presence/tables.ts';
 import { findAgent, validateId, validateText } from '../registry/registry.ts';
@@ -26,6 +26,21 @@ import {
   type PinState,
   terminalOutcomes,
 } from './tables.ts';
+
+/** What the sender decides; the database adds the sequence number, the times and the state. */
+type NewDelivery = Omit<
+  DeliveryRow,
+  | 'seq'
+  | 'submittedAt'
+  | 'windowEndsAt'
+  | 'deadline'
+  | 'outcome'
+  | 'outcomeVersion'
+  | 'readAt'
+  | 'processedAt'
+  | 'takenAt'
+  | 'takeCount'
+>;
 
 /** Bounds (DESIGN §7: bodies are bounded; larger content goes in a durable artifact). */
 export const MAX_BODY_BYTES = 16_384;
@@ -185,9 +200,6 @@ const refused = (
   ...extra,
 });
 
-/** Thrown inside the write transaction when the idempotency key was taken meanwhile. */
-class KeyTaken extends Error {}
-
 /**
  * Hands one registered agent a bounded request or context (DESIGN §7). Validates fully,
  * then decides every refusal before writing: a refusal writes nothing. A retried key
@@ -231,63 +243,110 @@ export async function deliver(db: Db, caller: Caller, input: DeliverInput): Prom
   const pinned = pinState === 'PINNED' ? pin : undefined;
 
   const id = `dlv_${randomUUID()}`;
-  const after = (ms: number) => sql`now() + ${`${ms} milliseconds`}::interval`;
+  const values: NewDelivery = {
+    id,
+    goalId: v.goalId,
+    senderKey: sender.key,
+    senderKind: sender.kind,
+    senderGoalId: sender.goalId,
+    senderAgentId: sender.agentId,
+    senderCredentialId: sender.credentialId,
+    toAgentId: target,
+    requestedTo: v.to,
+    kind: v.kind,
+    todoId: v.todoId,
+    subject: v.subject,
+    body: v.body,
+    bodyPreview: bodyPreview(v.body),
+    threadId: threadId ?? id,
+    requestedThreadId: v.threadId,
+    replyTo: v.replyTo,
+    idempotencyKey: v.idempotencyKey,
+    activityWindowMs: v.activityWindowMs,
+    timeoutMs: v.timeoutMs,
+    pinState,
+    pinProvider: pinned?.provider ?? null,
+    pinSessionRef: pinned?.providerSessionRef ?? null,
+    pinOccupantRef: pinned?.occupantRef ?? null,
+    baselineSeq: pinned?.stateChangeSeq ?? 0n,
+  };
   try {
-    const row = await db.transaction(async (tx) => {
-      const head = await lockHead(tx, v.goalId, 'inbox');
-      const [inserted] = await tx
-        .insert(deliveriesTable)
-        .values({
-          id,
-          goalId: v.goalId,
-          seq: head + 1n,
-          senderKey: sender.key,
-          senderKind: sender.kind,
-          senderGoalId: sender.goalId,
-          senderAgentId: sender.agentId,
-          senderCredentialId: sender.credentialId,
-          toAgentId: target,
-          requestedTo: v.to,
-          kind: v.kind,
-          todoId: v.todoId,
-          subject: v.subject,
-          body: v.body,
-          bodyPreview: bodyPreview(v.body),
-          threadId: threadId ?? id,
-          requestedThreadId: v.threadId,
-          replyTo: v.replyTo,
-          idempotencyKey: v.idempotencyKey,
-          activityWindowMs: v.activityWindowMs,
-          timeoutMs: v.timeoutMs,
-          submittedAt: sql`now()`,
-          windowEndsAt: after(v.activityWindowMs),
-          deadline: after(v.timeoutMs),
-          pinState,
-          pinProvider: pinned?.provider ?? null,
-          pinSessionRef: pinned?.providerSessionRef ?? null,
-          pinOccupantRef: pinned?.occupantRef ?? null,
-          baselineSeq: pinned?.stateChangeSeq ?? 0n,
-        })
-        .onConflictDoNothing({
-          target: [
-            deliveriesTable.goalId,
-            deliveriesTable.senderKey,
-            deliveriesTable.idempotencyKey,
-          ],
-        })
-        .returning();
-      if (!inserted) throw new KeyTaken();
-      await advanceHead(tx, v.goalId, 'inbox', head + 1n);
-      return inserted;
-    });
-    return { type: 'Delivery', row, history: [], replayed: false };
+    const written = await appendDelivery(db, values);
+    return { type: 'Delivery', row: written, history: [], replayed: false };
   } catch (error) {
-    if (!(error instanceof KeyTaken)) throw error;
+    if (!violates(error, 'deliveries_idempotency_idx')) throw error;
     // A concurrent request with the same key committed first: answer as a retry would.
     const original = await findByKey(db, v.goalId, sender.key, v.idempotencyKey);
     if (!original) throw new Error('idempotency key conflicted but its delivery cannot be read');
     return replay(db, original, v);
   }
+}
+
+/**
+ * The write: one statement that numbers the delivery on the goal's inbox stream, inserts it
+ * and rings (appendToStream), so the head lock is held for no client round trip. Times come
+ * from the database clock. A taken idempotency key fails the statement as a whole.
+ */
+async function appendDelivery(db: Db, values: NewDelivery): Promise<DeliveryRow> {
+  const columns = getTableColumns(deliveriesTable);
+  const given = Object.entries(values).map(([key, value]) => {
+    const column = columns[key as keyof typeof columns];
+    const cast = column.getSQLType();
+    return {
+      name: sql.identifier(column.name),
+      value: sql`${typeof value === 'bigint' ? value.toString() : value}::${sql.raw(cast)}`,
+    };
+  });
+  const after = (ms: number) => sql`now() + ${`${ms} milliseconds`}::interval`;
+  const epochMs = (column: string) =>
+    sql.raw(`floor(extract(epoch from ${column}) * 1000)::float8 as ${column}`);
+  const [row] = await appendToStream<{
+    seq: string;
+    submitted_at: number;
+    window_ends_at: number;
+    deadline: number;
+  }>(
+    db,
+    values.goalId,
+    'inbox',
+    sql`insert into deliveries (${sql.join(
+      given.map((g) => g.name),
+      sql`, `,
+    )}, seq, submitted_at, window_ends_at, deadline)
+      select ${sql.join(
+        given.map((g) => g.value),
+        sql`, `,
+      )}, head.seq, now(), ${after(values.activityWindowMs)}, ${after(values.timeoutMs)}
+      from head
+      returning seq::text, ${epochMs('submitted_at')}, ${epochMs('window_ends_at')}, ${epochMs('deadline')}`,
+  );
+  if (!row) throw new Error('delivery was written but not returned');
+  return {
+    ...values,
+    seq: BigInt(row.seq),
+    submittedAt: new Date(Number(row.submitted_at)),
+    windowEndsAt: new Date(Number(row.window_ends_at)),
+    deadline: new Date(Number(row.deadline)),
+    outcome: 'SUBMITTED',
+    outcomeVersion: 0,
+    readAt: null,
+    processedAt: null,
+    takenAt: null,
+    takeCount: 0,
+  };
+}
+
+/** Whether `error` (or what drizzle wrapped) is a unique violation of `constraint`. */
+function violates(error: unknown, constraint: string): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as never) {
+    if (e.code === '23505') {
+      const detail = e as { constraint_name?: string; constraint?: string; message?: string };
+      return (detail.constraint_name ?? detail.constraint ?? detail.message ?? '').includes(
+        constraint,
+      );
+    }
+  }
+  return false;
 }
 
 function findByKey(

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { stalledDeliveries } from '../src/delivery/delivery.ts';
+import { trajectory } from '../src/delivery/outcomes.ts';
+import type { DeliveryRow } from '../src/delivery/tables.ts';
 import {
   createGoal,
   driver,
@@ -667,7 +669,7 @@ describe(`idempotency (${driver})`, () => {
       __typename: 'IdempotencyConflict',
       goalId,
       idempotencyKey: input.idempotencyKey,
-      differingFields: ['body'],
+      differingFields: ['BODY'],
       original: { id: sent.id, outcome: 'ACTIVITY_OBSERVED' },
     });
     const several = await send(alpha.token, {
@@ -676,7 +678,7 @@ describe(`idempotency (${driver})`, () => {
       kind: 'CONTEXT',
       todoId: null,
     });
-    expect(several.differingFields).toEqual(['to', 'kind', 'todoId']);
+    expect(several.differingFields).toEqual(['TO', 'KIND', 'TODO_ID']);
     // The key belongs to its sender: another sender's same key is a different delivery.
     const theirs = await send(gamma.token, input);
     expect(theirs).toMatchObject({ __typename: 'Delivery', replayed: false });
@@ -1063,5 +1065,61 @@ describe(`scope (${driver})`, () => {
       const result = await t.gql(query, { goalId }, provider?.token);
       expect(result.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     }
+  });
+});
+
+// ---- the rule itself -----------------------------------------------------------------------
+
+describe('the outcome rule is a function of the decisive change, the windows and the clock', () => {
+  const at = (ms: number) => new Date(1_000_000 + ms);
+  const row = {
+    pinState: 'PINNED',
+    submittedAt: at(0),
+    windowEndsAt: at(100),
+    deadline: at(1000),
+  } as DeliveryRow;
+  const change = (
+    ms: number,
+    outcome: 'ACTIVITY_OBSERVED' | 'UNREACHABLE' = 'ACTIVITY_OBSERVED',
+  ) => ({
+    outcome,
+    reason: null,
+    seq: 7n,
+    liveness: 'WORKING' as const,
+    at: at(ms),
+  });
+  const steps = (decisive: ReturnType<typeof change> | null, now: number | null) =>
+    trajectory(row, decisive, now === null ? null : at(now)).map((s) => [
+      s.outcome,
+      s.effectiveAt.getTime() - 1_000_000,
+    ]);
+
+  it('decides from a change alone, with STALLED first when the change came after the window', () => {
+    expect(steps(change(100), null)).toEqual([['ACTIVITY_OBSERVED', 100]]);
+    expect(steps(change(101), null)).toEqual([
+      ['STALLED', 100],
+      ['ACTIVITY_OBSERVED', 101],
+    ]);
+    expect(steps(change(500, 'UNREACHABLE'), 999_999)).toEqual([
+      ['STALLED', 100],
+      ['UNREACHABLE', 500],
+    ]);
+  });
+
+  it('decides from absence only past a boundary, strictly, and only when given a clock', () => {
+    expect(steps(null, null)).toEqual([]);
+    expect(steps(null, 100)).toEqual([]);
+    expect(steps(null, 101)).toEqual([['STALLED', 100]]);
+    expect(steps(null, 1000)).toEqual([['STALLED', 100]]);
+    expect(steps(null, 1001)).toEqual([
+      ['STALLED', 100],
+      ['EXPIRED', 1000],
+    ]);
+  });
+
+  it('never moves an unpinned delivery, and a window as long as the timeout never stalls', () => {
+    expect(trajectory({ ...row, pinState: 'NO_PROVIDER' }, change(50), at(5000))).toEqual([]);
+    const noStall = { ...row, windowEndsAt: row.deadline };
+    expect(trajectory(noStall, null, at(1001)).map((s) => s.outcome)).toEqual(['EXPIRED']);
   });
 });

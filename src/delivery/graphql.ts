@@ -4,7 +4,6 @@ import { LivenessEnum } from '../presence/graphql.ts';
 import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import {
   type ConflictField,
-  conflictFields,
   type Delivery,
   type DeliveryRefused,
   deliver,
@@ -148,15 +147,15 @@ const NotReadyReasonEnum = builder.enumType('DeliveryNotReadyReason', {
 
 const ConflictFieldEnum = builder.enumType('DeliveryField', {
   description: 'A field of a delivery request, as the sender passed it.',
-  values: describe(conflictFields, {
-    to: '`to` (null when the roster chose the target).',
-    kind: '`kind`.',
-    subject: '`subject` (trimmed).',
-    body: '`body`.',
-    todoId: '`todoId`.',
-    threadId: '`threadId` as passed (not as derived).',
-    replyTo: '`replyTo`.',
-  } satisfies Record<ConflictField, string>),
+  values: {
+    TO: { value: 'to', description: '`to` (null when the roster chose the target).' },
+    KIND: { value: 'kind', description: '`kind`.' },
+    SUBJECT: { value: 'subject', description: '`subject` (trimmed).' },
+    BODY: { value: 'body', description: '`body`.' },
+    TODO_ID: { value: 'todoId', description: '`todoId`.' },
+    THREAD_ID: { value: 'threadId', description: '`threadId` as passed (not as derived).' },
+    REPLY_TO: { value: 'replyTo', description: '`replyTo`.' },
+  } satisfies Record<string, { value: ConflictField; description: string }>,
 });
 
 const RosterStatusEnum = builder.enumType('RosterPeerStatus', {
@@ -908,7 +907,7 @@ const DeliverInputRef = builder.inputType('DeliverInput', {
     }),
     activityWindowMs: t.int({
       description:
-        'How long activity may take before the outcome reads STALLED (default 600000, at most timeoutMs).',
+        'How long activity may take before the outcome reads STALLED: at most timeoutMs; default the smaller of 600000 and timeoutMs (then it expires rather than stalls).',
     }),
     timeoutMs: t.int({
       description:

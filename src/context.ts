@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/database.ts';
+import type { DeliveryKeeper } from './delivery/keeper.ts';
 import { UnauthenticatedError } from './errors.ts';
 import type { Doorbell } from './events/doorbell.ts';
 import type { StreamHub } from './events/hub.ts';
@@ -39,6 +40,8 @@ export interface AppDeps {
   readonly presence: StreamHub<PresenceChange>;
   /** Settles the waits that this instance's clients subscribe to. */
   readonly waits: WaitKeeper;
+  /** Settles the deliveries that this instance's clients follow. */
+  readonly deliveries: DeliveryKeeper;
   readonly log: Logger;
   /** sha256 of the operator token. */
   readonly adminTokenHash: string;

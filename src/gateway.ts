@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import type { AppDeps } from './context.ts';
 import { type Database, ensureWritableFolder, openDatabase } from './db/database.ts';
+import { DeliveryKeeper } from './delivery/keeper.ts';
 import { Doorbell } from './events/doorbell.ts';
 import { StreamHub } from './events/hub.ts';
 import type { Logger } from './log.ts';
@@ -46,12 +47,14 @@ export async function startGateway(
     (goalId, after) => readPresencePage(database.db, goalId, after),
     (change: PresenceChange) => change.seq as bigint,
   );
+  const deliveries = new DeliveryKeeper(database.db, doorbell);
   const deps: AppDeps = {
     config,
     database,
     doorbell,
     presence,
     waits,
+    deliveries,
     log,
     adminTokenHash: hashToken(adminToken),
   };
@@ -74,6 +77,7 @@ export async function startGateway(
         await server.stop();
         presence.close();
         waits.close();
+        deliveries.close();
         await doorbell.close();
         if (!options.database) await database.close();
         log.info('switchboard stopped');
@@ -82,6 +86,7 @@ export async function startGateway(
   } catch (error) {
     presence.close();
     waits.close();
+    deliveries.close();
     await doorbell.close();
     if (!options.database) await database.close();
     throw error;

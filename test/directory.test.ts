@@ -41,7 +41,7 @@ const DIRECTORY = `query($goalId: ID!, $limit: Int) {
 }`;
 const ATTENTION = `query($goalId: ID!, $staleClaimMs: Int) {
   attention(goalId: $goalId, staleClaimMs: $staleClaimMs) {
-    rows { reason agentId todoId gateId since liveness }
+    rows { reason agentId todoId gateId deliveryId since liveness }
     scopeGap { reason }
   }
 }`;
@@ -380,6 +380,35 @@ describe(`attention rollup (${driver})`, () => {
       provider.token,
     );
     expect(await rowsWithout()).toEqual(baseline);
+  });
+
+  it('lists a delivery that saw no activity inside its window as STALLED_DELIVERY', async () => {
+    const { goalId } = await scenario();
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report([{ goalId, agentId: 'gamma', liveness: 'IDLE' }]);
+    const delivered = await t.ok(
+      `mutation($input: DeliverInput!) { deliver(input: $input) { __typename ... on Delivery { id } } }`,
+      {
+        input: {
+          goalId,
+          to: 'gamma',
+          kind: 'REQUEST',
+          subject: 'please review',
+          body: 'the French variant is ready',
+          idempotencyKey: 'stall-1',
+          activityWindowMs: 50,
+          timeoutMs: 60_000,
+        },
+      },
+    );
+    expect(delivered.deliver.__typename).toBe('Delivery');
+    const stalled = await eventually(async () => {
+      const rows = (await t.ok(ATTENTION, { goalId })).attention.rows;
+      return rows.find((r: any) => r.reason === 'STALLED_DELIVERY');
+    }, 'the delivery to stall');
+    expect(stalled).toMatchObject({ agentId: 'gamma', liveness: 'IDLE' });
+    const reasons = (await t.ok(ATTENTION, { goalId })).attention.rows.map((r: any) => r.reason);
+    expect(reasons).toEqual(['BLOCKED_ON_GATE', 'WAITING_ON_OWNER', 'STALLED_DELIVERY']);
   });
 
   it('an out-of-scope caller gets a scope gap and no rows', async () => {

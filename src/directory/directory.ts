@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Caller } from '../context.ts';
 import type { Db } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
+import { stalledDeliveries } from '../delivery/delivery.ts';
 import { InputError } from '../errors.ts';
 import { type Presence, toPresence } from '../presence/presence.ts';
 import type {
@@ -339,6 +340,15 @@ export async function attentionRows(
         since: asDate(todo.created_at),
       });
     }
+  }
+  for (const stalled of await stalledDeliveries(db, goalId)) {
+    row({
+      reason: 'STALLED_DELIVERY',
+      agentId: stalled.to,
+      todoId: stalled.todoId,
+      deliveryId: stalled.deliveryId,
+      since: stalled.stalledSince,
+    });
   }
   const urgency = (reason: AttentionReason) => attentionReasons.indexOf(reason);
   return rows.sort(

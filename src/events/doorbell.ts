@@ -4,8 +4,8 @@ import { type Database, notify, type Queryable } from '../db/database.ts';
 export const DOORBELL_CHANNEL = 'switchboard';
 
 /**
- * What a ring says: something of `kind` changed under `id` (a goal, or for `credential` a
- * credential id) up to `seq`. A ring is only a doorbell: whoever hears it re-reads the tables
+ * What a ring says: something of `kind` changed under `id` (a goal; for `credential` a
+ * credential id; for `delivery` a delivery id, whose outcome reached version `seq`) up to `seq`. A ring is only a doorbell: whoever hears it re-reads the tables
  * from its own cursor, so a lost ring delays an event and never loses one.
  */
 export interface Ring {
@@ -14,7 +14,7 @@ export interface Ring {
   readonly seq: string;
 }
 
-export const ringKinds = ['credential', 'presence'] as const;
+export const ringKinds = ['credential', 'presence', 'inbox', 'delivery'] as const;
 export type RingKind = (typeof ringKinds)[number];
 
 type Handler = (ring: Ring) => void;

@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { DOORBELL_CHANNEL, type Ring } from './doorbell.ts';
 
-export type Stream = 'presence';
+/** The per-goal gap-free streams: presence changes, and inbox arrivals (deliveries). */
+export type Stream = 'presence' | 'inbox';
 
 const ringOf = (stream: Stream, goalId: string, seq: bigint): Ring => ({
   kind: stream,
@@ -41,6 +42,33 @@ export async function advanceHead(
       where goal_id = ${goalId} and stream = ${stream} returning seq)
     select pg_notify(${DOORBELL_CHANNEL}, ${JSON.stringify(ringOf(stream, goalId, seq))})
     from moved`);
+}
+
+/**
+ * Appends one item to a goal's stream in a single statement: takes the head's row lock and
+ * the next number, runs `insert` (an INSERT … SELECT … FROM head … RETURNING …, where
+ * `head.seq` is the new number), and rings the doorbell for it. The lock is held from this
+ * statement to the end of its transaction — the statement's own when `db` is not a
+ * transaction, so no client round trip happens under it. If `insert` fails (a unique
+ * violation, say), the whole statement rolls back: no number is used, nothing rings.
+ */
+export async function appendToStream<T>(
+  db: Queryable,
+  goalId: string,
+  stream: Stream,
+  insert: SQL,
+): Promise<T[]> {
+  return rowsOf<T>(
+    await db.execute(sql`
+      with head as (
+        insert into stream_heads (goal_id, stream, seq) values (${goalId}, ${stream}, 1)
+        on conflict (goal_id, stream) do update set seq = stream_heads.seq + 1
+        returning seq
+      ), appended as (${insert})
+      select appended.*, pg_notify(${DOORBELL_CHANNEL}, json_build_object(
+        'kind', ${stream}::text, 'id', ${goalId}::text, 'seq', head.seq::text)::text)
+      from appended, head`),
+  );
 }
 
 /** The last committed sequence of a goal's stream (0 when nothing was written yet). */

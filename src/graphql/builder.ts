@@ -19,6 +19,8 @@ export const builder = new SchemaBuilder<{
     reader: boolean;
     /** The person's channel: decides gates. */
     steward: boolean;
+    /** PEER: a registered agent, the only kind of caller with an inbox. */
+    peer: boolean;
     provider: boolean;
   };
   Scalars: {
@@ -35,6 +37,7 @@ export const builder = new SchemaBuilder<{
       admin: caller?.kind === 'ADMIN',
       reader: caller !== null && caller.kind !== 'PROVIDER',
       steward: caller?.kind === 'STEWARD',
+      peer: caller?.kind === 'PEER',
       provider: caller?.kind === 'PROVIDER',
     }),
     unauthorizedError: (_parent, { caller }) =>

@@ -120,7 +120,15 @@ export const presenceChangesTable = pgTable(
     basis: text('basis', { enum: presenceBases }).notNull(),
     observedAt: timestamp('observed_at', { withTimezone: true }).notNull(),
     ended: boolean('ended').notNull().default(false),
-    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The clock when the row was inserted, which is after the goal's head lock was taken (not
+     * the transaction start): so recorded times follow `seq`, and whoever holds the head lock
+     * at instant T knows no change recorded at or before T is still to come. Deliveries rely
+     * on that to decide "no activity before the window ended" once, for every instance.
+     */
+    recordedAt: timestamp('recorded_at', { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
   },
   (t) => [primaryKey({ columns: [t.goalId, t.seq] })],
 );

@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { asc, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '../context.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { InputError } from '../errors.ts';
 import { minSeq } from '../events/sequence.ts';
-import {
-  type Liveness,
-  type PresenceChangeRow,
-  presenceChangesTable,
-  presenceTable,
-  providersTable,
-} from '../presence/tables.ts';
+import { CHANGE_PAGE, changesAfter, classifyChange, currentPins } from '../presence/pins.ts';
+import type { Liveness, PresenceChangeRow } from '../presence/tables.ts';
 import { findAgent, type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
 import { checkGoalScope, type ScopeGap } from '../scope.ts';
 import {
@@ -88,6 +83,11 @@ export async function startWait(
   return db.transaction(async (tx) => {
     const pins = await currentPins(tx, goalId, agentIds);
     const currentTodos = await claimedTodos(tx, goalId, agentIds);
+    const pinState = (agentId: string): PinState => {
+      const pin = pins.get(agentId);
+      if (!pin) return 'NO_PRESENCE_AT_START';
+      return pin.supportsPinnedWaits ? 'PINNED' : 'PROVIDER_WITHOUT_PINNED_WAITS';
+    };
     const id = `wait_${randomUUID()}`;
     const [row] = await tx
       .insert(waitsTable)
@@ -112,7 +112,7 @@ export async function startWait(
             goalId,
             agentId,
             todoId: input.todoId ?? currentTodos.get(agentId) ?? null,
-            state: pin?.state ?? ('NO_PRESENCE_AT_START' as PinState),
+            state: pinState(agentId),
             provider: pin?.provider ?? null,
             providerSessionRef: pin?.providerSessionRef ?? null,
             occupantRef: pin?.occupantRef ?? null,
@@ -127,47 +127,6 @@ export async function startWait(
     const [settled] = await recordOutcomes(tx, [{ waitId: id, outcome: immediate }]);
     return { ...wait, row: settled as WaitRow };
   });
-}
-
-interface Pin {
-  state: PinState;
-  provider: string;
-  providerSessionRef: string;
-  occupantRef: string;
-  stateChangeSeq: bigint;
-}
-
-/** Each agent's current location: its most recently changed presence that has not ended. */
-async function currentPins(
-  db: Queryable,
-  goalId: string,
-  agentIds: string[],
-): Promise<Map<string, Pin>> {
-  const rows = await db
-    .select({
-      agentId: presenceTable.agentId,
-      provider: presenceTable.providerId,
-      providerSessionRef: presenceTable.providerSessionRef,
-      occupantRef: presenceTable.occupantRef,
-      stateChangeSeq: presenceTable.stateChangeSeq,
-      instanceId: presenceTable.instanceId,
-      currentInstance: providersTable.instanceId,
-      supportsPinnedWaits: providersTable.supportsPinnedWaits,
-      endedAt: presenceTable.endedAt,
-    })
-    .from(presenceTable)
-    .innerJoin(providersTable, eq(providersTable.providerId, presenceTable.providerId))
-    .where(and(eq(presenceTable.goalId, goalId), inArray(presenceTable.agentId, agentIds)))
-    .orderBy(asc(presenceTable.stateChangeSeq));
-  const pins = new Map<string, Pin>();
-  for (const row of rows) {
-    if (row.endedAt !== null || row.instanceId !== row.currentInstance) continue;
-    pins.set(row.agentId, {
-      ...row,
-      state: row.supportsPinnedWaits ? 'PINNED' : 'PROVIDER_WITHOUT_PINNED_WAITS',
-    });
-  }
-  return pins;
 }
 
 /** Each agent's current todo: the open one it claims, highest priority first. */
@@ -231,22 +190,16 @@ export class Settler {
     if (change.recordedAt.getTime() > this.wait.row.deadline.getTime()) return null;
     const pinned = this.wait.targets.filter((t) => t.state === 'PINNED');
     for (const target of pinned) {
-      if (
-        this.dropped.has(target.position) ||
-        change.seq <= target.baselineSeq ||
-        change.agentId !== target.agentId ||
-        change.providerId !== target.provider ||
-        change.providerSessionRef !== target.providerSessionRef
-      ) {
-        continue;
-      }
+      if (this.dropped.has(target.position)) continue;
+      const meaning = classifyChange(target, change);
+      if (!meaning) continue;
       const at = { agentId: target.agentId, seq: change.seq, liveness: change.liveness };
       let drop: Outcome | null = null;
-      if (change.occupantRef !== target.occupantRef)
+      if (meaning.kind === 'REPLACED')
         drop = outcome('NOT_RUNNING', 'PINNED_OCCUPANT_REPLACED', at);
-      else if (change.ended) drop = outcome('NOT_RUNNING', 'PRESENCE_ENDED', at);
-      else if (change.liveness === 'UNREACHABLE') drop = outcome('UNREACHABLE', null, at);
-      else if (this.wait.row.accept.includes(change.liveness))
+      else if (meaning.kind === 'ENDED') drop = outcome('NOT_RUNNING', 'PRESENCE_ENDED', at);
+      else if (meaning.kind === 'UNREACHABLE') drop = outcome('UNREACHABLE', null, at);
+      else if (this.wait.row.accept.includes(meaning.liveness))
         return outcome('SATISFIED', null, at);
       if (drop) {
         this.dropped.add(target.position);
@@ -273,21 +226,6 @@ function outcome(
   return typeof at === 'object' && at !== null
     ? { status, reason, ...at }
     : { status, reason, agentId: at, seq: null, liveness: null };
-}
-
-/** Presence changes of a goal after `after`, in order (a page at a time). */
-export const CHANGE_PAGE = 1000;
-export function changesAfter(
-  db: Queryable,
-  goalId: string,
-  after: bigint,
-): Promise<PresenceChangeRow[]> {
-  return db
-    .select()
-    .from(presenceChangesTable)
-    .where(and(eq(presenceChangesTable.goalId, goalId), gt(presenceChangesTable.seq, after)))
-    .orderBy(asc(presenceChangesTable.seq))
-    .limit(CHANGE_PAGE);
 }
 
 /**

@@ -1,0 +1,192 @@
+/**
+ * Deliveries submitted per second with 50 concurrent senders (each a PEER with its own
+ * credential, each sending one request after another over HTTP), median of a few runs; and
+ * the latency from starting a submission to the recipient receiving it on inboxMessages
+ * (graphql-ws), under that load and one at a time. The recipient is pinned (a provider sees
+ * it WORKING), so each submission also resolves and records a pin. The senders run in a
+ * child process, so the gateway's event loop is not also the load generator's.
+ *
+ *   node --import tsx bench/delivery.ts                 # PGlite
+ *   DATABASE_URL=postgres://… node --import tsx bench/delivery.ts
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { benchGateway, machine, seedGoal, summary } from './support.ts';
+
+/** Milliseconds since the epoch, comparable between processes (performance.now() is not). */
+const now = () => performance.timeOrigin + performance.now();
+
+const DELIVER = `mutation($input: DeliverInput!) {
+  deliver(input: $input) { __typename ... on Delivery { id } }
+}`;
+
+interface Target {
+  url: string;
+  goalId: string;
+  recipient: string;
+}
+
+/** One request; throws unless it was delivered. */
+async function deliver(target: Target, token: string, subject: string): Promise<void> {
+  const response = await fetch(target.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      query: DELIVER,
+      variables: {
+        input: {
+          goalId: target.goalId,
+          to: target.recipient,
+          kind: 'REQUEST',
+          subject,
+          body: `Please look at ${subject}: a body of ordinary size, a few sentences long, nothing more.`,
+          idempotencyKey: subject,
+        },
+      },
+    }),
+  });
+  const body = (await response.json()) as { data?: { deliver: { __typename: string } } };
+  if (body.data?.deliver.__typename !== 'Delivery') throw new Error(JSON.stringify(body));
+}
+
+const SENDERS = Number(process.env.SENDERS ?? 50);
+const PER_SENDER = Number(process.env.PER_SENDER ?? 40);
+const RUNS = Number(process.env.RUNS ?? 3);
+const SINGLE_ROUNDS = 200;
+
+async function until(condition: () => boolean, what: string, timeoutMs = 120_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+async function main() {
+  const { url, wsUrl, gql, stop } = await benchGateway();
+  const { goalId, agentIds, report } = await seedGoal(gql, SENDERS + 1);
+  const [recipient, ...senders] = agentIds as [string, ...string[]];
+  await report([recipient], 'WORKING');
+  const tokens: string[] = [];
+  for (const agentId of [recipient, ...senders]) {
+    const issued = await gql(
+      `mutation($input: IssueCredentialInput!) { issueCredential(input: $input) { token } }`,
+      { input: { kind: 'PEER', goalId, agentId } },
+    );
+    tokens.push(issued.issueCredential.token);
+  }
+  const [recipientToken, ...senderTokens] = tokens as [string, ...string[]];
+  const target: Target = { url, goalId, recipient };
+
+  // The recipient: every arrival, stamped on receipt (subjects are unique).
+  const arrivedAt = new Map<string, number>();
+  const client = createClient({
+    url: wsUrl,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: { authorization: `Bearer ${recipientToken}` },
+  });
+  client.subscribe<{ inboxMessages: { subject: string } }>(
+    {
+      query: `subscription($goalId: ID!) { inboxMessages(goalId: $goalId, after: "0") { ... on InboxMessage { subject } } }`,
+      variables: { goalId },
+    },
+    {
+      next: ({ data }) => arrivedAt.set(data?.inboxMessages.subject as string, now()),
+      error: (error) => {
+        throw error;
+      },
+      complete: () => {},
+    },
+  );
+  let sent = 0;
+  /** Submits one request and resolves with its submit-to-arrival latency. */
+  const oneRoundTrip = async (subject: string) => {
+    const start = now();
+    await deliver(target, senderTokens[0] as string, subject);
+    sent++;
+    await until(() => arrivedAt.has(subject), `the arrival of ${subject}`);
+    return (arrivedAt.get(subject) as number) - start;
+  };
+
+  // Warm up the path (schema, connections, the first subscription read).
+  await oneRoundTrip('warm-up');
+
+  // Throughput: every sender sends PER_SENDER requests back to back, all senders at once.
+  const worker = fork(fileURLToPath(import.meta.url), ['--senders']);
+  worker.send({ target, tokens: senderTokens });
+  const runs: { perSecond: number; ms: number }[] = [];
+  const underLoad: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const done = new Promise<{ ms: number; starts: [string, number][] }>((resolve) =>
+      worker.once('message', resolve),
+    );
+    worker.send({ run, perSender: PER_SENDER });
+    const { ms, starts } = await done;
+    sent += starts.length;
+    runs.push({ perSecond: Math.round(starts.length / (ms / 1000)), ms: Math.round(ms) });
+    await until(() => starts.every(([s]) => arrivedAt.has(s)), `run ${run} arrivals`);
+    for (const [subject, at] of starts) underLoad.push((arrivedAt.get(subject) as number) - at);
+  }
+  worker.kill();
+  const rates = runs.map((r) => r.perSecond).sort((a, b) => a - b);
+
+  // One at a time: one sender, the next request only after the previous one arrived.
+  const single: number[] = [];
+  for (let i = 0; i < SINGLE_ROUNDS; i++) single.push(await oneRoundTrip(`single-${i}`));
+
+  console.log(
+    JSON.stringify(
+      {
+        benchmark: 'delivery',
+        machine: machine(),
+        setup: {
+          senders: SENDERS,
+          deliveriesPerSenderPerRun: PER_SENDER,
+          runs: RUNS,
+          recipientPinned: true,
+          transport: 'HTTP POST per delivery (keep-alive); recipient on one graphql-ws socket',
+          load: 'gateway and senders each in a child process; the recipient in this one',
+        },
+        submittedPerSecond: { median: rates[Math.floor(rates.length / 2)], runs },
+        submitToInboxMessagesMs: { underLoad: summary(underLoad), oneAtATime: summary(single) },
+        delivered: sent,
+        arrived: arrivedAt.size,
+      },
+      null,
+      2,
+    ),
+  );
+  await client.dispose();
+  await stop();
+  process.exit(0);
+}
+
+// The senders' process: runs one throughput run per message and reports when each request started.
+if (process.argv.includes('--senders')) {
+  let setup: { target: Target; tokens: string[] } | null = null;
+  process.on('message', async (message: { run: number; perSender: number } | typeof setup) => {
+    if (message && 'target' in message) {
+      setup = message;
+      return;
+    }
+    const { target, tokens } = setup as { target: Target; tokens: string[] };
+    const { run, perSender } = message as { run: number; perSender: number };
+    const starts: [string, number][] = [];
+    const start = now();
+    await Promise.all(
+      tokens.map(async (token, s) => {
+        for (let i = 0; i < perSender; i++) {
+          const subject = `run${run}-s${s}-m${i}`;
+          starts.push([subject, now()]);
+          await deliver(target, token, subject);
+        }
+      }),
+    );
+    process.send?.({ ms: now() - start, starts });
+  });
+} else {
+  await main();
+}

@@ -1,0 +1,676 @@
+import { randomUUID } from 'node:crypto';
+import { Repeater } from '@repeaterjs/repeater';
+import { and, asc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
+import type { Caller } from '../context.ts';
+import type { Db, Queryable } from '../db/database.ts';
+import { InputError } from '../errors.ts';
+import type { Doorbell } from '../events/doorbell.ts';
+import { type Batch, follow } from '../events/follow.ts';
+import { appendToStream } from '../events/sequence.ts';
+import { currentPins } from '../presence/pins.ts';
+import type { Liveness } from '../presence/tables.ts';
+import { findAgent, validateId, validateText } from '../registry/registry.ts';
+import { checkGoalScope, type ScopeGap } from '../scope.ts';
+import { settle, Tracker } from './outcomes.ts';
+import { bodyPreview } from './preview.ts';
+import { connectedTargets } from './roster.ts';
+import { recipientIn, type Sender, senderOf } from './sender.ts';
+import {
+  type DeliveryKind,
+  type DeliveryOutcomeRow,
+  type DeliveryRow,
+  deliveriesTable,
+  deliveryOutcomesTable,
+  type Outcome,
+  type OutcomeReason,
+  type PinState,
+  terminalOutcomes,
+} from './tables.ts';
+
+/** What the sender decides; the database adds the sequence number, the times and the state. */
+type NewDelivery = Omit<
+  DeliveryRow,
+  | 'seq'
+  | 'submittedAt'
+  | 'windowEndsAt'
+  | 'deadline'
+  | 'outcome'
+  | 'outcomeVersion'
+  | 'readAt'
+  | 'processedAt'
+  | 'takenAt'
+  | 'takeCount'
+>;
+
+/** Bounds (DESIGN §7: bodies are bounded; larger content goes in a durable artifact). */
+export const MAX_BODY_BYTES = 16_384;
+export const MAX_SUBJECT_CHARS = 200;
+export const MAX_IDEMPOTENCY_KEY_CHARS = 128;
+export const DEFAULT_TIMEOUT_MS = 3_600_000;
+export const MAX_TIMEOUT_MS = 86_400_000;
+/** Generous on purpose: an agent mid-turn may take minutes to look at its inbox. */
+export const DEFAULT_ACTIVITY_WINDOW_MS = 600_000;
+
+export interface DeliverInput {
+  goalId: string;
+  to?: string | null;
+  todoId?: string | null;
+  kind: DeliveryKind;
+  subject: string;
+  body: string;
+  threadId?: string | null;
+  replyTo?: string | null;
+  idempotencyKey: string;
+  activityWindowMs?: number | null;
+  timeoutMs?: number | null;
+}
+
+/** A delivery as its sender (or recipient, or a steward) sees it, with its outcome history. */
+export interface Delivery {
+  readonly type: 'Delivery';
+  readonly row: DeliveryRow;
+  readonly history: readonly DeliveryOutcomeRow[];
+  /** This answer is the original, returned again for a retried idempotency key. */
+  readonly replayed: boolean;
+}
+
+export const refusalReasons = [
+  'AGENT_BLOCKED',
+  'SCOPE_GAP',
+  'UNKNOWN_TARGET',
+  'AMBIGUOUS_TARGET',
+  'NOT_READY',
+] as const;
+export type RefusalReason = (typeof refusalReasons)[number];
+
+export const notReadyReasons = ['TARGET_RETIRED', 'NO_CONNECTED_PEER'] as const;
+export type NotReadyReason = (typeof notReadyReasons)[number];
+
+export interface DeliveryRefused {
+  readonly type: 'DeliveryRefused';
+  readonly reason: RefusalReason;
+  readonly goalId: string;
+  /** The target, as named or resolved from the roster; null when none could be chosen. */
+  readonly target: string | null;
+  /** AMBIGUOUS_TARGET: the connected peers to choose from. */
+  readonly choices: readonly string[];
+  readonly notReadyReason: NotReadyReason | null;
+  readonly scopeGap: ScopeGap | null;
+  /** AGENT_BLOCKED: the presence that showed the gate. */
+  readonly blocked: { liveness: Liveness; observedAt: Date; stateChangeSeq: bigint } | null;
+}
+
+export const conflictFields = [
+  'to',
+  'kind',
+  'subject',
+  'body',
+  'todoId',
+  'threadId',
+  'replyTo',
+] as const;
+export type ConflictField = (typeof conflictFields)[number];
+
+export interface IdempotencyConflict {
+  readonly type: 'IdempotencyConflict';
+  readonly goalId: string;
+  readonly idempotencyKey: string;
+  readonly differingFields: readonly ConflictField[];
+  readonly original: Delivery;
+}
+
+export type DeliverResult = Delivery | DeliveryRefused | IdempotencyConflict;
+
+interface Validated {
+  goalId: string;
+  to: string | null;
+  todoId: string | null;
+  kind: DeliveryKind;
+  subject: string;
+  body: string;
+  threadId: string | null;
+  replyTo: string | null;
+  idempotencyKey: string;
+  activityWindowMs: number;
+  timeoutMs: number;
+}
+
+function validate(input: DeliverInput): Validated {
+  const optionalId = (field: string, value: string | null | undefined) =>
+    value == null ? null : validateId(field, value);
+  const goalId = validateId('goalId', input.goalId);
+  const to = optionalId('to', input.to);
+  const todoId = optionalId('todoId', input.todoId);
+  const threadId = optionalId('threadId', input.threadId);
+  const replyTo = optionalId('replyTo', input.replyTo);
+  const subject = validateText('subject', input.subject, MAX_SUBJECT_CHARS);
+  if (input.body.trim().length === 0) throw new InputError('body must not be empty', 'body');
+  const bytes = Buffer.byteLength(input.body, 'utf8');
+  if (bytes > MAX_BODY_BYTES) {
+    throw new InputError(
+      `body is ${bytes} bytes; at most ${MAX_BODY_BYTES} (UTF-8) are accepted: put larger content in a durable artifact and send a reference to it`,
+      'body',
+    );
+  }
+  const idempotencyKey = validateText(
+    'idempotencyKey',
+    input.idempotencyKey,
+    MAX_IDEMPOTENCY_KEY_CHARS,
+  );
+  const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
+    throw new InputError(`timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}`, 'timeoutMs');
+  }
+  const activityWindowMs =
+    input.activityWindowMs ?? Math.min(DEFAULT_ACTIVITY_WINDOW_MS, timeoutMs);
+  if (!Number.isInteger(activityWindowMs) || activityWindowMs < 1 || activityWindowMs > timeoutMs) {
+    throw new InputError(
+      `activityWindowMs must be an integer from 1 to timeoutMs (${timeoutMs})`,
+      'activityWindowMs',
+    );
+  }
+  return {
+    goalId,
+    to,
+    todoId,
+    kind: input.kind,
+    subject,
+    body: input.body,
+    threadId,
+    replyTo,
+    idempotencyKey,
+    activityWindowMs,
+    timeoutMs,
+  };
+}
+
+const refused = (
+  goalId: string,
+  reason: RefusalReason,
+  extra: Partial<Omit<DeliveryRefused, 'type' | 'reason' | 'goalId'>> = {},
+): DeliveryRefused => ({
+  type: 'DeliveryRefused',
+  reason,
+  goalId,
+  target: null,
+  choices: [],
+  notReadyReason: null,
+  scopeGap: null,
+  blocked: null,
+  ...extra,
+});
+
+/**
+ * Hands one registered agent a bounded request or context (DESIGN §7). Validates fully,
+ * then decides every refusal before writing: a refusal writes nothing. A retried key
+ * returns the original (with its current outcome) or a conflict, and never writes again.
+ * Otherwise one transaction appends the delivery to the goal's inbox stream under its
+ * head lock and rings the doorbell on commit.
+ */
+export async function deliver(db: Db, caller: Caller, input: DeliverInput): Promise<DeliverResult> {
+  const v = validate(input);
+  const sender = senderOf(caller);
+  if (v.to !== null && v.to === recipientIn(caller, v.goalId)) {
+    throw new InputError('to must name another agent: an agent does not deliver to itself', 'to');
+  }
+  const gap = await checkGoalScope(db, caller, v.goalId);
+  if (gap) return refused(v.goalId, 'SCOPE_GAP', { scopeGap: gap, target: v.to });
+
+  const existing = await findByKey(db, v.goalId, sender.key, v.idempotencyKey);
+  if (existing) return replay(db, existing, v);
+
+  const target = await resolveTarget(db, sender, v);
+  if (typeof target !== 'string') return target;
+  const threadId = await resolveThread(db, caller, sender, v);
+  const pin = (await currentPins(db, v.goalId, [target])).get(target);
+  if (pin?.presence.liveness === 'BLOCKED') {
+    return refused(v.goalId, 'AGENT_BLOCKED', {
+      target,
+      blocked: {
+        liveness: 'BLOCKED',
+        observedAt: pin.presence.observedAt,
+        stateChangeSeq: pin.stateChangeSeq,
+      },
+    });
+  }
+  const pinState: PinState = pin
+    ? pin.supportsPinnedWaits
+      ? 'PINNED'
+      : 'PROVIDER_WITHOUT_PINNED_WAITS'
+    : (await providerCoversGoal(db, v.goalId))
+      ? 'NO_PRESENCE_AT_SUBMISSION'
+      : 'NO_PROVIDER';
+  const pinned = pinState === 'PINNED' ? pin : undefined;
+
+  const id = `dlv_${randomUUID()}`;
+  const values: NewDelivery = {
+    id,
+    goalId: v.goalId,
+    senderKey: sender.key,
+    senderKind: sender.kind,
+    senderGoalId: sender.goalId,
+    senderAgentId: sender.agentId,
+    senderCredentialId: sender.credentialId,
+    toAgentId: target,
+    requestedTo: v.to,
+    kind: v.kind,
+    todoId: v.todoId,
+    subject: v.subject,
+    body: v.body,
+    bodyPreview: bodyPreview(v.body),
+    threadId: threadId ?? id,
+    requestedThreadId: v.threadId,
+    replyTo: v.replyTo,
+    idempotencyKey: v.idempotencyKey,
+    activityWindowMs: v.activityWindowMs,
+    timeoutMs: v.timeoutMs,
+    pinState,
+    pinProvider: pinned?.provider ?? null,
+    pinSessionRef: pinned?.providerSessionRef ?? null,
+    pinOccupantRef: pinned?.occupantRef ?? null,
+    baselineSeq: pinned?.stateChangeSeq ?? 0n,
+  };
+  try {
+    const written = await appendDelivery(db, values);
+    return { type: 'Delivery', row: written, history: [], replayed: false };
+  } catch (error) {
+    if (!violates(error, 'deliveries_idempotency_idx')) throw error;
+    // A concurrent request with the same key committed first: answer as a retry would.
+    const original = await findByKey(db, v.goalId, sender.key, v.idempotencyKey);
+    if (!original) throw new Error('idempotency key conflicted but its delivery cannot be read');
+    return replay(db, original, v);
+  }
+}
+
+/**
+ * The write: one statement that numbers the delivery on the goal's inbox stream, inserts it
+ * and rings (appendToStream), so the head lock is held for no client round trip. Times come
+ * from the database clock. A taken idempotency key fails the statement as a whole.
+ */
+async function appendDelivery(db: Db, values: NewDelivery): Promise<DeliveryRow> {
+  const columns = getTableColumns(deliveriesTable);
+  const given = Object.entries(values).map(([key, value]) => {
+    const column = columns[key as keyof typeof columns];
+    const cast = column.getSQLType();
+    return {
+      name: sql.identifier(column.name),
+      value: sql`${typeof value === 'bigint' ? value.toString() : value}::${sql.raw(cast)}`,
+    };
+  });
+  const after = (ms: number) => sql`now() + ${`${ms} milliseconds`}::interval`;
+  const epochMs = (column: string) =>
+    sql.raw(`floor(extract(epoch from ${column}) * 1000)::float8 as ${column}`);
+  const [row] = await appendToStream<{
+    seq: string;
+    submitted_at: number;
+    window_ends_at: number;
+    deadline: number;
+  }>(
+    db,
+    values.goalId,
+    'inbox',
+    sql`insert into deliveries (${sql.join(
+      given.map((g) => g.name),
+      sql`, `,
+    )}, seq, submitted_at, window_ends_at, deadline)
+      select ${sql.join(
+        given.map((g) => g.value),
+        sql`, `,
+      )}, head.seq, now(), ${after(values.activityWindowMs)}, ${after(values.timeoutMs)}
+      from head
+      returning seq::text, ${epochMs('submitted_at')}, ${epochMs('window_ends_at')}, ${epochMs('deadline')}`,
+  );
+  if (!row) throw new Error('delivery was written but not returned');
+  return {
+    ...values,
+    seq: BigInt(row.seq),
+    submittedAt: new Date(Number(row.submitted_at)),
+    windowEndsAt: new Date(Number(row.window_ends_at)),
+    deadline: new Date(Number(row.deadline)),
+    outcome: 'SUBMITTED',
+    outcomeVersion: 0,
+    readAt: null,
+    processedAt: null,
+    takenAt: null,
+    takeCount: 0,
+  };
+}
+
+/** Whether `error` (or what drizzle wrapped) is a unique violation of `constraint`. */
+function violates(error: unknown, constraint: string): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined; e; e = e.cause as never) {
+    if (e.code === '23505') {
+      const detail = e as { constraint_name?: string; constraint?: string; message?: string };
+      return (detail.constraint_name ?? detail.constraint ?? detail.message ?? '').includes(
+        constraint,
+      );
+    }
+  }
+  return false;
+}
+
+function findByKey(
+  db: Queryable,
+  goalId: string,
+  senderKey: string,
+  key: string,
+): Promise<DeliveryRow | undefined> {
+  return db
+    .select()
+    .from(deliveriesTable)
+    .where(
+      and(
+        eq(deliveriesTable.goalId, goalId),
+        eq(deliveriesTable.senderKey, senderKey),
+        eq(deliveriesTable.idempotencyKey, key),
+      ),
+    )
+    .then((rows) => rows[0]);
+}
+
+/** The original for a retried key, brought up to date; or the fields in which the retry differs. */
+async function replay(db: Db, original: DeliveryRow, v: Validated): Promise<DeliverResult> {
+  const asSent: Record<ConflictField, string | null> = {
+    to: original.requestedTo,
+    kind: original.kind,
+    subject: original.subject,
+    body: original.body,
+    todoId: original.todoId,
+    threadId: original.requestedThreadId,
+    replyTo: original.replyTo,
+  };
+  const differingFields = conflictFields.filter((field) => asSent[field] !== v[field]);
+  const current = await currentDelivery(db, original);
+  if (differingFields.length === 0) return { ...current, replayed: true };
+  return {
+    type: 'IdempotencyConflict',
+    goalId: v.goalId,
+    idempotencyKey: v.idempotencyKey,
+    differingFields,
+    original: current,
+  };
+}
+
+/** `to` as named, or from the sender's roster: its primary, else its one connected peer. */
+async function resolveTarget(
+  db: Db,
+  sender: Sender,
+  v: Validated,
+): Promise<string | DeliveryRefused> {
+  let to = v.to;
+  if (to === null) {
+    const roster = await connectedTargets(db, v.goalId, sender.key);
+    if (roster.primaryPeer !== null) to = roster.primaryPeer;
+    else if (roster.connected.length === 1) to = roster.connected[0] as string;
+    else if (roster.connected.length === 0) {
+      return refused(v.goalId, 'NOT_READY', { notReadyReason: 'NO_CONNECTED_PEER' });
+    } else return refused(v.goalId, 'AMBIGUOUS_TARGET', { choices: roster.connected });
+  }
+  const agent = await findAgent(db, v.goalId, to);
+  if (!agent) return refused(v.goalId, 'UNKNOWN_TARGET', { target: to });
+  if (agent.retiredAt)
+    return refused(v.goalId, 'NOT_READY', { target: to, notReadyReason: 'TARGET_RETIRED' });
+  return to;
+}
+
+/**
+ * The thread a delivery joins: that of the message it answers (which the caller must have
+ * sent or received in this goal), else the one named, else (null) a new one named after itself.
+ */
+async function resolveThread(
+  db: Queryable,
+  caller: Caller,
+  sender: Sender,
+  v: Validated,
+): Promise<string | null> {
+  if (v.replyTo === null) return v.threadId;
+  const [answered] = await db
+    .select()
+    .from(deliveriesTable)
+    .where(and(eq(deliveriesTable.id, v.replyTo), eq(deliveriesTable.goalId, v.goalId)));
+  const me = recipientIn(caller, v.goalId);
+  if (!answered || (answered.senderKey !== sender.key && answered.toAgentId !== me)) {
+    throw new InputError(
+      'replyTo must name a message you sent or received in this goal',
+      'replyTo',
+    );
+  }
+  if (v.threadId !== null && v.threadId !== answered.threadId) {
+    throw new InputError(
+      `threadId differs from the thread of the message replied to (${answered.threadId}); omit it or pass that one`,
+      'threadId',
+    );
+  }
+  return answered.threadId;
+}
+
+async function providerCoversGoal(db: Queryable, goalId: string): Promise<boolean> {
+  const result = await db.execute(
+    sql`select 1 from providers where ${goalId} = any(goal_ids) limit 1`,
+  );
+  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows).length > 0;
+}
+
+// ---- reading and following ----------------------------------------------------------
+
+export interface UnknownDelivery {
+  readonly type: 'UnknownDelivery';
+  readonly deliveryId: string;
+}
+
+/**
+ * Whether the caller may see a delivery: its sender, its recipient, and an ADMIN or STEWARD
+ * whose scope covers the goal. Anyone else is told it does not exist, like a wait.
+ */
+async function visible(db: Queryable, caller: Caller | null, row: DeliveryRow): Promise<boolean> {
+  if (!caller || caller.kind === 'PROVIDER') return false;
+  if (await checkGoalScope(db, caller, row.goalId)) return false;
+  if (caller.kind !== 'PEER') return true;
+  return (
+    senderOf(caller).key === row.senderKey || recipientIn(caller, row.goalId) === row.toAgentId
+  );
+}
+
+/** Settles one delivery from the log and the clock, then loads its history. */
+async function currentDelivery(db: Db, row: DeliveryRow): Promise<Delivery> {
+  const tracker = new Tracker(row);
+  if (tracker.open) await settle(db, row.goalId, [tracker]);
+  return {
+    type: 'Delivery',
+    row: tracker.row,
+    history: await historyOf(db, tracker.row.id),
+    replayed: false,
+  };
+}
+
+/** Every outcome change after SUBMITTED: at most two (STALLED, then a terminal one). */
+function historyOf(db: Queryable, deliveryId: string): Promise<DeliveryOutcomeRow[]> {
+  return db
+    .select()
+    .from(deliveryOutcomesTable)
+    .where(eq(deliveryOutcomesTable.deliveryId, deliveryId))
+    .orderBy(asc(deliveryOutcomesTable.version));
+}
+
+export async function loadDelivery(db: Queryable, id: string): Promise<DeliveryRow | undefined> {
+  const [row] = await db.select().from(deliveriesTable).where(eq(deliveriesTable.id, id));
+  return row;
+}
+
+/** A delivery as it stands now: its outcome is settled first, so a decided one never reads pending. */
+export async function readDelivery(
+  db: Db,
+  caller: Caller | null,
+  id: string,
+): Promise<Delivery | UnknownDelivery> {
+  const row = await loadDelivery(db, id);
+  if (!row || !(await visible(db, caller, row))) return { type: 'UnknownDelivery', deliveryId: id };
+  return currentDelivery(db, row);
+}
+
+/** One entry of a delivery's outcome history; version 0 is the submission itself. */
+export interface OutcomeChange {
+  readonly type: 'DeliveryOutcomeChange';
+  readonly deliveryId: string;
+  readonly version: number;
+  readonly outcome: Outcome;
+  readonly previousOutcome: Outcome | null;
+  readonly reason: OutcomeReason | null;
+  readonly seq: bigint | null;
+  readonly liveness: Liveness | null;
+  readonly effectiveAt: Date;
+  readonly recordedAt: Date;
+  /** No further change can come: a terminal outcome, or SUBMITTED when activity is not observable. */
+  readonly final: boolean;
+}
+
+const isFinal = (row: Pick<DeliveryRow, 'outcome' | 'pinState'>) =>
+  terminalOutcomes.includes(row.outcome) || row.pinState !== 'PINNED';
+
+export function outcomeChanges(
+  row: DeliveryRow,
+  history: readonly DeliveryOutcomeRow[],
+): OutcomeChange[] {
+  const submitted: OutcomeChange = {
+    type: 'DeliveryOutcomeChange',
+    deliveryId: row.id,
+    version: 0,
+    outcome: 'SUBMITTED',
+    previousOutcome: null,
+    reason: null,
+    seq: null,
+    liveness: null,
+    effectiveAt: row.submittedAt,
+    recordedAt: row.submittedAt,
+    final: row.pinState !== 'PINNED',
+  };
+  let previous: Outcome = 'SUBMITTED';
+  return [
+    submitted,
+    ...history.map((h) => {
+      const change: OutcomeChange = {
+        type: 'DeliveryOutcomeChange',
+        deliveryId: row.id,
+        version: h.version,
+        outcome: h.outcome,
+        previousOutcome: previous,
+        reason: h.reason,
+        seq: h.seq,
+        liveness: h.liveness,
+        effectiveAt: h.effectiveAt,
+        recordedAt: h.recordedAt,
+        final: terminalOutcomes.includes(h.outcome),
+      };
+      previous = h.outcome;
+      return change;
+    }),
+  ];
+}
+
+/** Keeps a followed delivery settled while a client follows it (see DeliveryKeeper). */
+export interface OutcomeDriver {
+  keep(row: DeliveryRow): () => void;
+}
+
+/**
+ * Every change of a delivery's outcome after version `after` (all of them, from SUBMITTED,
+ * when omitted), then the end once no further change can come. The history table is the
+ * truth: this reads it from the cursor on each ring, whichever instance recorded the change;
+ * `driver` makes this instance settle the delivery meanwhile (ring, timer, reconnect).
+ */
+export async function followOutcome(
+  db: Db,
+  doorbell: Doorbell,
+  driver: OutcomeDriver,
+  caller: Caller | null,
+  id: string,
+  after: number | null,
+): Promise<AsyncIterable<OutcomeChange | UnknownDelivery>> {
+  if (after !== null && (!Number.isInteger(after) || after < 0)) {
+    throw new InputError('after must be a version (an integer, 0 or more)', 'after');
+  }
+  const row = await loadDelivery(db, id);
+  if (!row || !(await visible(db, caller, row))) {
+    return (async function* () {
+      yield { type: 'UnknownDelivery' as const, deliveryId: id };
+    })();
+  }
+  const read = async (cursor: number): Promise<Batch<OutcomeChange, number>> => {
+    const current = (await loadDelivery(db, id)) as DeliveryRow;
+    // Whole (at most STALLED and one terminal step), so each step knows its previous outcome.
+    const history = await historyOf(db, id);
+    const items = outcomeChanges(current, history).filter((c) => c.version > cursor);
+    const last = items.at(-1)?.version ?? cursor;
+    return { items, cursor: last, done: isFinal(current) && last >= current.outcomeVersion };
+  };
+  // A Repeater, not an async generator: a client that leaves mid-wait must stop both at once.
+  return new Repeater<OutcomeChange>(async (push, stop) => {
+    const release = isFinal(row) ? () => {} : driver.keep(row);
+    const changes = follow(doorbell, 'delivery', id, after ?? -1, read);
+    void stop.then(() => changes.return?.());
+    try {
+      for await (const change of changes) await push(change);
+    } finally {
+      release();
+    }
+    stop();
+  });
+}
+
+// ---- attention -----------------------------------------------------------------------
+
+export interface StalledDelivery {
+  readonly deliveryId: string;
+  readonly goalId: string;
+  readonly senderKind: DeliveryRow['senderKind'];
+  /** The sending agent; null for a STEWARD or ADMIN sender. */
+  readonly from: string | null;
+  readonly to: string;
+  readonly todoId: string | null;
+  readonly subject: string;
+  readonly submittedAt: Date;
+  /** When the activity window ended with no activity observed. */
+  readonly stalledSince: Date;
+  readonly deadline: Date;
+}
+
+export const MAX_STALLED = 500;
+
+/**
+ * The goal's deliveries that are STALLED now, oldest first (at most MAX_STALLED), for the
+ * attention rollup. Deliveries past their window that nobody followed are settled first, so
+ * the answer does not depend on whether a client was watching. No scope check: the caller
+ * (the rollup) has established scope for the goal.
+ */
+export async function stalledDeliveries(db: Db, goalId: string): Promise<StalledDelivery[]> {
+  const rows = await db
+    .select()
+    .from(deliveriesTable)
+    .where(
+      and(
+        eq(deliveriesTable.goalId, goalId),
+        inArray(deliveriesTable.outcome, ['SUBMITTED', 'STALLED']),
+        eq(deliveriesTable.pinState, 'PINNED'),
+        lt(deliveriesTable.windowEndsAt, sql`now()`),
+      ),
+    )
+    .orderBy(asc(deliveriesTable.submittedAt))
+    .limit(MAX_STALLED);
+  const trackers = rows.map((row) => new Tracker(row));
+  await settle(db, goalId, trackers);
+  return trackers
+    .map((t) => t.row)
+    .filter((row) => row.outcome === 'STALLED')
+    .map((row) => ({
+      deliveryId: row.id,
+      goalId: row.goalId,
+      senderKind: row.senderKind,
+      from: row.senderAgentId,
+      to: row.toAgentId,
+      todoId: row.todoId,
+      subject: row.subject,
+      submittedAt: row.submittedAt,
+      stalledSince: row.windowEndsAt,
+      deadline: row.deadline,
+    }));
+}

@@ -1,0 +1,13 @@
+import { redactSecrets } from '../ledger/privacy.ts';
+
+/**
+ * What a delivery shows of its body as evidence: a short, one-line preview that never holds
+ * a credential or an absolute local path (the ledger's privacy boundary).
+ */
+export const PREVIEW_CHARS = 120;
+
+/** The body redacted first (a cut must not split a secret past recognition), then flattened and cut. */
+export function bodyPreview(body: string): string {
+  const flat = redactSecrets(body).text.replace(/\s+/g, ' ').trim();
+  return flat.length <= PREVIEW_CHARS ? flat : `${flat.slice(0, PREVIEW_CHARS - 1)}…`;
+}

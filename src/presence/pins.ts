@@ -1,0 +1,114 @@
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import type { Queryable } from '../db/database.ts';
+import { type Presence, toPresence } from './presence.ts';
+import {
+  type Liveness,
+  type PresenceChangeRow,
+  presenceChangesTable,
+  presenceTable,
+  providersTable,
+} from './tables.ts';
+
+/**
+ * Identity pinning, shared by waits and deliveries (DESIGN §6, §7): a target is resolved once
+ * to its current location and occupant, with the baseline `stateChangeSeq` a later change
+ * must move beyond; afterwards only the goal's presence change log is consulted, never the
+ * current presence row, so the answer does not depend on when or where it is computed.
+ */
+export interface Pin {
+  readonly agentId: string;
+  readonly provider: string;
+  readonly providerSessionRef: string;
+  readonly occupantRef: string;
+  /** The baseline: changes at or below it were already visible when the pin was taken. */
+  readonly stateChangeSeq: bigint;
+  readonly supportsPinnedWaits: boolean;
+  /** The presence as a reader sees it now (TTL expiry reads UNKNOWN). */
+  readonly presence: Presence;
+}
+
+/**
+ * Each agent's current location: its most recently changed presence that has not ended and
+ * was reported by the provider's current instance. Agents without one are absent.
+ */
+export async function currentPins(
+  db: Queryable,
+  goalId: string,
+  agentIds: readonly string[],
+): Promise<Map<string, Pin>> {
+  if (agentIds.length === 0) return new Map();
+  const rows = await db
+    .select({ row: presenceTable, provider: providersTable })
+    .from(presenceTable)
+    .innerJoin(providersTable, eq(providersTable.providerId, presenceTable.providerId))
+    .where(and(eq(presenceTable.goalId, goalId), inArray(presenceTable.agentId, [...agentIds])))
+    .orderBy(asc(presenceTable.stateChangeSeq));
+  const now = new Date();
+  const pins = new Map<string, Pin>();
+  for (const { row, provider } of rows) {
+    if (row.endedAt !== null || row.instanceId !== provider.instanceId) continue;
+    pins.set(row.agentId, {
+      agentId: row.agentId,
+      provider: row.providerId,
+      providerSessionRef: row.providerSessionRef,
+      occupantRef: row.occupantRef,
+      stateChangeSeq: row.stateChangeSeq,
+      supportsPinnedWaits: provider.supportsPinnedWaits,
+      presence: toPresence(row, provider, now),
+    });
+  }
+  return pins;
+}
+
+/** What was pinned, as stored by whoever pinned it. */
+export interface PinnedTarget {
+  readonly agentId: string;
+  readonly provider: string | null;
+  readonly providerSessionRef: string | null;
+  readonly occupantRef: string | null;
+  readonly baselineSeq: bigint;
+}
+
+/**
+ * What one change of the log means for one pinned target. `null` when it does not concern
+ * the pin (another agent or location, or at or below the baseline). A different occupant at
+ * the location means the pinned one is gone: a replacement never counts as the target.
+ */
+export type PinnedChange =
+  | { readonly kind: 'REPLACED' }
+  | { readonly kind: 'ENDED' }
+  | { readonly kind: 'UNREACHABLE' }
+  | { readonly kind: 'STATE'; readonly liveness: Liveness };
+
+export function classifyChange(
+  target: PinnedTarget,
+  change: PresenceChangeRow,
+): PinnedChange | null {
+  if (
+    change.seq <= target.baselineSeq ||
+    change.agentId !== target.agentId ||
+    change.providerId !== target.provider ||
+    change.providerSessionRef !== target.providerSessionRef
+  ) {
+    return null;
+  }
+  if (change.occupantRef !== target.occupantRef) return { kind: 'REPLACED' };
+  if (change.ended) return { kind: 'ENDED' };
+  if (change.liveness === 'UNREACHABLE') return { kind: 'UNREACHABLE' };
+  return { kind: 'STATE', liveness: change.liveness };
+}
+
+/** Presence changes of a goal after `after`, in order, a page at a time. */
+export const CHANGE_PAGE = 1000;
+export function changesAfter(
+  db: Queryable,
+  goalId: string,
+  after: bigint,
+): Promise<PresenceChangeRow[]> {
+  return db
+    .select()
+    .from(presenceChangesTable)
+    .where(and(eq(presenceChangesTable.goalId, goalId), gt(presenceChangesTable.seq, after)))
+    .orderBy(asc(presenceChangesTable.seq))
+    .limit(CHANGE_PAGE);
+}

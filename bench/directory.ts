@@ -7,6 +7,7 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
 import { benchGateway, machine, seedGoal } from './support.ts';
 
 const url = process.env.DATABASE_URL;
@@ -30,6 +31,12 @@ for (const agentId of goal.agentIds.slice(0, AGENTS / 2)) {
     input: { goalId: goal.goalId, todoId: created.createTodo.id, agentId },
   });
 }
+
+// Fresh rows have no planner statistics yet; autovacuum would gather them soon after in
+// production. Without them Postgres picks the goal/status index over the open-claims one.
+const admin = postgres(url, { max: 1, onnotice: () => {} });
+await admin`analyze`;
+await admin.end();
 
 const raw = fork(fileURLToPath(new URL('./raw-directory-process.ts', import.meta.url)), {
   execArgv: ['--import', 'tsx'],

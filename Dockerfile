@@ -6,6 +6,9 @@ COPY tsconfig.json ./
 COPY src ./src
 COPY drizzle ./drizzle
 ENV HOST=0.0.0.0 PORT=4000 NODE_ENV=production
+# Without DATABASE_URL the embedded database and the generated admin token live here.
+RUN mkdir -p /app/.switchboard && chown node:node /app/.switchboard
+VOLUME /app/.switchboard
 EXPOSE 4000
 USER node
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \

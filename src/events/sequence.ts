@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { DOORBELL_CHANNEL, type Ring } from './doorbell.ts';
 
-export type Stream = 'presence';
+/** The per-goal streams with a gap-free sequence; each is also the ring kind of its doorbell. */
+export type Stream = 'presence' | 'ledger';
 
 const ringOf = (stream: Stream, goalId: string, seq: bigint): Ring => ({
   kind: stream,
@@ -41,6 +42,34 @@ export async function advanceHead(
       where goal_id = ${goalId} and stream = ${stream} returning seq)
     select pg_notify(${DOORBELL_CHANNEL}, ${JSON.stringify(ringOf(stream, goalId, seq))})
     from moved`);
+}
+
+/**
+ * Appends one item at the next number of a goal's stream in a single statement: moves the
+ * head (taking its row lock, held to commit), runs `insert` with that number, and rings the
+ * doorbell for when the transaction commits. The same guarantee as lockHead + advanceHead
+ * in one round trip, for the writers whose lock hold time bounds a goal's write rate.
+ * `insert` receives the new number as an SQL expression and must return what it wrote.
+ */
+export async function appendAtNextSeq<R>(
+  tx: Tx,
+  goalId: string,
+  stream: Stream,
+  insert: (seq: SQL) => SQL,
+): Promise<R> {
+  const [row] = rowsOf<R>(
+    await tx.execute(sql`
+      with head as (
+        insert into stream_heads (goal_id, stream, seq) values (${goalId}, ${stream}, 1)
+        on conflict (goal_id, stream) do update set seq = stream_heads.seq + 1
+        returning seq),
+      item as (${insert(sql`(select seq from head)`)})
+      select item.*, pg_notify(${DOORBELL_CHANNEL}, json_build_object(
+        'kind', ${stream}::text, 'id', ${goalId}::text, 'seq', (select seq::text from head))::text)
+      from item`),
+  );
+  if (!row) throw new Error(`${stream} item was written but cannot be read`);
+  return row;
 }
 
 /** The last committed sequence of a goal's stream (0 when nothing was written yet). */

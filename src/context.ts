@@ -4,6 +4,7 @@ import type { Database, Db } from './db/database.ts';
 import { UnauthenticatedError } from './errors.ts';
 import type { Doorbell } from './events/doorbell.ts';
 import type { StreamHub } from './events/hub.ts';
+import type { LedgerEvent } from './ledger/ledger.ts';
 import type { Logger } from './log.ts';
 import type { PresenceChange } from './presence/presence.ts';
 import { credentialsTable } from './registry/tables.ts';
@@ -37,6 +38,8 @@ export interface AppDeps {
   readonly doorbell: Doorbell;
   /** Presence streams of this instance's subscribers, one shared reader per goal. */
   readonly presence: StreamHub<PresenceChange>;
+  /** Ledger streams of this instance's subscribers, one shared reader per goal. */
+  readonly ledger: StreamHub<LedgerEvent>;
   /** Settles the waits that this instance's clients subscribe to. */
   readonly waits: WaitKeeper;
   readonly log: Logger;

@@ -5,6 +5,7 @@ import type { AppDeps } from './context.ts';
 import { type Database, ensureWritableFolder, openDatabase } from './db/database.ts';
 import { Doorbell } from './events/doorbell.ts';
 import { StreamHub } from './events/hub.ts';
+import { type LedgerEvent, readLedgerPage } from './ledger/ledger.ts';
 import type { Logger } from './log.ts';
 import { type PresenceChange, readPresencePage } from './presence/presence.ts';
 import { generateToken, hashToken } from './registry/tokens.ts';
@@ -46,11 +47,18 @@ export async function startGateway(
     (goalId, after) => readPresencePage(database.db, goalId, after),
     (change: PresenceChange) => change.seq as bigint,
   );
+  const ledger = new StreamHub(
+    doorbell,
+    'ledger',
+    (goalId, after) => readLedgerPage(database.db, goalId, after),
+    (event: LedgerEvent) => event.seq,
+  );
   const deps: AppDeps = {
     config,
     database,
     doorbell,
     presence,
+    ledger,
     waits,
     log,
     adminTokenHash: hashToken(adminToken),
@@ -73,6 +81,7 @@ export async function startGateway(
       async stop() {
         await server.stop();
         presence.close();
+        ledger.close();
         waits.close();
         await doorbell.close();
         if (!options.database) await database.close();
@@ -81,6 +90,7 @@ export async function startGateway(
     };
   } catch (error) {
     presence.close();
+    ledger.close();
     waits.close();
     await doorbell.close();
     if (!options.database) await database.close();

@@ -33,7 +33,6 @@ CREATE INDEX "ledger_events_gate_idx" ON "ledger_events" USING btree ("goal_id",
 CREATE INDEX "ledger_events_related_idx" ON "ledger_events" USING btree ("goal_id","related_agent_id","seq") WHERE "ledger_events"."related_agent_id" is not null;--> statement-breakpoint
 CREATE INDEX "ledger_events_goal_level_idx" ON "ledger_events" USING btree ("goal_id","seq") WHERE "ledger_events"."goal_change" is not null;--> statement-breakpoint
 CREATE INDEX "ledger_events_material_idx" ON "ledger_events" USING btree ("goal_id","agent_id","seq") WHERE "ledger_events"."material";--> statement-breakpoint
-CREATE INDEX "ledger_events_handoff_idx" ON "ledger_events" USING btree ("goal_id","agent_id","seq") WHERE "ledger_events"."event_kind" = 'HANDOFF';--> statement-breakpoint
 CREATE INDEX "ledger_events_time_idx" ON "ledger_events" USING btree ("goal_id","recorded_at");--> statement-breakpoint
 -- Hand-written (drizzle-kit does not model triggers): keep it when migrations are squashed.
 -- The ledger is append-only: UPDATE and DELETE are refused outright.

@@ -5,7 +5,7 @@ import type { AppDeps } from './context.ts';
 import { type Database, ensureWritableFolder, openDatabase } from './db/database.ts';
 import { Doorbell } from './events/doorbell.ts';
 import { StreamHub } from './events/hub.ts';
-import { type LedgerEvent, readLedgerPage } from './ledger/ledger.ts';
+import { FrontierCache, type LedgerEvent, readLedgerPage } from './ledger/ledger.ts';
 import type { Logger } from './log.ts';
 import { type PresenceChange, readPresencePage } from './presence/presence.ts';
 import { generateToken, hashToken } from './registry/tokens.ts';
@@ -59,6 +59,7 @@ export async function startGateway(
     doorbell,
     presence,
     ledger,
+    ledgerFrontiers: new FrontierCache(),
     waits,
     log,
     adminTokenHash: hashToken(adminToken),

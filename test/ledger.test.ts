@@ -273,6 +273,45 @@ describe(`the scoped read model (${driver})`, () => {
     expect(without.digest).toBe(packet.digest);
   });
 
+  it('keeps the other-agent frontier current through every change of the goal', async () => {
+    const { goalId, a, b, c, steward } = await team();
+    const frontierOf = async (agentId: string) =>
+      (await ledger(a.token, { goalId, agentId: a.agentId })).otherAgentFrontier.find(
+        (r: any) => r.agentId === agentId,
+      );
+    expect(await frontierOf(b.agentId)).toMatchObject({ visionSummary: null, topTodo: null });
+    await setVision(b.token, goalId, 'docs', { visionSummary: 'b v1' });
+    expect((await frontierOf(b.agentId)).visionSummary).toBe('b v1');
+    const id = await todo(b.token, goalId, { title: 'b top todo' });
+    await t.ok(CLAIM, { input: { goalId, todoId: id } }, b.token);
+    expect(await frontierOf(b.agentId)).toMatchObject({ topTodoId: id, topTodo: 'b top todo' });
+    const before = (await frontierOf(b.agentId)).latestMaterialAt;
+    await record(b.token, {
+      goalId,
+      eventKind: 'HANDOFF',
+      relatedAgentId: c.agentId,
+      summary: 'to c',
+    });
+    const after = await frontierOf(b.agentId);
+    expect(after.handoffState).toBe('OUTGOING');
+    expect(after.latestMaterialAt >= before).toBe(true);
+    expect((await frontierOf(c.agentId)).handoffState).toBe('INCOMING');
+    await record(c.token, { goalId, eventKind: 'VALIDATION', summary: 'c took it over' });
+    expect((await frontierOf(c.agentId)).handoffState).toBe('NONE');
+    const d = await registerAgent(t, goalId, uid('d'));
+    expect(await frontierOf(d)).toMatchObject({ agentId: d, handoffState: 'NONE' });
+    await t.ok(
+      `mutation($g: ID!, $a: ID!) { retireAgent(goalId: $g, agentId: $a) { __typename } }`,
+      { g: goalId, a: d },
+    );
+    expect(await frontierOf(d)).toBeUndefined();
+    expect(
+      (await ledger(steward, { goalId, agentId: a.agentId })).otherAgentFrontier.map(
+        (r: any) => r.agentId,
+      ),
+    ).toEqual([b.agentId, c.agentId].sort());
+  });
+
   it('rule 2: rows on todos the agent claims, whoever wrote them', async () => {
     const { goalId, a, b, c } = await team();
     const mine = await todo(a.token, goalId);

@@ -96,11 +96,14 @@ const LedgerRelevanceEnum = builder.enumType('LedgerRelevance', {
 });
 
 const HandoffStateEnum = builder.enumType('HandoffState', {
-  description: "The direction of an agent's latest handoff row. Not whether anyone acted on it.",
+  description:
+    "Whether a handoff is pending for an agent, judged from the ledger's rows alone. Not proof that anyone took or acted on the work.",
   values: describe(handoffStates, {
-    NONE: 'No handoff row names it.',
-    OUTGOING: 'Its latest handoff hands work to another agent.',
-    INCOMING: 'Its latest handoff hands it work from another agent.',
+    NONE: 'No pending handoff: none names it, or it recorded material work after the latest one.',
+    OUTGOING:
+      'Its latest material row is a handoff it made to another agent: it has handed work off and done nothing material since.',
+    INCOMING:
+      'A handoff to it is newer than its latest material row: it received work and has not recorded acting on it.',
   } satisfies Record<HandoffState, string>),
 });
 
@@ -362,7 +365,7 @@ const OtherAgentFrontierRowRef = builder
       handoffState: t.field({
         type: HandoffStateEnum,
         resolve: (r) => r.handoffState,
-        description: 'The direction of its latest handoff.',
+        description: 'Whether a handoff to or from it is pending.',
       }),
       latestMaterialAt: t.expose('latestMaterialAt', {
         type: 'DateTime',
@@ -610,17 +613,22 @@ builder.queryFields((t) => ({
         description: 'Include the compressed other-agent frontier.',
       }),
     },
-    resolve: (_root, args, { db, caller }) =>
-      evidenceLedger(db, caller, {
-        goalId: String(args.goalId),
-        agentId: String(args.agentId),
-        todoId: args.todoId == null ? null : String(args.todoId),
-        since: args.since ?? null,
-        eventKind: args.eventKind ?? null,
-        limit: args.limit ?? 30,
-        before: args.before ?? null,
-        includeOtherAgentFrontier: args.includeOtherAgentFrontier ?? true,
-      }),
+    resolve: (_root, args, { db, caller, deps }) =>
+      evidenceLedger(
+        db,
+        caller,
+        {
+          goalId: String(args.goalId),
+          agentId: String(args.agentId),
+          todoId: args.todoId == null ? null : String(args.todoId),
+          since: args.since ?? null,
+          eventKind: args.eventKind ?? null,
+          limit: args.limit ?? 30,
+          before: args.before ?? null,
+          includeOtherAgentFrontier: args.includeOtherAgentFrontier ?? true,
+        },
+        deps.ledgerFrontiers,
+      ),
   }),
 }));
 

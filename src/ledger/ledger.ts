@@ -33,7 +33,7 @@ import type { Db, Queryable, Tx } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { ForbiddenError, InputError } from '../errors.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
-import { appendAtNextSeq, lockHead, readHead } from '../events/sequence.ts';
+import { appendAtNextSeq, lockHead } from '../events/sequence.ts';
 import { type UnknownAgent, unknownAgent, validateId, validateText } from '../registry/registry.ts';
 import { checkGoalScope, type ScopeGap } from '../scope.ts';
 import { covers, parseDecisionScope, parseResumeCondition } from '../work/rules.ts';
@@ -445,19 +445,39 @@ async function checkLedgerAccess(
   caller: Caller | null,
   goalId: string,
   agentId: string,
-): Promise<ScopeGap | null> {
+): Promise<ScopeGap | LedgerContext> {
   if (caller?.kind === 'PROVIDER') {
     throw new ForbiddenError('a PROVIDER may not read evidence ledgers');
   }
   const gap = await checkGoalScope(q, caller, goalId);
   if (gap) return gap;
-  const [known] = rowsOf<{ known: boolean }>(
+  // Everything else a read needs before its scope, in the same round trip: whether the goal
+  // knows the agent, its roleScope, the ledger head, and the stamp of everything the
+  // other-agent frontier is computed from (ledger head, work sequence, registry).
+  const [context] = rowsOf<{
+    known: boolean;
+    active: boolean;
+    role_scope: string | null;
+    head: string | null;
+    stamp: string;
+  }>(
     await q.execute(sql`select
       exists (select 1 from agents where goal_id = ${goalId} and agent_id = ${agentId})
       or exists (select 1 from delegations where goal_id = ${goalId} and agent_id = ${agentId})
-      as known`),
+      as known,
+      ${activeAgentSql(goalId, agentId)} as active,
+      (select role_scope from agent_visions where goal_id = ${goalId} and agent_id = ${agentId})
+      as role_scope,
+      (select seq::text from stream_heads where goal_id = ${goalId} and stream = 'ledger')
+      as head,
+      concat_ws(':',
+        (select seq from stream_heads where goal_id = ${goalId} and stream = 'ledger'),
+        (select seq from work_seqs where goal_id = ${goalId}),
+        (select concat_ws(':', count(*), max(registered_at), max(retired_at))
+          from agents where goal_id = ${goalId}),
+        (select count(*) from delegations where goal_id = ${goalId})) as stamp`),
   );
-  if (!known?.known) {
+  if (!context?.known) {
     throw new InputError(
       `agentId "${agentId}" is not an agent registered in goal "${goalId}": pass a registered agent id (a host surface such as codex, codex-cli or claude-code is not an agent id)`,
       'agentId',
@@ -466,7 +486,24 @@ async function checkLedgerAccess(
   if (caller?.kind === 'PEER' && caller.agentId !== agentId) {
     return { type: 'ScopeGap', goalId, reason: 'NOT_OWN_LEDGER' };
   }
-  return null;
+  return {
+    type: 'LedgerContext',
+    active: context.active,
+    roleScope: context.role_scope,
+    headSeq: BigInt(context.head ?? 0),
+    frontierStamp: context.stamp,
+  };
+}
+
+/** What a permitted read learns with the access check. */
+interface LedgerContext {
+  readonly type: 'LedgerContext';
+  /** Whether the agent is an active member (a retired agent keeps its ledger, not its seat). */
+  readonly active: boolean;
+  readonly roleScope: string | null;
+  readonly headSeq: bigint;
+  /** Changes whenever anything the other-agent frontier is computed from changes. */
+  readonly frontierStamp: string;
 }
 
 // ---- one agent's scope ---------------------------------------------------------------
@@ -498,13 +535,22 @@ export function lanePrefixesOf(roleScope: string | null | undefined): string[] {
   return [...new Set(prefixes)].sort();
 }
 
-async function loadAgentScope(q: Queryable, goalId: string, agentId: string): Promise<AgentScope> {
-  const [vision] = rowsOf<{ role_scope: string }>(
-    await q.execute(
-      sql`select role_scope from agent_visions where goal_id = ${goalId} and agent_id = ${agentId}`,
-    ),
-  );
-  const lanePrefixes = lanePrefixesOf(vision?.role_scope);
+/** The agent's scope; `roleScope` when the caller read it already (undefined: read it here). */
+async function loadAgentScope(
+  q: Queryable,
+  goalId: string,
+  agentId: string,
+  roleScope?: string | null,
+): Promise<AgentScope> {
+  if (roleScope === undefined) {
+    const [vision] = rowsOf<{ role_scope: string }>(
+      await q.execute(
+        sql`select role_scope from agent_visions where goal_id = ${goalId} and agent_id = ${agentId}`,
+      ),
+    );
+    roleScope = vision?.role_scope ?? null;
+  }
+  const lanePrefixes = lanePrefixesOf(roleScope);
   const laneClause =
     lanePrefixes.length === 0
       ? sql`false`
@@ -703,6 +749,7 @@ export async function evidenceLedger(
   db: Db,
   caller: Caller | null,
   args: EvidenceLedgerArgs,
+  frontiers: FrontierCache | null = null,
 ): Promise<EvidenceLedgerPacket> {
   const goalId = validateId('goalId', args.goalId);
   const agentId = validateId('agentId', args.agentId);
@@ -717,8 +764,8 @@ export async function evidenceLedger(
         source: { eventLog: true, workGraph: true, deliveries: false },
         filters,
       } as const;
-      const gap = await checkLedgerAccess(tx, caller, goalId, agentId);
-      if (gap) {
+      const access = await checkLedgerAccess(tx, caller, goalId, agentId);
+      if (access.type === 'ScopeGap') {
         return {
           ...base,
           scope: {
@@ -733,20 +780,23 @@ export async function evidenceLedger(
           omittedFrontierRowCount: 0,
           readerHints: { requiredBefore: [...ledgerReadPurposes], nextRequiredReads: [] },
           digest: digestOf(goalId, agentId, []),
-          scopeGap: gap,
+          scopeGap: access,
         } satisfies EvidenceLedgerPacket;
       }
-      const [scope, blocking, headSeq] = await Promise.all([
-        loadAgentScope(tx, goalId, agentId),
+      // The frontier does not depend on the scope: it is sent along with the scope reads.
+      const frontierRead = filters.includeOtherAgentFrontier
+        ? otherAgentFrontier(tx, goalId, agentId, access, frontiers)
+        : Promise.resolve({ rows: [], omitted: 0 });
+      frontierRead.catch(() => {}); // awaited below; a failure aborts the transaction anyway
+      const [scope, blocking] = await Promise.all([
+        loadAgentScope(tx, goalId, agentId, access.roleScope),
         filters.todoId === null ? null : blockingGates(tx, goalId, filters.todoId),
-        readHead(tx, goalId, 'ledger'),
       ]);
       const [page, frontier] = await Promise.all([
         scopedRows(tx, scope, filters, blocking),
-        filters.includeOtherAgentFrontier
-          ? otherAgentFrontier(tx, goalId, agentId)
-          : { rows: [], omitted: 0 },
+        frontierRead,
       ]);
+      const headSeq = access.headSeq;
       const events = [...page.newestFirst].reverse();
       return {
         ...base,
@@ -858,75 +908,133 @@ async function scopedRows(
   };
 }
 
+/** Every active agent of a goal, compressed, as computed for one frontier stamp. */
+interface GoalFrontier {
+  readonly rows: OtherAgentFrontierRow[];
+  /** Active agents in the goal; more than rows.length when the read was cut at the cap. */
+  readonly total: number;
+}
+
 /**
- * Every other active agent of the goal, compressed: its vision summary, its top claimed
- * live todo, the direction of its latest handoff, and when it last recorded a material row.
- * One statement; each agent costs a few index probes, whatever the size of the ledger.
+ * Goal frontiers of recently read goals, each kept with the stamp it was computed for (the
+ * goal's ledger head, work sequence and registry: everything it is computed from). A read
+ * whose stamp, taken in its own snapshot, matches gets the same rows a recomputation would
+ * give; any change of the goal moves the stamp. One per gateway instance, bounded.
  */
+export class FrontierCache {
+  private readonly entries = new Map<string, { stamp: string; frontier: GoalFrontier }>();
+
+  constructor(private readonly capacity = 1000) {}
+
+  get(goalId: string, stamp: string): GoalFrontier | null {
+    const entry = this.entries.get(goalId);
+    if (!entry || entry.stamp !== stamp) return null;
+    this.entries.delete(goalId); // most recently used last
+    this.entries.set(goalId, entry);
+    return entry.frontier;
+  }
+
+  set(goalId: string, stamp: string, frontier: GoalFrontier): void {
+    this.entries.delete(goalId);
+    this.entries.set(goalId, { stamp, frontier });
+    const oldest = this.entries.keys().next().value;
+    if (this.entries.size > this.capacity && oldest !== undefined) this.entries.delete(oldest);
+  }
+}
+
+/** Every active agent of the goal except `agentId`, at most the cap, from the cache or the database. */
 async function otherAgentFrontier(
   q: Queryable,
   goalId: string,
   agentId: string,
+  context: LedgerContext,
+  cache: FrontierCache | null,
 ): Promise<{ rows: OtherAgentFrontierRow[]; omitted: number }> {
-  const rows = rowsOf<{
-    agent_id: string;
-    vision_summary: string | null;
-    top_todo_id: string | null;
-    top_todo: string | null;
-    latest_material_at: string | null;
-    last_out: string | null;
-    last_in: string | null;
-    total: number;
-  }>(
-    await q.execute(sql`with others as (
-        select agent_id from agents
-          where goal_id = ${goalId} and retired_at is null and agent_id <> ${agentId}
-        union
-        select d.agent_id from delegations d
-          join agents a on a.goal_id = d.agent_goal_id and a.agent_id = d.agent_id
-          where d.goal_id = ${goalId} and a.retired_at is null and d.agent_id <> ${agentId}
-      ), page as (
-        select agent_id, count(*) over () as total from others
-        order by agent_id limit ${LEDGER_LIMITS.frontierRows}
-      ), tops as (
-        select distinct on (claimed_by) claimed_by, id, title from todos
-        where goal_id = ${goalId} and status in ('OPEN', 'DEFERRED')
-          and claimed_by in (select agent_id from page)
-        order by claimed_by, priority desc, created_at, id
-      )
-      select p.agent_id, v.vision_summary, tops.id as top_todo_id, tops.title as top_todo,
-        p.total::int as total,
-        (select to_char(e.recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
-          from ledger_events e
-          where e.goal_id = ${goalId} and e.agent_id = p.agent_id and e.material
-          order by e.seq desc limit 1) as latest_material_at,
-        (select e.seq::text from ledger_events e
-          where e.goal_id = ${goalId} and e.agent_id = p.agent_id and e.event_kind = 'HANDOFF'
-          order by e.seq desc limit 1) as last_out,
+  let frontier = cache?.get(goalId, context.frontierStamp) ?? null;
+  if (!frontier) {
+    frontier = await goalFrontier(q, goalId);
+    cache?.set(goalId, context.frontierStamp, frontier);
+  }
+  const rows = frontier.rows
+    .filter((row) => row.agentId !== agentId)
+    .slice(0, LEDGER_LIMITS.frontierRows);
+  return { rows, omitted: frontier.total - (context.active ? 1 : 0) - rows.length };
+}
+
+/**
+ * Every active agent of the goal (up to the cap plus one, so that the reader's own row can be
+ * left out), compressed: its vision summary, its top claimed live todo, whether a handoff is
+ * pending (see HandoffState), and when it last recorded a material row. Two statements;
+ * each agent costs two index probes, whatever the size of the ledger.
+ */
+async function goalFrontier(q: Queryable, goalId: string): Promise<GoalFrontier> {
+  const cap = LEDGER_LIMITS.frontierRows + 1;
+  const active = sql`select agent_id from agents where goal_id = ${goalId} and retired_at is null
+    union
+    select d.agent_id from delegations d
+      join agents a on a.goal_id = d.agent_goal_id and a.agent_id = d.agent_id
+      where d.goal_id = ${goalId} and a.retired_at is null`;
+  const [agentRows, topRows] = await Promise.all([
+    // Two index probes per agent: its latest material row, and the latest handoff naming it.
+    q.execute(sql`select p.agent_id, v.vision_summary, m.seq::text as material_seq,
+        m.event_kind = 'HANDOFF' as material_is_handoff,
+        to_char(m.recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+          as latest_material_at,
         (select e.seq::text from ledger_events e
           where e.goal_id = ${goalId} and e.related_agent_id = p.agent_id
             and e.event_kind = 'HANDOFF'
-          order by e.seq desc limit 1) as last_in
-      from page p
+          order by e.seq desc limit 1) as handoff_in_seq
+      from (${active} order by agent_id limit ${cap + 1}) p
       left join agent_visions v on v.goal_id = ${goalId} and v.agent_id = p.agent_id
-      left join tops on tops.claimed_by = p.agent_id
+      left join lateral (select e.seq, e.event_kind, e.recorded_at from ledger_events e
+          where e.goal_id = ${goalId} and e.agent_id = p.agent_id and e.material
+          order by e.seq desc limit 1) m on true
       order by p.agent_id`),
+    // Each agent's highest-priority live claimed todo, from one pass over the goal's todos.
+    q.execute(sql`select distinct on (claimed_by) claimed_by, id, title from todos
+      where goal_id = ${goalId} and status in ('OPEN', 'DEFERRED') and claimed_by is not null
+      order by claimed_by, priority desc, created_at, id`),
+  ]);
+  const rows = rowsOf<{
+    agent_id: string;
+    vision_summary: string | null;
+    material_seq: string | null;
+    material_is_handoff: boolean | null;
+    latest_material_at: string | null;
+    handoff_in_seq: string | null;
+  }>(agentRows);
+  const tops = new Map(
+    rowsOf<{ claimed_by: string; id: string; title: string }>(topRows).map((t) => [
+      t.claimed_by,
+      t,
+    ]),
   );
+  let total = rows.length;
+  if (rows.length > cap) {
+    const [count] = rowsOf<{ n: number }>(
+      await q.execute(sql`select count(*)::int as n from (${active}) a`),
+    );
+    total = count?.n ?? rows.length;
+  }
   const seqOf = (value: string | null) => (value === null ? -1n : BigInt(value));
   return {
-    rows: rows.map((row) => {
-      const out = seqOf(row.last_out);
-      const into = seqOf(row.last_in);
+    total,
+    rows: rows.slice(0, cap).map((row) => {
+      const top = tops.get(row.agent_id);
       return {
         agentId: row.agent_id,
         visionSummary: row.vision_summary,
-        topTodoId: row.top_todo_id,
-        topTodo: row.top_todo,
-        handoffState: out < 0n && into < 0n ? 'NONE' : out > into ? 'OUTGOING' : 'INCOMING',
+        topTodoId: top?.id ?? null,
+        topTodo: top?.title ?? null,
+        handoffState:
+          seqOf(row.handoff_in_seq) > seqOf(row.material_seq)
+            ? 'INCOMING'
+            : row.material_is_handoff
+              ? 'OUTGOING'
+              : 'NONE',
         latestMaterialAt: row.latest_material_at === null ? null : new Date(row.latest_material_at),
       };
     }),
-    omitted: Math.max(0, (rows[0]?.total ?? 0) - rows.length),
   };
 }
 
@@ -1235,13 +1343,13 @@ export async function ledgerEvents(
 ): Promise<AsyncIterable<LedgerEvent | ScopeGap>> {
   const goalId = validateId('goalId', goalIdArg);
   const agentId = validateId('agentId', agentIdArg);
-  const gap = await checkLedgerAccess(db, caller, goalId, agentId);
-  if (gap) {
+  const access = await checkLedgerAccess(db, caller, goalId, agentId);
+  if (access.type === 'ScopeGap') {
     return (async function* () {
-      yield gap;
+      yield access;
     })();
   }
-  const start = after === null ? await readHead(db, goalId, 'ledger') : BigInt(after);
+  const start = after === null ? access.headSeq : BigInt(after);
   return hub.subscribe(goalId, start, undefined, async (items) => {
     const undecided = items.some((e) => !decidedWithoutScope(agentId, e));
     const scope = undecided

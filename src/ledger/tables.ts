@@ -119,11 +119,9 @@ export const ledgerEventsTable = pgTable(
     index('ledger_events_goal_level_idx')
       .on(t.goalId, t.seq)
       .where(sql`${t.goalChange} is not null`),
-    // The other-agent frontier: each agent's latest material row and latest handoff.
+    // The other-agent frontier: each agent's latest material row (the latest handoff naming
+    // an agent comes from ledger_events_related_idx).
     index('ledger_events_material_idx').on(t.goalId, t.agentId, t.seq).where(sql`${t.material}`),
-    index('ledger_events_handoff_idx')
-      .on(t.goalId, t.agentId, t.seq)
-      .where(sql`${t.eventKind} = 'HANDOFF'`),
     index('ledger_events_time_idx').on(t.goalId, t.recordedAt),
   ],
 );

@@ -9,8 +9,8 @@
  * the doorbell. Work-graph transitions and gate changes call it inside their own
  * transaction, so a change and its row commit together or not at all.
  *
- * Scope of one agent's ledger (the five rules, in the order `relevanceOf` applies them):
- *  1. its own rows (`agentId` is the agent), and handoffs to or from it;
+ * Scope of one agent's ledger: the five rules of DESIGN §8, plus goal-level rows
+ *  1. its own rows (`agentId` is the agent);
  *  2. rows on todos it claims (any status: finished work keeps its history);
  *  3. rows on unclaimed live todos selected for its lane — the lane is its vision's
  *     `roleScope` read as relative path prefixes: a todo is in the lane when one of its
@@ -20,9 +20,11 @@
  *     replans) that change its next action: rows on a todo one of its live todos depends on
  *     or waits for (`todo_done:`), rows on a gate that covers a scope one of its live todos
  *     requires or that a `gate_resolved:` condition names, and rows that name it as
- *     `relatedAgentId`;
- *  5. goal-level rows, marked at write with a `goalChange` (route, acceptance, global gate,
- *     goal next action, replan obligation): every agent sees those.
+ *     `relatedAgentId` (a blocker waiting on it);
+ *  5. handoffs to or from it;
+ *  and goal-level rows, marked at write with a `goalChange` (route, acceptance, global gate,
+ *  goal next action, replan obligation), which every agent sees. `relevanceOf` names the
+ *  first that applies (handoffs first).
  * Everything else belongs to other agents and reaches this agent only compressed, in
  * `otherAgentFrontier`. Scope is judged against the work graph as it is at read time.
  */
@@ -49,10 +51,12 @@ import {
   activeAgentSql,
   LIMITS,
   moveWorkSeq,
+  oneOf,
   patchVision,
   resolveActor,
   type UnknownTodo,
   type VisionPatch,
+  validateOptionalId,
 } from '../work/work.ts';
 import { type Boundary, type Refusal, screenEvent } from './privacy.ts';
 import {
@@ -113,7 +117,7 @@ export interface LedgerEvent {
   readonly relevance: LedgerRelevance | null;
 }
 
-function eventOf(row: LedgerEventRow, relevance: LedgerRelevance | null = null): LedgerEvent {
+function eventOf(row: LedgerEventRow): LedgerEvent {
   return {
     type: 'LedgerEvent',
     goalId: row.goalId,
@@ -140,7 +144,7 @@ function eventOf(row: LedgerEventRow, relevance: LedgerRelevance | null = null):
       redactionCount: row.redactionCount,
     },
     recordedBy: { kind: row.recordedByKind, agentId: row.recordedByAgent },
-    relevance,
+    relevance: null,
   };
 }
 
@@ -337,16 +341,6 @@ const materialKinds = new Set<LedgerEventKind>([
   'PROJECTION',
 ]);
 
-function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T)) {
-    throw new InputError(`${field} must be one of ${allowed.join(', ')}`, field);
-  }
-  return value as T;
-}
-
-const optionalId = (field: string, value: string | null | undefined) =>
-  value === null || value === undefined ? null : validateId(field, value);
-
 /**
  * Appends an event an agent or host records. A PEER records as itself (naming another
  * agent is FORBIDDEN); an ADMIN or STEWARD may name any active agent of the goal, or none
@@ -369,9 +363,9 @@ export async function recordEvent(
       'eventKind',
     );
   }
-  const agentId = optionalId('agentId', input.agentId);
-  const todoId = optionalId('todoId', input.todoId);
-  const relatedAgentId = optionalId('relatedAgentId', input.relatedAgentId);
+  const agentId = validateOptionalId('agentId', input.agentId);
+  const todoId = validateOptionalId('todoId', input.todoId);
+  const relatedAgentId = validateOptionalId('relatedAgentId', input.relatedAgentId);
   const goalChange =
     input.goalChange == null ? null : oneOf('goalChange', input.goalChange, goalChanges);
   if (goalChange !== null && caller.kind === 'PEER') {
@@ -509,7 +503,7 @@ interface LedgerContext {
 // ---- one agent's scope ---------------------------------------------------------------
 
 /** The sets the scoping rules test rows against, from the work graph as it is now. */
-export interface AgentScope {
+interface AgentScope {
   readonly goalId: string;
   readonly agentId: string;
   /** Path prefixes from the agent's vision roleScope (rule 3). */
@@ -525,7 +519,7 @@ export interface AgentScope {
 const LANE_WORD = /^[A-Za-z0-9._-][A-Za-z0-9._/*-]*$/;
 
 /** The path prefixes a roleScope names: its words that look like relative paths, without trailing `/`, `/*` or `/**`. */
-export function lanePrefixesOf(roleScope: string | null | undefined): string[] {
+function lanePrefixesOf(roleScope: string | null | undefined): string[] {
   if (!roleScope) return [];
   const prefixes = roleScope
     .split(/[\s,;]+/)
@@ -606,7 +600,7 @@ async function loadAgentScope(
 }
 
 /** The first scoping rule a row meets for the scope's agent, or null when it is another agent's. */
-export function relevanceOf(
+function relevanceOf(
   scope: AgentScope,
   row: Pick<
     LedgerEvent,
@@ -728,7 +722,7 @@ function validateFilters(args: EvidenceLedgerArgs): LedgerFilters {
     throw new InputError('before must be a Seq (a decimal string)', 'before');
   }
   return {
-    todoId: optionalId('todoId', args.todoId),
+    todoId: validateOptionalId('todoId', args.todoId),
     eventKind: args.eventKind == null ? null : oneOf('eventKind', args.eventKind, ledgerEventKinds),
     since,
     before,
@@ -1131,11 +1125,7 @@ function prefixDigests(goalId: string, agentId: string, newestFirst: readonly Le
 }
 
 /** The stable hash of a read's rows: sha256 of their canonical serialization. */
-export function digestOf(
-  goalId: string,
-  agentId: string,
-  newestFirst: readonly LedgerEvent[],
-): string {
+function digestOf(goalId: string, agentId: string, newestFirst: readonly LedgerEvent[]): string {
   return prefixDigests(goalId, agentId, newestFirst).at(-1) as string;
 }
 
@@ -1352,6 +1342,7 @@ export async function ledgerEvents(
   const start = after === null ? access.headSeq : BigInt(after);
   return hub.subscribe(goalId, start, undefined, async (items) => {
     const undecided = items.some((e) => !decidedWithoutScope(agentId, e));
+    // Rows decided without the work graph never consult the sets: empty ones do.
     const scope = undecided
       ? await loadAgentScope(db, goalId, agentId)
       : {

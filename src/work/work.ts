@@ -204,7 +204,7 @@ export const LIMITS = {
   maxTodosPage: 5000,
 } as const;
 
-function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
+export function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
   if (!allowed.includes(value as T)) {
     throw new InputError(`${field} must be one of ${allowed.join(', ')}`, field);
   }
@@ -242,7 +242,7 @@ function validateWriteScope(field: string, value: string): string {
   return scope;
 }
 
-function validateOptionalId(field: string, value: string | null | undefined): string | null {
+export function validateOptionalId(field: string, value: string | null | undefined): string | null {
   return value === null || value === undefined ? null : validateId(field, value);
 }
 

@@ -79,6 +79,34 @@ CREATE TABLE "stream_heads" (
 	CONSTRAINT "stream_heads_goal_id_stream_pk" PRIMARY KEY("goal_id","stream")
 );
 --> statement-breakpoint
+CREATE TABLE "ledger_events" (
+	"goal_id" text NOT NULL,
+	"seq" bigint NOT NULL,
+	"recorded_at" timestamp with time zone DEFAULT date_trunc('milliseconds', clock_timestamp()) NOT NULL,
+	"source" text NOT NULL,
+	"event_kind" text NOT NULL,
+	"agent_id" text,
+	"todo_id" text,
+	"gate_id" text,
+	"related_agent_id" text,
+	"classification" text,
+	"status" text,
+	"summary" text NOT NULL,
+	"evidence_refs" text[] DEFAULT '{}'::text[] NOT NULL,
+	"material" boolean NOT NULL,
+	"goal_change" text,
+	"cited_digest" text,
+	"raw_logs_recorded" boolean DEFAULT false NOT NULL,
+	"raw_trajectory_recorded" boolean DEFAULT false NOT NULL,
+	"credential_values_recorded" boolean DEFAULT false NOT NULL,
+	"absolute_paths_recorded" boolean DEFAULT false NOT NULL,
+	"redaction_count" integer DEFAULT 0 NOT NULL,
+	"recorded_by_kind" text NOT NULL,
+	"recorded_by_agent" text,
+	"credential_id" text,
+	CONSTRAINT "ledger_events_goal_id_seq_pk" PRIMARY KEY("goal_id","seq")
+);
+--> statement-breakpoint
 CREATE TABLE "observations" (
 	"goal_id" text NOT NULL,
 	"agent_id" text NOT NULL,
@@ -307,6 +335,7 @@ ALTER TABLE "inboxes" ADD CONSTRAINT "inboxes_active_id_deliveries_id_fk" FOREIG
 ALTER TABLE "inboxes" ADD CONSTRAINT "inboxes_goal_id_agent_id_agents_goal_id_agent_id_fk" FOREIGN KEY ("goal_id","agent_id") REFERENCES "public"."agents"("goal_id","agent_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "roster_peers" ADD CONSTRAINT "roster_peers_goal_id_agent_id_agents_goal_id_agent_id_fk" FOREIGN KEY ("goal_id","agent_id") REFERENCES "public"."agents"("goal_id","agent_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "rosters" ADD CONSTRAINT "rosters_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "ledger_events" ADD CONSTRAINT "ledger_events_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "presence" ADD CONSTRAINT "presence_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "presence" ADD CONSTRAINT "presence_provider_id_providers_provider_id_fk" FOREIGN KEY ("provider_id") REFERENCES "public"."providers"("provider_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "agents" ADD CONSTRAINT "agents_goal_id_goals_id_fk" FOREIGN KEY ("goal_id") REFERENCES "public"."goals"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -324,6 +353,13 @@ CREATE UNIQUE INDEX "deliveries_goal_seq_idx" ON "deliveries" USING btree ("goal
 CREATE UNIQUE INDEX "deliveries_idempotency_idx" ON "deliveries" USING btree ("goal_id","sender_key","idempotency_key");--> statement-breakpoint
 CREATE INDEX "deliveries_inbox_idx" ON "deliveries" USING btree ("goal_id","to_agent_id","seq");--> statement-breakpoint
 CREATE INDEX "deliveries_open_idx" ON "deliveries" USING btree ("goal_id","outcome") WHERE "deliveries"."outcome" in ('SUBMITTED', 'STALLED');--> statement-breakpoint
+CREATE INDEX "ledger_events_agent_idx" ON "ledger_events" USING btree ("goal_id","agent_id","seq");--> statement-breakpoint
+CREATE INDEX "ledger_events_todo_idx" ON "ledger_events" USING btree ("goal_id","todo_id","seq") WHERE "ledger_events"."todo_id" is not null;--> statement-breakpoint
+CREATE INDEX "ledger_events_gate_idx" ON "ledger_events" USING btree ("goal_id","gate_id","seq") WHERE "ledger_events"."gate_id" is not null;--> statement-breakpoint
+CREATE INDEX "ledger_events_related_idx" ON "ledger_events" USING btree ("goal_id","related_agent_id","seq") WHERE "ledger_events"."related_agent_id" is not null;--> statement-breakpoint
+CREATE INDEX "ledger_events_goal_level_idx" ON "ledger_events" USING btree ("goal_id","seq") WHERE "ledger_events"."goal_change" is not null;--> statement-breakpoint
+CREATE INDEX "ledger_events_material_idx" ON "ledger_events" USING btree ("goal_id","agent_id","seq") WHERE "ledger_events"."material";--> statement-breakpoint
+CREATE INDEX "ledger_events_time_idx" ON "ledger_events" USING btree ("goal_id","recorded_at");--> statement-breakpoint
 CREATE INDEX "presence_provider_idx" ON "presence" USING btree ("provider_id");--> statement-breakpoint
 CREATE INDEX "credentials_agent_idx" ON "credentials" USING btree ("goal_id","agent_id");--> statement-breakpoint
 CREATE INDEX "delegations_agent_idx" ON "delegations" USING btree ("agent_goal_id","agent_id");--> statement-breakpoint

@@ -5,6 +5,7 @@ import type { DeliveryKeeper } from './delivery/keeper.ts';
 import { UnauthenticatedError } from './errors.ts';
 import type { Doorbell } from './events/doorbell.ts';
 import type { StreamHub } from './events/hub.ts';
+import type { FrontierCache, LedgerEvent } from './ledger/ledger.ts';
 import type { Logger } from './log.ts';
 import type { PresenceChange } from './presence/presence.ts';
 import { credentialsTable } from './registry/tables.ts';
@@ -38,6 +39,10 @@ export interface AppDeps {
   readonly doorbell: Doorbell;
   /** Presence streams of this instance's subscribers, one shared reader per goal. */
   readonly presence: StreamHub<PresenceChange>;
+  /** Ledger streams of this instance's subscribers, one shared reader per goal. */
+  readonly ledger: StreamHub<LedgerEvent>;
+  /** Other-agent frontiers of recently read goals, each valid for one stamp of the goal's state. */
+  readonly ledgerFrontiers: FrontierCache;
   /** Settles the waits that this instance's clients subscribe to. */
   readonly waits: WaitKeeper;
   /** Settles the deliveries that this instance's clients follow. */

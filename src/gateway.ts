@@ -6,6 +6,7 @@ import { type Database, ensureWritableFolder, openDatabase } from './db/database
 import { DeliveryKeeper } from './delivery/keeper.ts';
 import { Doorbell } from './events/doorbell.ts';
 import { StreamHub } from './events/hub.ts';
+import { FrontierCache, type LedgerEvent, readLedgerPage } from './ledger/ledger.ts';
 import type { Logger } from './log.ts';
 import { type PresenceChange, readPresencePage } from './presence/presence.ts';
 import { generateToken, hashToken } from './registry/tokens.ts';
@@ -48,15 +49,31 @@ export async function startGateway(
     (change: PresenceChange) => change.seq as bigint,
   );
   const deliveries = new DeliveryKeeper(database.db, doorbell);
+  const ledger = new StreamHub(
+    doorbell,
+    'ledger',
+    (goalId, after) => readLedgerPage(database.db, goalId, after),
+    (event: LedgerEvent) => event.seq,
+  );
   const deps: AppDeps = {
     config,
     database,
     doorbell,
     presence,
+    ledger,
+    ledgerFrontiers: new FrontierCache(),
     waits,
     deliveries,
     log,
     adminTokenHash: hashToken(adminToken),
+  };
+  const closeServices = async () => {
+    presence.close();
+    ledger.close();
+    waits.close();
+    deliveries.close();
+    await doorbell.close();
+    if (!options.database) await database.close();
   };
   try {
     await doorbell.open(database);
@@ -75,20 +92,12 @@ export async function startGateway(
       deps,
       async stop() {
         await server.stop();
-        presence.close();
-        waits.close();
-        deliveries.close();
-        await doorbell.close();
-        if (!options.database) await database.close();
+        await closeServices();
         log.info('switchboard stopped');
       },
     };
   } catch (error) {
-    presence.close();
-    waits.close();
-    deliveries.close();
-    await doorbell.close();
-    if (!options.database) await database.close();
+    await closeServices();
     throw error;
   }
 }

@@ -3,7 +3,7 @@ import type { Caller } from './context.ts';
 import type { Queryable } from './db/database.ts';
 import { rowsOf, textArray } from './db/sql.ts';
 
-export const scopeGapReasons = ['AUDIENCE_NOT_AUTHORIZED', 'UNKNOWN'] as const;
+export const scopeGapReasons = ['AUDIENCE_NOT_AUTHORIZED', 'UNKNOWN', 'NOT_OWN_LEDGER'] as const;
 export type ScopeGapReason = (typeof scopeGapReasons)[number];
 
 /**

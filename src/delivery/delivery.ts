@@ -6,7 +6,7 @@ import type { Db, Queryable } from '../db/database.ts';
 import { InputError } from '../errors.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
-import { appendToStream } from '../events/sequence.ts';
+import { appendAtNextSeq } from '../events/sequence.ts';
 import { currentPins } from '../presence/pins.ts';
 import type { Liveness } from '../presence/tables.ts';
 import { findAgent, validateId, validateText } from '../registry/registry.ts';
@@ -284,7 +284,7 @@ export async function deliver(db: Db, caller: Caller, input: DeliverInput): Prom
 
 /**
  * The write: one statement that numbers the delivery on the goal's inbox stream, inserts it
- * and rings (appendToStream), so the head lock is held for no client round trip. Times come
+ * and rings (appendAtNextSeq), so the head lock is held for no client round trip. Times come
  * from the database clock. A taken idempotency key fails the statement as a whole.
  */
 async function appendDelivery(db: Db, values: NewDelivery): Promise<DeliveryRow> {
@@ -300,7 +300,7 @@ async function appendDelivery(db: Db, values: NewDelivery): Promise<DeliveryRow>
   const after = (ms: number) => sql`now() + ${`${ms} milliseconds`}::interval`;
   const epochMs = (column: string) =>
     sql.raw(`floor(extract(epoch from ${column}) * 1000)::float8 as ${column}`);
-  const [row] = await appendToStream<{
+  const row = await appendAtNextSeq<{
     seq: string;
     submitted_at: number;
     window_ends_at: number;
@@ -309,18 +309,16 @@ async function appendDelivery(db: Db, values: NewDelivery): Promise<DeliveryRow>
     db,
     values.goalId,
     'inbox',
-    sql`insert into deliveries (${sql.join(
+    (seq) => sql`insert into deliveries (${sql.join(
       given.map((g) => g.name),
       sql`, `,
     )}, seq, submitted_at, window_ends_at, deadline)
       select ${sql.join(
         given.map((g) => g.value),
         sql`, `,
-      )}, head.seq, now(), ${after(values.activityWindowMs)}, ${after(values.timeoutMs)}
-      from head
+      )}, ${seq}, now(), ${after(values.activityWindowMs)}, ${after(values.timeoutMs)}
       returning seq::text, ${epochMs('submitted_at')}, ${epochMs('window_ends_at')}, ${epochMs('deadline')}`,
   );
-  if (!row) throw new Error('delivery was written but not returned');
   return {
     ...values,
     seq: BigInt(row.seq),

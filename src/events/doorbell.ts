@@ -14,7 +14,7 @@ export interface Ring {
   readonly seq: string;
 }
 
-export const ringKinds = ['credential', 'presence', 'inbox', 'delivery'] as const;
+export const ringKinds = ['credential', 'presence', 'inbox', 'delivery', 'ledger'] as const;
 export type RingKind = (typeof ringKinds)[number];
 
 type Handler = (ring: Ring) => void;

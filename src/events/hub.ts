@@ -10,19 +10,31 @@ export interface Page<T> {
   readonly more: boolean;
 }
 
-/** Most items a subscriber may have pending before it is cut off (it can resume from its cursor). */
+/**
+ * Most items a subscriber may have queued before it is cut off (it can resume from its
+ * cursor). Items wait in the member's own queue and are handed to the consumer one at a
+ * time, so a burst never meets the Repeater's limit of 1,024 pending pushes.
+ */
 export const MAX_PENDING_PER_SUBSCRIBER = 10_000;
 
 export class SubscriberTooSlow extends Error {
   override name = 'SubscriberTooSlow';
 }
 
+/**
+ * Narrows a batch a member accepted, asynchronously (a scoped stream that must read the
+ * subscriber's current scope first). It may return new objects for the items it keeps.
+ */
+export type Select<T> = (items: readonly T[]) => Promise<readonly T[]>;
+
 interface Member<T> {
   cursor: bigint;
   readonly accept: (item: T) => boolean;
-  readonly push: (item: T) => Promise<unknown>;
+  readonly select: Select<T> | null;
+  /** Items delivered and not yet taken by the consumer, oldest first. */
+  readonly queue: T[];
+  readonly wake: () => void;
   readonly fail: (error: Error) => void;
-  pending: number;
 }
 
 interface Group<T> {
@@ -55,27 +67,48 @@ export class StreamHub<T> {
     });
   }
 
-  /** Items of stream `id` after `after` that `accept` lets through, live, until the consumer returns. */
+  /**
+   * Items of stream `id` after `after` that `accept` lets through (and then `select`, when
+   * given, keeps), live, until the consumer returns.
+   */
   subscribe(
     id: string,
     after: bigint,
     accept: (item: T) => boolean = () => true,
+    select: Select<T> | null = null,
   ): AsyncIterableIterator<T> {
     return new Repeater<T>(async (push, stop) => {
+      let waiting: (() => void) | null = null;
+      let stopped = false;
       const member: Member<T> = {
         cursor: after,
         accept,
-        pending: 0,
-        push: (item) => {
-          member.pending++;
-          return push(item).finally(() => member.pending--);
-        },
+        select,
+        queue: [],
+        wake: () => waiting?.(),
         fail: (error) => stop(error),
       };
+      void stop.then(() => {
+        stopped = true;
+        member.wake();
+      });
       this.join(id, member);
       void this.pump(id);
-      await stop;
-      this.leave(id, member);
+      try {
+        while (!stopped) {
+          const item = member.queue.shift();
+          if (item === undefined) {
+            await new Promise<void>((resolve) => {
+              waiting = resolve;
+            });
+            waiting = null;
+          } else {
+            await push(item);
+          }
+        }
+      } finally {
+        this.leave(id, member);
+      }
     });
   }
 
@@ -127,7 +160,7 @@ export class StreamHub<T> {
             0n,
           ),
         );
-        for (const member of members) this.deliver(member, page);
+        for (const member of members) await this.deliver(member, page);
         if (page.more) group.again = true;
       } while (group.again && this.groups.get(id) === group);
     } catch (error) {
@@ -139,17 +172,26 @@ export class StreamHub<T> {
     }
   }
 
-  private deliver(member: Member<T>, page: Page<T>): void {
-    for (const item of page.items) {
-      if (this.seqOf(item) <= member.cursor || !member.accept(item)) continue;
-      if (member.pending >= MAX_PENDING_PER_SUBSCRIBER) {
-        member.fail(
-          new SubscriberTooSlow('subscriber fell too far behind; resubscribe from its last seq'),
-        );
+  private async deliver(member: Member<T>, page: Page<T>): Promise<void> {
+    let items: readonly T[] = page.items.filter(
+      (item) => this.seqOf(item) > member.cursor && member.accept(item),
+    );
+    if (member.select && items.length > 0) {
+      try {
+        items = await member.select(items);
+      } catch (error) {
+        member.fail(error as Error);
         return;
       }
-      void member.push(item);
     }
+    if (member.queue.length + items.length > MAX_PENDING_PER_SUBSCRIBER) {
+      member.fail(
+        new SubscriberTooSlow('subscriber fell too far behind; resubscribe from its last seq'),
+      );
+      return;
+    }
+    member.queue.push(...items);
+    if (items.length > 0) member.wake();
     if (page.cursor > member.cursor) member.cursor = page.cursor;
   }
 }

@@ -3,8 +3,8 @@ import type { Queryable, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { DOORBELL_CHANNEL, type Ring } from './doorbell.ts';
 
-/** The per-goal gap-free streams: presence changes, and inbox arrivals (deliveries). */
-export type Stream = 'presence' | 'inbox';
+/** The per-goal streams with a gap-free sequence; each is also the ring kind of its doorbell. */
+export type Stream = 'presence' | 'inbox' | 'ledger';
 
 const ringOf = (stream: Stream, goalId: string, seq: bigint): Ring => ({
   kind: stream,
@@ -45,30 +45,31 @@ export async function advanceHead(
 }
 
 /**
- * Appends one item to a goal's stream in a single statement: takes the head's row lock and
- * the next number, runs `insert` (an INSERT … SELECT … FROM head … RETURNING …, where
- * `head.seq` is the new number), and rings the doorbell for it. The lock is held from this
- * statement to the end of its transaction — the statement's own when `db` is not a
- * transaction, so no client round trip happens under it. If `insert` fails (a unique
- * violation, say), the whole statement rolls back: no number is used, nothing rings.
+ * Appends one item at the next number of a goal's stream in a single statement: moves the
+ * head (taking its row lock, held to commit), runs `insert` with that number, and rings the
+ * doorbell for when the transaction commits. The same guarantee as lockHead + advanceHead
+ * in one round trip, for the writers whose lock hold time bounds a goal's write rate.
+ * `insert` receives the new number as an SQL expression and must return what it wrote.
  */
-export async function appendToStream<T>(
-  db: Queryable,
+export async function appendAtNextSeq<R>(
+  tx: Queryable,
   goalId: string,
   stream: Stream,
-  insert: SQL,
-): Promise<T[]> {
-  return rowsOf<T>(
-    await db.execute(sql`
+  insert: (seq: SQL) => SQL,
+): Promise<R> {
+  const [row] = rowsOf<R>(
+    await tx.execute(sql`
       with head as (
         insert into stream_heads (goal_id, stream, seq) values (${goalId}, ${stream}, 1)
         on conflict (goal_id, stream) do update set seq = stream_heads.seq + 1
-        returning seq
-      ), appended as (${insert})
-      select appended.*, pg_notify(${DOORBELL_CHANNEL}, json_build_object(
-        'kind', ${stream}::text, 'id', ${goalId}::text, 'seq', head.seq::text)::text)
-      from appended, head`),
+        returning seq),
+      item as (${insert(sql`(select seq from head)`)})
+      select item.*, pg_notify(${DOORBELL_CHANNEL}, json_build_object(
+        'kind', ${stream}::text, 'id', ${goalId}::text, 'seq', (select seq::text from head))::text)
+      from item`),
   );
+  if (!row) throw new Error(`${stream} item was written but cannot be read`);
+  return row;
 }
 
 /** The last committed sequence of a goal's stream (0 when nothing was written yet). */

@@ -26,6 +26,10 @@ export const ScopeGapReasonEnum = builder.enumType('ScopeGapReason', {
         'The credential does not cover this goal. Also the answer for a goal that does not exist: the two are deliberately indistinguishable.',
     },
     UNKNOWN: { description: 'Membership could not be classified (no credential was sent).' },
+    NOT_OWN_LEDGER: {
+      description:
+        "A PEER asked for another agent's evidence ledger (or its stream): a peer reads only its own. The goal is in scope; this says nothing about the other agent's rows.",
+    },
   } satisfies Record<(typeof scopeGapReasons)[number], unknown>,
 });
 

@@ -225,7 +225,7 @@ interface ActorValue {
   agentId: string | null;
 }
 
-const ActorRef = builder.objectRef<ActorValue>('Actor').implement({
+export const ActorRef = builder.objectRef<ActorValue>('Actor').implement({
   description: 'Who performed a write: the caller kind, and the agent it acted as.',
   fields: (t) => ({
     kind: t.field({ type: CallerKindEnum, resolve: (a) => a.kind, description: 'Caller kind.' }),
@@ -462,13 +462,16 @@ const GateRef = builder.objectRef<Gate>('Gate').implement({
   }),
 });
 
-const VisionRef = builder.objectRef<Vision>('Vision').implement({
+export const VisionRef = builder.objectRef<Vision>('Vision').implement({
   description:
     "An agent's bounded execution-routing state in a goal: what direction and role it currently owns. Not a product vision, not a scratchpad.",
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     agentId: t.exposeID('agentId', { description: 'The agent.' }),
-    roleScope: t.exposeString('roleScope', { description: 'Its role in the goal.' }),
+    roleScope: t.exposeString('roleScope', {
+      description:
+        'Its role in the goal. Its words that are relative paths (`src/ledger`, `docs`) also name its lane for the evidence ledger: unclaimed live todos whose writeScope lies under one of them. Prose words select nothing; a lane grants no claim.',
+    }),
     visionSummary: t.exposeString('visionSummary', { description: 'Where it is heading.' }),
     acceptanceSummary: t.exposeString('acceptanceSummary', {
       description: 'What evidence it takes as enough.',
@@ -705,7 +708,7 @@ const TodoTransitionListingRef = builder
 
 // ---- results -------------------------------------------------------------------------
 
-const UnknownTodoRef = builder.objectRef<UnknownTodo>('UnknownTodo').implement({
+export const UnknownTodoRef = builder.objectRef<UnknownTodo>('UnknownTodo').implement({
   description: 'No todo with this id in the goal. Nothing was written.',
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal searched.' }),
@@ -1081,7 +1084,11 @@ const SetVisionInput = builder.inputType('SetVisionInput', {
   fields: (t) => ({
     goalId: t.id({ required: true, description: 'The goal.' }),
     agentId: t.id({ description: AGENT_ID }),
-    roleScope: t.string({ required: true, description: 'Its role, up to 200 characters.' }),
+    roleScope: t.string({
+      required: true,
+      description:
+        'Its role, up to 200 characters. Words that are relative paths name its lane (see Vision.roleScope).',
+    }),
     visionSummary: t.string({ required: true, description: 'Up to 500 characters.' }),
     acceptanceSummary: t.string({ required: true, description: 'Up to 500 characters.' }),
     replanTriggerSummary: t.string({ required: true, description: 'Up to 500 characters.' }),

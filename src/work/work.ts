@@ -14,6 +14,7 @@ import type { Caller, CallerKind } from '../context.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { ForbiddenError, InputError } from '../errors.ts';
+import { appendEvent, gateEvent, todoTransitionEvent } from '../ledger/ledger.ts';
 import {
   type Tagged,
   type UnknownAgent,
@@ -178,7 +179,7 @@ const gateStateSql = sql<GateState>`case
 const gateColumns = { ...getTableColumns(gatesTable), state: gateStateSql };
 
 /** Whether `agentId` is an active agent of `goalId`: registered there, or delegated to it. */
-function activeAgentSql(goalId: SQL | string, agentId: SQL | string): SQL {
+export function activeAgentSql(goalId: SQL | string, agentId: SQL | string): SQL {
   return sql`(exists (select 1 from agents a
       where a.goal_id = ${goalId} and a.agent_id = ${agentId} and a.retired_at is null)
     or exists (select 1 from delegations d
@@ -203,7 +204,7 @@ export const LIMITS = {
   maxTodosPage: 5000,
 } as const;
 
-function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
+export function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
   if (!allowed.includes(value as T)) {
     throw new InputError(`${field} must be one of ${allowed.join(', ')}`, field);
   }
@@ -241,7 +242,7 @@ function validateWriteScope(field: string, value: string): string {
   return scope;
 }
 
-function validateOptionalId(field: string, value: string | null | undefined): string | null {
+export function validateOptionalId(field: string, value: string | null | undefined): string | null {
   return value === null || value === undefined ? null : validateId(field, value);
 }
 
@@ -377,8 +378,11 @@ async function workWrite<T>(
   }
 }
 
-/** Moves the goal's work sequence, taking the row lock that serializes work writes. */
-async function moveWorkSeq(tx: Tx, goalId: string): Promise<bigint> {
+/**
+ * Moves the goal's work sequence, taking the row lock that serializes work writes. Writes
+ * that also append to the ledger take this lock before the ledger head (one lock order).
+ */
+export async function moveWorkSeq(tx: Tx, goalId: string): Promise<bigint> {
   const [row] = await tx
     .insert(workSeqsTable)
     .values({ goalId, seq: 1n })
@@ -395,7 +399,7 @@ async function moveWorkSeq(tx: Tx, goalId: string): Promise<bigint> {
  * The agent a write acts as. A PEER acts as its own agent, always (naming another is
  * forbidden); an ADMIN or STEWARD may name an active agent of the goal, or act as itself.
  */
-async function resolveActor(
+export async function resolveActor(
   q: Queryable,
   caller: Caller,
   goalId: string,
@@ -510,6 +514,7 @@ async function recordTransition(
     credentialId: actor.credentialId,
     detail,
   });
+  await appendEvent(tx, todoTransitionEvent(actor, todo, kind));
 }
 
 /** Clears an occupancy lease: work that leaves the frontier is no longer occupied. */
@@ -1122,6 +1127,7 @@ export async function openGate(
       })
       .returning(gateColumns);
     if (!gate) throw new Error('gate was written but cannot be read');
+    await appendEvent(tx, gateEvent(actor, gate));
     return tag('Gate', gate);
   });
 }
@@ -1164,6 +1170,7 @@ export async function resolveGate(
       .where(eq(gatesTable.id, gateId))
       .returning(gateColumns);
     if (!resolved) throw new Error(`gate ${gateId} vanished inside its transaction`);
+    await appendEvent(tx, gateEvent(actor, resolved));
     return tag('Gate', resolved);
   });
   if (result.type === 'UnknownAgent') throw new Error('resolveGate names no agent');
@@ -1223,6 +1230,56 @@ export async function setVision(
     },
     true,
   );
+}
+
+/** Vision fields to replace; null keeps the current value. */
+export interface VisionPatch {
+  roleScope: string | null;
+  visionSummary: string | null;
+  acceptanceSummary: string | null;
+  replanTriggerSummary: string | null;
+}
+
+/**
+ * Applies `patch` to an agent's vision inside the caller's transaction, which must hold the
+ * goal's work sequence lock (moveWorkSeq). An agent with no vision yet needs every field.
+ */
+export async function patchVision(
+  tx: Tx,
+  actor: Actor,
+  goalId: string,
+  agentId: string,
+  patch: VisionPatch,
+): Promise<Vision> {
+  const [current] = await tx
+    .select()
+    .from(visionsTable)
+    .where(and(eq(visionsTable.goalId, goalId), eq(visionsTable.agentId, agentId)));
+  const field = (name: keyof VisionPatch, max: number) => {
+    const value = patch[name];
+    if (value !== null) return validateText(`delta.${name}`, value, max);
+    if (current) return current[name];
+    throw new InputError(
+      `the agent has no vision yet: delta.${name} is required to create it`,
+      `delta.${name}`,
+    );
+  };
+  const stamp = {
+    roleScope: field('roleScope', LIMITS.roleScope),
+    visionSummary: field('visionSummary', LIMITS.summary),
+    acceptanceSummary: field('acceptanceSummary', LIMITS.summary),
+    replanTriggerSummary: field('replanTriggerSummary', LIMITS.summary),
+    updatedAt: sql`now()`,
+    updatedByKind: actor.kind,
+    updatedByAgent: actor.agentId,
+  };
+  const [vision] = await tx
+    .insert(visionsTable)
+    .values({ goalId, agentId, ...stamp })
+    .onConflictDoUpdate({ target: [visionsTable.goalId, visionsTable.agentId], set: stamp })
+    .returning();
+  if (!vision) throw new Error('vision was written but cannot be read');
+  return vision;
 }
 
 /** Every agent's vision in a goal, by agent id. The caller checks scope (the ledger reads this). */

@@ -13,4 +13,5 @@ EXPOSE 4000
 USER node
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD node -e "fetch('http://127.0.0.1:4000/readyz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-CMD ["node", "--import", "tsx", "src/main.ts"]
+# A larger young generation halves the CPU of large reads (frontier, directory): see README.
+CMD ["node", "--max-semi-space-size=64", "--import", "tsx", "src/main.ts"]

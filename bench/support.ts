@@ -20,7 +20,9 @@ export function machine() {
  */
 export async function benchGateway() {
   const child = fork(fileURLToPath(new URL('./gateway-process.ts', import.meta.url)), {
+    // The same young-generation size as `npm start`.
     execArgv: [
+      '--max-semi-space-size=64',
       '--import',
       'tsx',
       '--expose-gc',

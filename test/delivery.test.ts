@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql.ts';
 import { stalledDeliveries } from '../src/delivery/delivery.ts';
 import { trajectory } from '../src/delivery/outcomes.ts';
 import type { DeliveryRow } from '../src/delivery/tables.ts';
+import { database, t } from './support/gateway-per-file.ts';
 import {
   createGoal,
   driver,
@@ -20,18 +20,6 @@ import {
   uid,
   wsClient,
 } from './support/harness.ts';
-
-let database: Database;
-let t: TestGateway;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  t = await startTestGateway(database);
-});
-afterAll(async () => {
-  await t?.stop();
-  await database?.close();
-});
 
 // ---- operations ------------------------------------------------------------------------
 

@@ -1,31 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql.ts';
+import { database, t } from './support/gateway-per-file.ts';
 import {
   countingDatabase,
   createGoal,
   driver,
   eventually,
-  openTestDatabase,
   peerInNewGoal,
   registerAgent,
   registerProvider,
   startTestGateway,
-  type TestGateway,
 } from './support/harness.ts';
-
-let database: Database;
-let t: TestGateway;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  t = await startTestGateway(database);
-});
-afterAll(async () => {
-  await t?.stop();
-  await database?.close();
-});
 
 const DIRECTORY = `query($goalId: ID!, $limit: Int) {
   directory(goalId: $goalId, limit: $limit) {

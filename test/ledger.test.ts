@@ -1,37 +1,23 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Caller } from '../src/context.ts';
-import type { Database } from '../src/db/database.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { recordEvent } from '../src/ledger/ledger.ts';
 import { generateToken } from '../src/registry/tokens.ts';
+import { database, t } from './support/gateway-per-file.ts';
 import {
   countingDatabase,
   createGoal,
   driver,
   eventually,
   issueCredential,
-  openTestDatabase,
   registerAgent,
   startTestGateway,
   subscribe,
-  type TestGateway,
   uid,
   wsClient,
 } from './support/harness.ts';
-
-let database: Database;
-let t: TestGateway;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  t = await startTestGateway(database);
-});
-afterAll(async () => {
-  await t?.stop();
-  await database?.close();
-});
 
 // ---- operations ----------------------------------------------------------------------
 

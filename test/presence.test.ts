@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql.ts';
+import { database, t } from './support/gateway-per-file.ts';
 import {
   createGoal,
   driver,
@@ -12,22 +12,9 @@ import {
   registerProvider,
   startTestGateway,
   subscribe,
-  type TestGateway,
   uid,
   wsClient,
 } from './support/harness.ts';
-
-let database: Database;
-let t: TestGateway;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  t = await startTestGateway(database);
-});
-afterAll(async () => {
-  await t?.stop();
-  await database?.close();
-});
 
 const PRESENCE_CHANGED = `subscription($goalId: ID!, $agentIds: [ID!], $after: Seq) {
   presenceChanged(goalId: $goalId, agentIds: $agentIds, after: $after) {

@@ -1,33 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql.ts';
+import { database, t } from './support/gateway-per-file.ts';
 import {
   createGoal,
   driver,
   eventually,
   issueCredential,
-  openTestDatabase,
   peerInNewGoal,
   registerAgent,
-  startTestGateway,
-  type TestGateway,
   uid,
   wsClient,
   wsQuery,
 } from './support/harness.ts';
-
-let database: Database;
-let t: TestGateway;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  t = await startTestGateway(database);
-});
-afterAll(async () => {
-  await t?.stop();
-  await database?.close();
-});
 
 const AGENTS = `query($goalId: ID!) {
   agents(goalId: $goalId) { goalId rows { agentId } scopeGap { goalId reason } }

@@ -3,35 +3,22 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { printSchema } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import type { Database } from '../src/db/database.ts';
 import { startGateway } from '../src/gateway.ts';
 import { schema } from '../src/graphql/schema.ts';
 import { createLogger } from '../src/log.ts';
+import { database, t } from './support/gateway-per-file.ts';
 import {
   driver,
   eventually,
   openTestDatabase,
   peerInNewGoal,
   startTestGateway,
-  type TestGateway,
   testConfig,
   wsClient,
   wsQuery,
 } from './support/harness.ts';
-
-let database: Database;
-let t: TestGateway;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  t = await startTestGateway(database);
-});
-afterAll(async () => {
-  await t?.stop();
-  await database?.close();
-});
 
 const root = path.resolve(import.meta.dirname, '..');
 

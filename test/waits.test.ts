@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { recordOutcomes } from '../src/waits/waits.ts';
+import { database, t } from './support/gateway-per-file.ts';
 import {
   createGoal,
   driver,
@@ -14,18 +14,6 @@ import {
   type TestGateway,
   wsClient,
 } from './support/harness.ts';
-
-let database: Database;
-let t: TestGateway;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  t = await startTestGateway(database);
-});
-afterAll(async () => {
-  await t?.stop();
-  await database?.close();
-});
 
 const WAIT_FIELDS = `
   __typename

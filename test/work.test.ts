@@ -1,34 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Db } from '../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql.ts';
 import { visionsOfGoal } from '../src/work/work.ts';
+import { database, t } from './support/gateway-per-file.ts';
 import {
+  countingDatabase,
   createGoal,
   driver,
   eventually,
   issueCredential,
-  openTestDatabase,
   peerInNewGoal,
   registerAgent,
   startTestGateway,
-  type TestGateway,
   uid,
 } from './support/harness.ts';
-
-let database: Database;
-let t: TestGateway;
-
-beforeAll(async () => {
-  database = await openTestDatabase();
-  t = await startTestGateway(database);
-});
-afterAll(async () => {
-  await t?.stop();
-  await database?.close();
-});
 
 // ---- operations ----------------------------------------------------------------------
 
@@ -1233,13 +1218,8 @@ describe(`the frontier (${driver})`, () => {
   });
 
   it('runs a constant number of SQL statements, however many todos the goal has', async () => {
-    let statements = 0;
-    const client = (database.db as unknown as { $client: unknown }).$client;
-    const logger = { logQuery: () => void statements++ };
-    const counted = (driver === 'postgres'
-      ? drizzlePostgres(client as never, { logger })
-      : drizzlePglite(client as never, { logger })) as unknown as Db;
-    const countingGateway = await startTestGateway({ ...database, db: counted });
+    const counting = countingDatabase(database);
+    const countingGateway = await startTestGateway(counting.database);
     try {
       const measure = async (todoCount: number) => {
         const { goalId, a, b } = await team();
@@ -1261,10 +1241,10 @@ describe(`the frontier (${driver})`, () => {
           if (i % 4 === 0) await t.ok(CLAIM, { input: { goalId, todoId: created.id } }, b.token);
           previous = created.id;
         }
-        statements = 0;
+        counting.reset();
         const data = await countingGateway.ok(FRONTIER, { goalId }, a.token);
         expect(data.frontier.rows).toHaveLength(todoCount);
-        return statements;
+        return counting.statements();
       };
       const small = await measure(2);
       const large = await measure(40);

@@ -260,7 +260,7 @@ async function main() {
           totalMemMb: Math.round(os.totalmem() / 1024 / 1024),
           platform: `${os.platform()} ${os.release()}`,
           node: process.version,
-          nodeOptions: process.env.NODE_OPTIONS ?? '',
+          nodeOptions: [process.env.NODE_OPTIONS ?? '', ...process.execArgv].join(' ').trim(),
           /** Other work on the machine when the run began (the timings share its cores). */
           loadAverage1mAtStart: loadAtStart,
         },

@@ -1,5 +1,6 @@
 import type { Caller } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
+import { byType, describeValues } from '../graphql/values.ts';
 import { LivenessEnum } from '../presence/graphql.ts';
 import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import {
@@ -55,19 +56,11 @@ import {
   rosterSources,
 } from './tables.ts';
 
-const describe = <T extends string>(values: readonly T[], descriptions: Record<T, string>) =>
-  Object.fromEntries(values.map((v) => [v, { description: descriptions[v] }])) as Record<
-    T,
-    { description: string }
-  >;
-
-const byType = (value: unknown) => (value as { type: string }).type;
-
 // ---- enums ---------------------------------------------------------------------------
 
 const DeliveryKindEnum = builder.enumType('DeliveryKind', {
   description: 'What the sender hands over. Neither kind is a work edit, a claim or an order.',
-  values: describe(deliveryKinds, {
+  values: describeValues(deliveryKinds, {
     REQUEST: 'Asks the recipient to do or answer something. Not an assignment: it grants nothing.',
     CONTEXT: 'Information the recipient may use. Not a request for a reply.',
   }),
@@ -76,7 +69,7 @@ const DeliveryKindEnum = builder.enumType('DeliveryKind', {
 const DeliveryOutcomeEnum = builder.enumType('DeliveryOutcome', {
   description:
     'What is known about a delivery after submission. None of these says the request was done, or that the recipient read it (see receipt).',
-  values: describe(outcomes, {
+  values: describeValues(outcomes, {
     SUBMITTED:
       'Durably written, in order, to the recipient inbox. Not execution: nothing is known of the recipient yet (or, with limitation ACTIVITY_NOT_OBSERVABLE, ever will be).',
     ACTIVITY_OBSERVED:
@@ -92,7 +85,7 @@ const DeliveryOutcomeEnum = builder.enumType('DeliveryOutcome', {
 
 const DeliveryOutcomeReasonEnum = builder.enumType('DeliveryOutcomeReason', {
   description: 'How the pinned occupant disappeared (UNREACHABLE only).',
-  values: describe(outcomeReasons, {
+  values: describeValues(outcomeReasons, {
     PINNED_OCCUPANT_REPLACED:
       'Another occupant appeared at the pinned location. A replacement is never the target.',
     PRESENCE_ENDED: 'The provider reported the pinned occupant gone.',
@@ -102,7 +95,7 @@ const DeliveryOutcomeReasonEnum = builder.enumType('DeliveryOutcomeReason', {
 
 const DeliveryPinStateEnum = builder.enumType('DeliveryPinState', {
   description: 'Whether the recipient could be pinned at submission, so activity can be observed.',
-  values: describe(pinStates, {
+  values: describeValues(pinStates, {
     PINNED: 'Pinned to its current location and occupant, with a baseline.',
     NO_PROVIDER: 'No presence provider reports for this goal.',
     NO_PRESENCE_AT_SUBMISSION:
@@ -124,7 +117,7 @@ const DeliveryLimitationEnum = builder.enumType('DeliveryLimitation', {
 
 const RefusalReasonEnum = builder.enumType('DeliveryRefusalReason', {
   description: 'Why a delivery was refused before anything was written (no row, no event).',
-  values: describe(refusalReasons, {
+  values: describeValues(refusalReasons, {
     AGENT_BLOCKED:
       "The recipient is at a question or approval gate (presence BLOCKED). Resolving that gate is its owner's, not the sender's.",
     SCOPE_GAP:
@@ -138,7 +131,7 @@ const RefusalReasonEnum = builder.enumType('DeliveryRefusalReason', {
 
 const NotReadyReasonEnum = builder.enumType('DeliveryNotReadyReason', {
   description: 'Why a target was not ready.',
-  values: describe(notReadyReasons, {
+  values: describeValues(notReadyReasons, {
     TARGET_RETIRED: 'The agent was retired: no longer a member, it will not read its inbox.',
     NO_CONNECTED_PEER:
       'No `to`, and the caller roster has neither a primary nor a connected peer: addPeer or name `to`.',
@@ -160,7 +153,7 @@ const ConflictFieldEnum = builder.enumType('DeliveryField', {
 
 const RosterStatusEnum = builder.enumType('RosterPeerStatus', {
   description: 'Where a connected peer stands.',
-  values: describe(rosterStatuses, {
+  values: describeValues(rosterStatuses, {
     CONNECTED:
       'In the roster and registered: a possible target. Not presence: it may not be running.',
     STALE: 'In the roster, but the agent was retired since: not a delivery target.',
@@ -169,7 +162,7 @@ const RosterStatusEnum = builder.enumType('RosterPeerStatus', {
 
 const RosterSourceEnum = builder.enumType('RosterSource', {
   description: 'The explicit act that connected a peer. Discovery is never one.',
-  values: describe(rosterSources, {
+  values: describeValues(rosterSources, {
     ADD_PEER: 'addPeer.',
     SET_PRIMARY_PEER: 'setPrimaryPeer on a peer not yet connected.',
   }),
@@ -177,7 +170,7 @@ const RosterSourceEnum = builder.enumType('RosterSource', {
 
 const DiscoverySourceEnum = builder.enumType('DiscoverySource', {
   description: 'Where the caller could know an agent from. None of these connects or trusts it.',
-  values: describe(discoverySources, {
+  values: describeValues(discoverySources, {
     REGISTRY: 'Registered to the goal (always present: the registry is the identity).',
     PRESENCE: 'A provider has reported it (now or before). Advisory.',
     MESSAGE: 'The caller exchanged a delivery with it in this goal.',
@@ -186,7 +179,7 @@ const DiscoverySourceEnum = builder.enumType('DiscoverySource', {
 
 const FreshnessEnum = builder.enumType('Freshness', {
   description: 'How current what is known of an agent is. Never a statement about its work.',
-  values: describe(freshnessValues, {
+  values: describeValues(freshnessValues, {
     FRESH: 'A provider reports it now, within its TTL.',
     STALE:
       'What is known is old or ended (see staleReason). Not gone: it may still read its inbox.',
@@ -196,7 +189,7 @@ const FreshnessEnum = builder.enumType('Freshness', {
 
 const StaleReasonEnum = builder.enumType('StaleReason', {
   description: 'Why an agent reads STALE.',
-  values: describe(staleReasons, {
+  values: describeValues(staleReasons, {
     AGENT_RETIRED: 'Retired from the goal.',
     PRESENCE_ENDED: 'Its last presence was ended by the provider.',
     PRESENCE_TTL_EXPIRED: "No report within the provider's TTL.",
@@ -207,7 +200,7 @@ const StaleReasonEnum = builder.enumType('StaleReason', {
 
 const DiscoveryLimitationEnum = builder.enumType('DiscoveryLimitation', {
   description: 'What a discovery answer cannot contain, stated rather than implied.',
-  values: describe(discoveryLimitations, {
+  values: describeValues(discoveryLimitations, {
     PRESENCE_PROVIDER_UNAVAILABLE:
       'No provider reports for this goal: freshness is UNKNOWN for all.',
     PRESENCE_IS_ADVISORY: 'Presence annotates; it never creates, connects or ranks an agent.',

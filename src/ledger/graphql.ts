@@ -1,6 +1,7 @@
 import type { Caller } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
-import { byType, CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import { byType, describeValues } from '../graphql/values.ts';
+import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import { ActorRef, UnknownTodoRef, VisionRef } from '../work/graphql.ts';
 import {
   type EvidenceLedgerPacket,
@@ -32,17 +33,11 @@ import {
   ledgerSources,
 } from './tables.ts';
 
-const describe = <T extends string>(values: readonly T[], descriptions: Record<T, string>) =>
-  Object.fromEntries(values.map((v) => [v, { description: descriptions[v] }])) as Record<
-    T,
-    { description: string }
-  >;
-
 // ---- enums ---------------------------------------------------------------------------
 
 const LedgerEventKindEnum = builder.enumType('LedgerEventKind', {
   description: 'What a ledger row records. A kind, not a verdict: the row says what was observed.',
-  values: describe(ledgerEventKinds, {
+  values: describeValues(ledgerEventKinds, {
     TODO_UPDATE:
       'A todo changed (every work-graph transition writes one) or an agent noted progress on it. Not proof the work is good.',
     VALIDATION: 'A check ran on some work, with its outcome in `status`. Not a gate decision.',
@@ -60,7 +55,7 @@ const LedgerEventKindEnum = builder.enumType('LedgerEventKind', {
 
 const LedgerEventSourceEnum = builder.enumType('LedgerEventSource', {
   description: 'Which path wrote a row.',
-  values: describe(ledgerSources, {
+  values: describeValues(ledgerSources, {
     RECORDED: 'recordEvent, by an agent or a host (ADMIN/STEWARD).',
     WORK_GRAPH: 'A work-graph transition or gate change, in the same transaction as the change.',
     REPLAN_CHECKPOINT: 'recordReplanCheckpoint, after its digest was verified.',
@@ -71,7 +66,7 @@ const LedgerEventSourceEnum = builder.enumType('LedgerEventSource', {
 const GoalChangeEnum = builder.enumType('GoalChange', {
   description:
     "What a goal-level row changes. Goal-level rows appear in every agent's ledger of the goal; they are marked at write (global gates by the gateway, the rest by an ADMIN or STEWARD) and never inferred at read.",
-  values: describe(goalChanges, {
+  values: describeValues(goalChanges, {
     ROUTE: "The goal's route (direction, order of lanes) changed.",
     ACCEPTANCE: 'What counts as done for the goal changed.',
     GLOBAL_GATE: 'A GOAL, PROJECT or GLOBAL gate opened or was decided.',
@@ -83,7 +78,7 @@ const GoalChangeEnum = builder.enumType('GoalChange', {
 const LedgerRelevanceEnum = builder.enumType('LedgerRelevance', {
   description:
     "Why a row is in this agent's ledger: the first scoping rule it meets, in this order. Not a priority.",
-  values: describe(ledgerRelevances, {
+  values: describeValues(ledgerRelevances, {
     HANDOFF: 'A handoff from or to the agent.',
     OWN: 'The agent acted or recorded it (agentId is the agent).',
     CLAIMED_TODO: 'It is on a todo the agent claims (any status).',
@@ -98,7 +93,7 @@ const LedgerRelevanceEnum = builder.enumType('LedgerRelevance', {
 const HandoffStateEnum = builder.enumType('HandoffState', {
   description:
     "Whether a handoff is pending for an agent, judged from the ledger's rows alone. Not proof that anyone took or acted on the work.",
-  values: describe(handoffStates, {
+  values: describeValues(handoffStates, {
     NONE: 'No pending handoff: none names it, or it recorded material work after the latest one.',
     OUTGOING:
       'Its latest material row is a handoff it made to another agent: it has handed work off and done nothing material since.',
@@ -109,7 +104,7 @@ const HandoffStateEnum = builder.enumType('HandoffState', {
 
 const LedgerReadPurposeEnum = builder.enumType('LedgerReadPurpose', {
   description: 'An action an agent must read its ledger before.',
-  values: describe(ledgerReadPurposes, {
+  values: describeValues(ledgerReadPurposes, {
     AUTONOMOUS_REPLAN: 'Replanning on its own initiative.',
     SUCCESSOR_REPLAN: 'Planning the successor of finished or superseded work.',
     HANDOFF: 'Handing work to another agent.',
@@ -118,7 +113,7 @@ const LedgerReadPurposeEnum = builder.enumType('LedgerReadPurpose', {
 
 const ReplanKindEnum = builder.enumType('ReplanKind', {
   description: 'What a replan checkpoint did to the agent’s direction.',
-  values: describe(replanKinds, {
+  values: describeValues(replanKinds, {
     PATCHED: "The direction changed: the delta's vision fields replace the agent's vision.",
     PRESERVED: 'The direction stands after reading the ledger.',
     RETIRED: 'The lane is intentionally closed (the delta says why).',

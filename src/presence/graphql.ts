@@ -1,6 +1,7 @@
 import type { Caller } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
-import { byType, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import { byType, describeValues } from '../graphql/values.ts';
+import { ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import {
   coverageGaps,
   endPresence,
@@ -26,16 +27,10 @@ import {
   presenceBases,
 } from './tables.ts';
 
-const describe = <T extends string>(values: readonly T[], descriptions: Record<T, string>) =>
-  Object.fromEntries(values.map((v) => [v, { description: descriptions[v] }])) as Record<
-    T,
-    { description: string }
-  >;
-
 export const LivenessEnum = builder.enumType('Liveness', {
   description:
     'Whether an agent is runnable now, as a provider sees it. Never an answer to "is its work done".',
-  values: describe(livenessValues, {
+  values: describeValues(livenessValues, {
     WORKING: 'Observed executing. Not progress, not evidence of an outcome.',
     BLOCKED: 'At a question or approval gate. Not permission to answer the gate.',
     IDLE: 'Ready for input. Not a delivered request, not an available lease.',
@@ -47,7 +42,7 @@ export const LivenessEnum = builder.enumType('Liveness', {
 
 const PresenceBasisEnum = builder.enumType('PresenceBasis', {
   description: 'How the provider knows.',
-  values: describe(presenceBases, {
+  values: describeValues(presenceBases, {
     PROVIDER_DETECTION: 'The provider classified the terminal itself.',
     LIFECYCLE_HOOK: 'The agent runtime reported through a lifecycle hook.',
     SELF_REPORT: 'The agent said so itself.',
@@ -56,7 +51,7 @@ const PresenceBasisEnum = builder.enumType('PresenceBasis', {
 
 export const ObservationSourceEnum = builder.enumType('ObservationSource', {
   description: 'Where an excerpt comes from.',
-  values: describe(observationSources, {
+  values: describeValues(observationSources, {
     VIEWPORT: 'The rendered screen.',
     RECENT: 'Recent output, as wrapped on screen.',
     RECENT_UNWRAPPED: 'Recent output, logical lines.',
@@ -66,7 +61,7 @@ export const ObservationSourceEnum = builder.enumType('ObservationSource', {
 
 export const ObservationLimitEnum = builder.enumType('ObservationLimit', {
   description: 'Something an excerpt cannot contain, declared instead of silently missing.',
-  values: describe(observationLimits, {
+  values: describeValues(observationLimits, {
     ALTERNATE_SCREEN_NOT_IN_SCROLLBACK: 'Full-screen programs never enter scrollback.',
     VIEWPORT_CLEARED: 'The screen was cleared; earlier output is gone.',
     PROVIDER_RESTARTED: 'The provider restarted; output before that is gone.',
@@ -76,7 +71,7 @@ export const ObservationLimitEnum = builder.enumType('ObservationLimit', {
 
 const CoverageGapEnum = builder.enumType('CoverageGap', {
   description: 'Why presence reads UNKNOWN.',
-  values: describe(coverageGaps, {
+  values: describeValues(coverageGaps, {
     PRESENCE_TTL_EXPIRED: "No report within the provider's declared presence TTL.",
     PROVIDER_RESTARTED:
       'Reported by an earlier instance of a provider that has since re-registered.',
@@ -86,7 +81,7 @@ const CoverageGapEnum = builder.enumType('CoverageGap', {
 
 const RefusalReasonEnum = builder.enumType('PresenceRefusalReason', {
   description: 'Why a presence or observation report was refused (nothing was written).',
-  values: describe(refusalReasons, {
+  values: describeValues(refusalReasons, {
     PROVIDER_NOT_REGISTERED: 'Call registerProvider first.',
     GOAL_NOT_IN_SCOPE: 'The goal is not one this provider credential and registration cover.',
     AGENT_NOT_REGISTERED:
@@ -97,7 +92,7 @@ const RefusalReasonEnum = builder.enumType('PresenceRefusalReason', {
 
 const ObservationGapReasonEnum = builder.enumType('ObservationGapReason', {
   description: 'Why there is no excerpt.',
-  values: describe(observationGapReasons, {
+  values: describeValues(observationGapReasons, {
     NO_PROVIDER: 'No provider reports for this goal: nothing can be observed.',
     SOURCE_NOT_DECLARED: 'No provider declared this source.',
     NOTHING_CAPTURED: 'The source is declared but nothing was captured for this agent yet.',

@@ -1,5 +1,6 @@
 import type { Caller, callerKinds } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
+import { byType } from '../graphql/values.ts';
 import { goalsInScope, type ScopeGap, type scopeGapReasons } from '../scope.ts';
 import {
   type AgentListing,
@@ -221,9 +222,6 @@ const AgentAlreadyRegisteredRef = builder
       }),
     }),
   });
-
-/** resolveType for union results: each service result carries its GraphQL type name in `type`. */
-export const byType = (value: unknown) => (value as { type: string }).type;
 
 const CreateGoalResult = builder.unionType('CreateGoalResult', {
   description: 'The new goal, or the existing one it conflicts with.',

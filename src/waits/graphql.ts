@@ -1,8 +1,9 @@
 import type { Caller, Context } from '../context.ts';
 import { InputError } from '../errors.ts';
 import { builder } from '../graphql/builder.ts';
+import { byType } from '../graphql/values.ts';
 import { LivenessEnum } from '../presence/graphql.ts';
-import { byType, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import { ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import type { PinState, WaitTargetRow, waitReasons, waitStatuses } from './tables.ts';
 import { readWait, startWait, type UnknownWait, type Wait, type WaitInput } from './waits.ts';
 

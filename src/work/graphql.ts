@@ -1,6 +1,7 @@
 import type { Caller } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
-import { byType, CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import { byType } from '../graphql/values.ts';
+import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import type { FrontierGuard, FrontierGuardKind, FrontierRow } from './rules.ts';
 import type {
   AgentCapabilities,

@@ -16,6 +16,9 @@ export interface Batch<T, C> {
  * then again each time (kind, id) rings or the listening connection comes back. Rings that
  * arrive during a read collapse into one more read, so a burst costs one query, and a lost
  * ring only delays an item until the next ring or reconnect.
+ *
+ * For a stream only its own subscriber reads, which may end (a delivery's outcome history,
+ * one recipient's inbox); streams that many subscribers share per goal go through StreamHub.
  */
 export function follow<T, C>(
   doorbell: Doorbell,

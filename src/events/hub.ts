@@ -1,5 +1,6 @@
 import { Repeater } from '@repeaterjs/repeater';
 import type { Doorbell, RingKind } from './doorbell.ts';
+import { RingGroups } from './groups.ts';
 import { minSeq } from './sequence.ts';
 
 /** One read of a stream: items after a cursor, in sequence order, and the new cursor. */
@@ -37,13 +38,6 @@ interface Member<T> {
   readonly fail: (error: Error) => void;
 }
 
-interface Group<T> {
-  readonly members: Set<Member<T>>;
-  readonly stopListening: () => void;
-  reading: boolean;
-  again: boolean;
-}
-
 /**
  * Live streams of one kind (presence changes of a goal, say), shared by every subscriber on
  * this instance: a ring costs one read from the lowest cursor among the stream's subscribers,
@@ -53,18 +47,24 @@ interface Group<T> {
  * makes the next read start from its cursor.
  */
 export class StreamHub<T> {
-  private readonly groups = new Map<string, Group<T>>();
-  private readonly stopReconnects: () => void;
+  private readonly groups: RingGroups<Member<T>>;
 
   constructor(
-    private readonly doorbell: Doorbell,
-    private readonly kind: RingKind,
+    doorbell: Doorbell,
+    kind: RingKind,
     private readonly read: (id: string, after: bigint) => Promise<Page<T>>,
     private readonly seqOf: (item: T) => bigint,
   ) {
-    this.stopReconnects = doorbell.onReconnect(() => {
-      for (const id of this.groups.keys()) void this.pump(id);
-    });
+    this.groups = new RingGroups<Member<T>>(
+      doorbell,
+      kind,
+      (id, members) => this.readOnce(id, [...members]),
+      // The read failed (the database is briefly unreachable, say): tell the subscribers, who
+      // can resume from their last seq, rather than stall them silently.
+      (members, error) => {
+        for (const member of members) member.fail(error);
+      },
+    );
   }
 
   /**
@@ -92,8 +92,8 @@ export class StreamHub<T> {
         stopped = true;
         member.wake();
       });
-      this.join(id, member);
-      void this.pump(id);
+      this.groups.join(id, member);
+      void this.groups.run(id);
       try {
         while (!stopped) {
           const item = member.queue.shift();
@@ -107,69 +107,26 @@ export class StreamHub<T> {
           }
         }
       } finally {
-        this.leave(id, member);
+        this.groups.leave(id, member);
       }
     });
   }
 
   close(): void {
-    this.stopReconnects();
-    for (const group of this.groups.values()) group.stopListening();
-    this.groups.clear();
+    this.groups.close();
   }
 
-  private join(id: string, member: Member<T>): void {
-    let group = this.groups.get(id);
-    if (!group) {
-      group = {
-        members: new Set(),
-        stopListening: this.doorbell.on(this.kind, id, () => void this.pump(id)),
-        reading: false,
-        again: false,
-      };
-      this.groups.set(id, group);
-    }
-    group.members.add(member);
-  }
-
-  private leave(id: string, member: Member<T>): void {
-    const group = this.groups.get(id);
-    if (!group?.members.delete(member) || group.members.size > 0) return;
-    group.stopListening();
-    this.groups.delete(id);
-  }
-
-  /** Reads once for every member; rings during a read cause exactly one more read. */
-  private async pump(id: string): Promise<void> {
-    const group = this.groups.get(id);
-    if (!group) return;
-    if (group.reading) {
-      group.again = true;
-      return;
-    }
-    group.reading = true;
-    try {
-      do {
-        group.again = false;
-        const members = [...group.members];
-        if (members.length === 0) break;
-        const page = await this.read(
-          id,
-          minSeq(
-            members.map((m) => m.cursor),
-            0n,
-          ),
-        );
-        for (const member of members) await this.deliver(member, page);
-        if (page.more) group.again = true;
-      } while (group.again && this.groups.get(id) === group);
-    } catch (error) {
-      // The read failed (the database is briefly unreachable, say): tell the subscribers, who
-      // can resume from their last seq, rather than stall them silently.
-      for (const member of group.members) member.fail(error as Error);
-    } finally {
-      group.reading = false;
-    }
+  /** One read for every member, from the lowest cursor; true when the page was cut short. */
+  private async readOnce(id: string, members: Member<T>[]): Promise<boolean> {
+    const page = await this.read(
+      id,
+      minSeq(
+        members.map((m) => m.cursor),
+        0n,
+      ),
+    );
+    for (const member of members) await this.deliver(member, page);
+    return page.more;
   }
 
   private async deliver(member: Member<T>, page: Page<T>): Promise<void> {

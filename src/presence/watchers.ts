@@ -1,54 +1,40 @@
 import type { Doorbell } from '../events/doorbell.ts';
-
-interface Goal<W> {
-  readonly watchers: Set<W>;
-  readonly stopListening: () => void;
-  reading: boolean;
-  again: boolean;
-}
+import { RingGroups } from '../events/groups.ts';
 
 /**
- * In-process watchers of pinned targets, grouped by goal. Whenever a goal's presence stream
- * rings, a watcher's timer fires, or the listening connection comes back, `settle` runs once
- * for all of that goal's watchers: one read of the change log serves them all, and rings that
- * arrive during a settle collapse into one more. Waits and deliveries each bring their own
- * `settle`; the grouping, coalescing and timers are this one mechanism.
+ * In-process watchers of pinned targets, grouped by goal (RingGroups on the presence stream):
+ * whenever a goal's presence rings, a watcher's timer fires, or the listening connection comes
+ * back, `settle` runs once for all of that goal's watchers, so one read of the change log
+ * serves them all. Waits and deliveries each bring their own `settle`.
  */
 export class GoalWatchers<W extends object> {
-  private readonly goals = new Map<string, Goal<W>>();
+  private readonly groups: RingGroups<W>;
   private readonly timers = new Map<W, NodeJS.Timeout>();
-  private readonly stopReconnects: () => void;
 
   constructor(
-    private readonly doorbell: Doorbell,
-    private readonly settle: (goalId: string, watchers: ReadonlySet<W>) => Promise<void>,
+    doorbell: Doorbell,
+    settle: (goalId: string, watchers: ReadonlySet<W>) => Promise<void>,
   ) {
-    this.stopReconnects = doorbell.onReconnect(() => {
-      for (const goalId of this.goals.keys()) void this.pump(goalId);
-    });
+    this.groups = new RingGroups<W>(
+      doorbell,
+      'presence',
+      async (goalId, watchers) => {
+        await settle(goalId, watchers);
+        return false;
+      },
+      // A failed settle is retried on the next ring, timer or reconnect.
+      () => {},
+    );
   }
 
   join(goalId: string, watcher: W): void {
-    let goal = this.goals.get(goalId);
-    if (!goal) {
-      goal = {
-        watchers: new Set(),
-        stopListening: this.doorbell.on('presence', goalId, () => void this.pump(goalId)),
-        reading: false,
-        again: false,
-      };
-      this.goals.set(goalId, goal);
-    }
-    goal.watchers.add(watcher);
+    this.groups.join(goalId, watcher);
   }
 
   leave(goalId: string, watcher: W): void {
     clearTimeout(this.timers.get(watcher));
     this.timers.delete(watcher);
-    const goal = this.goals.get(goalId);
-    if (!goal?.watchers.delete(watcher) || goal.watchers.size > 0) return;
-    goal.stopListening();
-    this.goals.delete(goalId);
+    this.groups.leave(goalId, watcher);
   }
 
   /**
@@ -65,30 +51,13 @@ export class GoalWatchers<W extends object> {
   }
 
   /** Settles the goal now; a settle already running is followed by one more. */
-  async pump(goalId: string): Promise<void> {
-    const goal = this.goals.get(goalId);
-    if (!goal) return;
-    if (goal.reading) {
-      goal.again = true;
-      return;
-    }
-    goal.reading = true;
-    try {
-      do {
-        goal.again = false;
-        await this.settle(goalId, goal.watchers);
-      } while (goal.again && this.goals.get(goalId) === goal);
-    } catch {
-      // A failed read (database briefly unreachable) is retried on the next ring, timer or reconnect.
-    } finally {
-      goal.reading = false;
-    }
+  pump(goalId: string): Promise<void> {
+    return this.groups.run(goalId);
   }
 
   close(): void {
-    this.stopReconnects();
-    for (const [goalId, goal] of this.goals) {
-      for (const watcher of goal.watchers) this.leave(goalId, watcher);
-    }
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.groups.close();
   }
 }

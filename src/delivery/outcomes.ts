@@ -2,8 +2,8 @@ import { inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { DOORBELL_CHANNEL } from '../events/doorbell.ts';
-import { lockHead, minSeq } from '../events/sequence.ts';
-import { CHANGE_PAGE, changesAfter, classifyChange } from '../presence/pins.ts';
+import { lockHead } from '../events/sequence.ts';
+import { classifyChange, feedChanges } from '../presence/pins.ts';
 import type { Liveness, PresenceChangeRow } from '../presence/tables.ts';
 import {
   type DeliveryRow,
@@ -153,20 +153,14 @@ export function nextBoundary(row: DeliveryRow): Date | null {
 
 /** Reads every new change for the open trackers, a page at a time, with one query per page. */
 async function catchUp(db: Queryable, goalId: string, trackers: readonly Tracker[]) {
-  for (;;) {
-    const open = trackers.filter((t) => t.open && !t.decisive);
-    if (open.length === 0) return;
-    const changes = await changesAfter(
-      db,
-      goalId,
-      minSeq(
-        open.map((t) => t.seenSeq),
-        0n,
-      ),
-    );
-    for (const tracker of open) for (const change of changes) tracker.apply(change);
-    if (changes.length < CHANGE_PAGE) return;
-  }
+  await feedChanges(
+    db,
+    goalId,
+    () => trackers.filter((t) => t.open && !t.decisive),
+    (tracker, changes) => {
+      for (const change of changes) tracker.apply(change);
+    },
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
+import { minSeq } from '../events/sequence.ts';
 import { type Presence, toPresence } from './presence.ts';
 import {
   type Liveness,
@@ -99,16 +100,39 @@ export function classifyChange(
 }
 
 /** Presence changes of a goal after `after`, in order, a page at a time. */
-export const CHANGE_PAGE = 1000;
-export function changesAfter(
-  db: Queryable,
-  goalId: string,
-  after: bigint,
-): Promise<PresenceChangeRow[]> {
+const CHANGE_PAGE = 1000;
+function changesAfter(db: Queryable, goalId: string, after: bigint): Promise<PresenceChangeRow[]> {
   return db
     .select()
     .from(presenceChangesTable)
     .where(and(eq(presenceChangesTable.goalId, goalId), gt(presenceChangesTable.seq, after)))
     .orderBy(asc(presenceChangesTable.seq))
     .limit(CHANGE_PAGE);
+}
+
+/**
+ * Feeds a goal's change log to readers (waits, deliveries) that each keep their own cursor:
+ * one query per page for all of them, from the lowest cursor, until `open()` is empty or the
+ * log is exhausted. Each reader ignores changes at or below its own cursor.
+ */
+export async function feedChanges<R extends { readonly seenSeq: bigint }>(
+  db: Queryable,
+  goalId: string,
+  open: () => readonly R[],
+  apply: (reader: R, changes: readonly PresenceChangeRow[]) => void,
+): Promise<void> {
+  for (;;) {
+    const readers = open();
+    if (readers.length === 0) return;
+    const changes = await changesAfter(
+      db,
+      goalId,
+      minSeq(
+        readers.map((r) => r.seenSeq),
+        0n,
+      ),
+    );
+    for (const reader of readers) apply(reader, changes);
+    if (changes.length < CHANGE_PAGE) return;
+  }
 }

@@ -1,10 +1,8 @@
 import { Repeater } from '@repeaterjs/repeater';
 import type { Db } from '../db/database.ts';
 import type { Doorbell } from '../events/doorbell.ts';
-import { minSeq } from '../events/sequence.ts';
-import { CHANGE_PAGE, changesAfter } from '../presence/pins.ts';
 import { GoalWatchers } from '../presence/watchers.ts';
-import { type Outcome, recordOutcomes, Settler, type Wait } from './waits.ts';
+import { decideOutcomes, type Outcome, recordOutcomes, Settler, type Wait } from './waits.ts';
 
 interface Watcher {
   readonly settler: Settler;
@@ -54,33 +52,11 @@ export class WaitKeeper {
   }
 
   private async settleGoal(goalId: string, watchers: ReadonlySet<Watcher>): Promise<void> {
-    const decided = new Map<Watcher, Outcome>();
-    let more = true;
-    while (more) {
-      const open = [...watchers].filter((w) => !decided.has(w));
-      if (open.length === 0) break;
-      const from = minSeq(
-        open.map((w) => w.settler.seenSeq),
-        0n,
-      );
-      const changes = await changesAfter(this.db, goalId, from);
-      for (const watcher of open) {
-        for (const change of changes) {
-          const outcome = watcher.settler.apply(change);
-          if (outcome) {
-            decided.set(watcher, outcome);
-            break;
-          }
-        }
-      }
-      more = changes.length === CHANGE_PAGE;
-    }
-    const now = new Date();
-    for (const watcher of watchers) {
-      if (decided.has(watcher)) continue;
-      const expired = watcher.settler.expire(now);
-      if (expired) decided.set(watcher, expired);
-    }
+    const bySettler = new Map([...watchers].map((w) => [w.settler, w]));
+    const outcomes = await decideOutcomes(this.db, goalId, [...bySettler.keys()]);
+    const decided = new Map(
+      [...outcomes].map(([settler, outcome]) => [bySettler.get(settler) as Watcher, outcome]),
+    );
     if (decided.size === 0) return;
     const settled = [...decided.keys()];
     const rows = await recordOutcomes(

@@ -5,7 +5,7 @@ import type { Db, Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { InputError } from '../errors.ts';
 import { minSeq } from '../events/sequence.ts';
-import { CHANGE_PAGE, changesAfter, classifyChange, currentPins } from '../presence/pins.ts';
+import { classifyChange, currentPins, feedChanges } from '../presence/pins.ts';
 import type { Liveness, PresenceChangeRow } from '../presence/tables.ts';
 import { findAgent, type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
 import { checkGoalScope, type ScopeGap } from '../scope.ts';
@@ -303,17 +303,45 @@ export async function readWait(
 export async function settleNow(db: Db, wait: Wait): Promise<Wait> {
   if (wait.row.status !== 'PENDING') return wait;
   const settler = new Settler(wait);
-  let decided = settler.start();
-  while (!decided) {
-    const changes = await changesAfter(db, wait.row.goalId, settler.seenSeq);
-    for (const change of changes) {
-      decided = settler.apply(change);
-      if (decided) break;
-    }
-    if (changes.length < CHANGE_PAGE) break;
-  }
-  decided ??= settler.expire(new Date());
+  const decided = (await decideOutcomes(db, wait.row.goalId, [settler])).get(settler);
   if (!decided) return wait;
   const [row] = await recordOutcomes(db, [{ waitId: wait.row.id, outcome: decided }]);
   return { ...wait, row: row as WaitRow };
+}
+
+/**
+ * The outcomes decided now for some pending waits of one goal: every change after their
+ * cursors is applied (one read per page for all of them, from the lowest cursor), then the
+ * deadline. Waits still open are absent from the answer.
+ */
+export async function decideOutcomes(
+  db: Queryable,
+  goalId: string,
+  settlers: readonly Settler[],
+): Promise<Map<Settler, Outcome>> {
+  const decided = new Map<Settler, Outcome>();
+  for (const settler of settlers) {
+    const immediate = settler.start();
+    if (immediate) decided.set(settler, immediate);
+  }
+  await feedChanges(
+    db,
+    goalId,
+    () => settlers.filter((s) => !decided.has(s)),
+    (settler, changes) => {
+      for (const change of changes) {
+        const outcome = settler.apply(change);
+        if (outcome) {
+          decided.set(settler, outcome);
+          return;
+        }
+      }
+    },
+  );
+  const now = new Date();
+  for (const settler of settlers) {
+    const expired = decided.has(settler) ? null : settler.expire(now);
+    if (expired) decided.set(settler, expired);
+  }
+  return decided;
 }

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Config } from './config.ts';
+import { UnauthenticatedError } from './core/errors.ts';
 import type { Database, Db } from './db/database.ts';
 import type { DeliveryKeeper } from './delivery/keeper.ts';
-import { UnauthenticatedError } from './errors.ts';
 import type { Doorbell } from './events/doorbell.ts';
 import type { StreamHub } from './events/hub.ts';
 import type { FrontierCache, LedgerEvent } from './ledger/ledger.ts';

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '../context.ts';
+import { ForbiddenError, InputError } from '../core/errors.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
-import { ForbiddenError, InputError } from '../errors.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
 import { advanceHead, lockHead, readHead } from '../events/sequence.ts';
 import { validateId, validateText } from '../registry/registry.ts';

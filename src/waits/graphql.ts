@@ -1,5 +1,5 @@
 import type { Caller, Context } from '../context.ts';
-import { InputError } from '../errors.ts';
+import { InputError } from '../core/errors.ts';
 import { builder } from '../graphql/builder.ts';
 import { byType } from '../graphql/values.ts';
 import { LivenessEnum } from '../presence/graphql.ts';

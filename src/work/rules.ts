@@ -2,7 +2,7 @@
  * The work graph's pure rules: parsing decision scopes and resume conditions, gate coverage,
  * and the frontier guards. No database here: work.ts loads the facts and calls these.
  */
-import { InputError } from '../errors.ts';
+import { InputError } from '../core/errors.ts';
 import { validateId } from '../registry/registry.ts';
 import {
   type GateGranularity,

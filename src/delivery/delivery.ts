@@ -10,7 +10,7 @@ import { appendAtNextSeq } from '../events/sequence.ts';
 import { currentPins } from '../presence/pins.ts';
 import type { Liveness } from '../presence/tables.ts';
 import { findAgent, validateId, validateText } from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../scope.ts';
+import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import { settle, Tracker } from './outcomes.ts';
 import { bodyPreview } from './preview.ts';
 import { connectedTargets } from './roster.ts';

@@ -7,7 +7,7 @@ import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
 import { readHead } from '../events/sequence.ts';
 import { type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../scope.ts';
+import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import { recipientIn } from './sender.ts';
 import { type DeliveryRow, deliveriesTable } from './tables.ts';
 

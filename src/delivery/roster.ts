@@ -5,8 +5,8 @@ import type { Db, Queryable } from '../db/database.ts';
 import { type Presence, toPresence } from '../presence/presence.ts';
 import { type Liveness, presenceTable, providersTable } from '../presence/tables.ts';
 import { findAgent, type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
+import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import { agentsTable } from '../registry/tables.ts';
-import { checkGoalScope, type ScopeGap } from '../scope.ts';
 import { recipientIn, senderOf } from './sender.ts';
 import {
   deliveriesTable,

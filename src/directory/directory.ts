@@ -11,7 +11,7 @@ import type {
   ObservationLimit,
   PresenceRow,
 } from '../presence/tables.ts';
-import { checkGoalScope, type ScopeGap } from '../scope.ts';
+import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import { covers, parseDecisionScope } from '../work/rules.ts';
 
 export const DIRECTORY_SCHEMA_VERSION = 'peer_agent_directory_v0';

@@ -37,7 +37,7 @@ import { rowsOf, textArray } from '../db/sql.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
 import { appendAtNextSeq, lockHead } from '../events/sequence.ts';
 import { type UnknownAgent, unknownAgent, validateId, validateText } from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../scope.ts';
+import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import { covers, parseDecisionScope, parseResumeCondition } from '../work/rules.ts';
 import type {
   GateGranularity,

@@ -6,7 +6,7 @@ import { rowsOf, textArray } from '../db/sql.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
 import { advanceHead, lockHead, readHead } from '../events/sequence.ts';
 import { validateId, validateText } from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../scope.ts';
+import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import {
   type DeclaredSource,
   type Liveness,

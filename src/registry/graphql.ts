@@ -1,7 +1,6 @@
 import type { Caller, callerKinds } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
 import { byType } from '../graphql/values.ts';
-import { goalsInScope, type ScopeGap, type scopeGapReasons } from '../scope.ts';
 import {
   type AgentListing,
   createGoal,
@@ -15,6 +14,7 @@ import {
   revokeCredential,
   type UnknownAgent,
 } from './registry.ts';
+import { goalsInScope, type ScopeGap, type scopeGapReasons } from './scope.ts';
 import type { Agent, Credential, Delegation, Goal } from './tables.ts';
 
 // ---- shared by every domain ----------------------------------------------------------

@@ -4,7 +4,7 @@ import type { Caller, CallerKind } from '../context.ts';
 import { InputError } from '../core/errors.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { ring } from '../events/doorbell.ts';
-import { checkGoalScope, goalsInScope, type ScopeGap } from '../scope.ts';
+import { checkGoalScope, goalsInScope, type ScopeGap } from './scope.ts';
 import {
   type Agent,
   agentsTable,

@@ -8,7 +8,7 @@ import { minSeq } from '../events/sequence.ts';
 import { classifyChange, currentPins, feedChanges } from '../presence/pins.ts';
 import type { Liveness, PresenceChangeRow } from '../presence/tables.ts';
 import { findAgent, type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../scope.ts';
+import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import {
   type PinState,
   type WaitReason,

@@ -22,7 +22,7 @@ import {
   validateId,
   validateText,
 } from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../scope.ts';
+import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import {
   computeFrontier,
   type FrontierRow,

@@ -6,9 +6,9 @@
 import { createServer } from 'node:http';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
-import type { Caller } from '../src/context.ts';
 import type { Db } from '../src/db/database.ts';
 import { readDirectory } from '../src/directory/directory.ts';
+import type { Caller } from '../src/graphql/context.ts';
 
 const client = postgres(process.env.DATABASE_URL as string, { max: 10, onnotice: () => {} });
 let statements = 0;

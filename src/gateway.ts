@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Config } from './config.ts';
-import type { AppDeps } from './context.ts';
 import { type Database, ensureWritableFolder, openDatabase } from './db/database.ts';
 import { DeliveryKeeper } from './delivery/keeper.ts';
 import { Doorbell } from './events/doorbell.ts';
 import { StreamHub } from './events/hub.ts';
+import type { AppDeps } from './graphql/context.ts';
 import { FrontierCache, type LedgerEvent, readLedgerPage } from './ledger/ledger.ts';
 import type { Logger } from './log.ts';
 import { type PresenceChange, readPresencePage } from './presence/presence.ts';

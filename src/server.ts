@@ -7,9 +7,9 @@ import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { ConfigError } from './config.ts';
-import { type AppDeps, type Caller, type Context, resolveCaller } from './context.ts';
 import { ForbiddenError, InputError, UnauthenticatedError } from './core/errors.ts';
 import { SubscriberTooSlow } from './events/hub.ts';
+import { type AppDeps, type Caller, type Context, resolveCaller } from './graphql/context.ts';
 import { schema } from './graphql/schema.ts';
 
 export interface Server {

@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '../src/context.ts';
 import { rowsOf } from '../src/db/sql.ts';
+import type { Caller } from '../src/graphql/context.ts';
 import { recordEvent } from '../src/ledger/ledger.ts';
 import { generateToken } from '../src/registry/tokens.ts';
 import { database, t } from './support/gateway-per-file.ts';

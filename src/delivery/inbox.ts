@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
-import type { Caller } from '../context.ts';
 import { InputError } from '../core/errors.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
 import { readHead } from '../events/sequence.ts';
+import type { Caller } from '../graphql/context.ts';
 import { type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
 import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import { recipientIn } from './sender.ts';

@@ -1,5 +1,5 @@
-import type { Caller } from '../context.ts';
 import { ForbiddenError } from '../core/errors.ts';
+import type { Caller } from '../graphql/context.ts';
 import type { SenderKind } from './tables.ts';
 
 /**

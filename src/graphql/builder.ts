@@ -1,7 +1,7 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLError, Kind } from 'graphql';
-import type { Context } from '../context.ts';
+import type { Context } from './context.ts';
 
 /**
  * The schema builder: plugins, scalars and the kind-level auth scopes. Domain types live

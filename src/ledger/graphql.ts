@@ -1,5 +1,5 @@
-import type { Caller } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
+import type { Caller } from '../graphql/context.ts';
 import { byType, describeValues } from '../graphql/values.ts';
 import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import { ActorRef, UnknownTodoRef, VisionRef } from '../work/graphql.ts';

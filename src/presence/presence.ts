@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { Caller } from '../context.ts';
 import { ForbiddenError, InputError } from '../core/errors.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
 import { advanceHead, lockHead, readHead } from '../events/sequence.ts';
+import type { Caller } from '../graphql/context.ts';
 import { validateId, validateText } from '../registry/registry.ts';
 import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import {

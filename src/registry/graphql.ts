@@ -1,5 +1,5 @@
-import type { Caller, callerKinds } from '../context.ts';
 import { builder } from '../graphql/builder.ts';
+import type { Caller, callerKinds } from '../graphql/context.ts';
 import { byType } from '../graphql/values.ts';
 import {
   type AgentListing,

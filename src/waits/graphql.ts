@@ -1,6 +1,6 @@
-import type { Caller, Context } from '../context.ts';
 import { InputError } from '../core/errors.ts';
 import { builder } from '../graphql/builder.ts';
+import type { Caller, Context } from '../graphql/context.ts';
 import { byType } from '../graphql/values.ts';
 import { LivenessEnum } from '../presence/graphql.ts';
 import { ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';

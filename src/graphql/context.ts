@@ -1,16 +1,16 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Config } from './config.ts';
-import { UnauthenticatedError } from './core/errors.ts';
-import type { Database, Db } from './db/database.ts';
-import type { DeliveryKeeper } from './delivery/keeper.ts';
-import type { Doorbell } from './events/doorbell.ts';
-import type { StreamHub } from './events/hub.ts';
-import type { FrontierCache, LedgerEvent } from './ledger/ledger.ts';
-import type { Logger } from './log.ts';
-import type { PresenceChange } from './presence/presence.ts';
-import { credentialsTable } from './registry/tables.ts';
-import { hashToken } from './registry/tokens.ts';
-import type { WaitKeeper } from './waits/keeper.ts';
+import type { Config } from '../config.ts';
+import { UnauthenticatedError } from '../core/errors.ts';
+import type { Database, Db } from '../db/database.ts';
+import type { DeliveryKeeper } from '../delivery/keeper.ts';
+import type { Doorbell } from '../events/doorbell.ts';
+import type { StreamHub } from '../events/hub.ts';
+import type { FrontierCache, LedgerEvent } from '../ledger/ledger.ts';
+import type { Logger } from '../log.ts';
+import type { PresenceChange } from '../presence/presence.ts';
+import { credentialsTable } from '../registry/tables.ts';
+import { hashToken } from '../registry/tokens.ts';
+import type { WaitKeeper } from '../waits/keeper.ts';
 
 export const callerKinds = ['ADMIN', 'STEWARD', 'PEER', 'PROVIDER'] as const;
 export type CallerKind = (typeof callerKinds)[number];

@@ -16,9 +16,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { Sql } from 'postgres';
 import type { Config } from '../src/config.ts';
+import type { Caller } from '../src/core/caller.ts';
 import { type Database, type Db, openDatabase } from '../src/db/database.ts';
 import { startGateway } from '../src/gateway.ts';
-import type { Caller } from '../src/graphql/context.ts';
 import { createLogger } from '../src/log.ts';
 import { issueCredential } from '../src/registry/registry.ts';
 import { agentsTable, goalsTable } from '../src/registry/tables.ts';
@@ -198,14 +198,7 @@ async function main() {
   const { agentIds, liveTodos } = await seed(db, goalId);
   const seedMs = Math.round(performance.now() - seedStarted);
   const agentId = agentIds[0] as string;
-  const caller: Caller = {
-    kind: 'PEER',
-    credentialId: null,
-    goalId,
-    agentId,
-    providerId: null,
-    goalIds: [],
-  };
+  const caller: Caller = { kind: 'PEER', credentialId: 'bench', goalId, agentId };
 
   statements = 0;
   const once = await frontier(db, caller, goalId);

@@ -17,10 +17,10 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { Sql } from 'postgres';
 import type { Config } from '../src/config.ts';
+import type { Caller } from '../src/core/caller.ts';
 import { type Database, type Db, openDatabase } from '../src/db/database.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { startGateway } from '../src/gateway.ts';
-import type { Caller } from '../src/graphql/context.ts';
 import { evidenceLedger, FrontierCache } from '../src/ledger/ledger.ts';
 import { createLogger } from '../src/log.ts';
 import { issueCredential } from '../src/registry/registry.ts';
@@ -127,14 +127,7 @@ async function main() {
   const goalId = `ledger-bench-${randomUUID().slice(0, 8)}`;
   const seedMs = await seed(database.db, goalId);
   const agentId = agentName(7);
-  const caller: Caller = {
-    kind: 'PEER',
-    credentialId: null,
-    goalId,
-    agentId,
-    providerId: null,
-    goalIds: [],
-  };
+  const caller: Caller = { kind: 'PEER', credentialId: 'bench', goalId, agentId };
 
   const first = await evidenceLedger(database.db, caller, { goalId, agentId });
   const deepCursor = String(Math.floor(EVENTS * 0.05));

@@ -6,21 +6,14 @@
 import { createServer } from 'node:http';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
+import { type Caller, OPERATOR } from '../src/core/caller.ts';
 import type { Db } from '../src/db/database.ts';
 import { readDirectory } from '../src/directory/directory.ts';
-import type { Caller } from '../src/graphql/context.ts';
 
 const client = postgres(process.env.DATABASE_URL as string, { max: 10, onnotice: () => {} });
 let statements = 0;
 const db = drizzle(client, { logger: { logQuery: () => void statements++ } }) as unknown as Db;
-const admin: Caller = {
-  kind: 'ADMIN',
-  credentialId: null,
-  goalId: null,
-  agentId: null,
-  providerId: null,
-  goalIds: [],
-};
+const admin: Caller = OPERATOR;
 
 /** The JSON the gateway returns for the query in bench/directory.ts, built by hand. */
 async function directoryJson(goalId: string): Promise<string> {

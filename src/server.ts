@@ -7,10 +7,12 @@ import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { ConfigError } from './config.ts';
+import type { Caller } from './core/caller.ts';
 import { ForbiddenError, InputError, UnauthenticatedError } from './core/errors.ts';
 import { SubscriberTooSlow } from './events/hub.ts';
-import { type AppDeps, type Caller, type Context, resolveCaller } from './graphql/context.ts';
+import type { AppDeps, Context } from './graphql/context.ts';
 import { schema } from './graphql/schema.ts';
+import { resolveCaller } from './registry/credentials.ts';
 
 export interface Server {
   /** Listens on `port` (0 picks a free one) and resolves to the port in use. */
@@ -53,7 +55,11 @@ export function buildServer(deps: AppDeps): Server {
       caller:
         initial.caller !== undefined
           ? initial.caller
-          : await resolveCaller(deps, initial.request.headers.get('authorization')),
+          : await resolveCaller(
+              deps.database.db,
+              deps.adminTokenHash,
+              initial.request.headers.get('authorization'),
+            ),
     }),
     plugins: [
       EnvelopArmorPlugin({
@@ -99,7 +105,8 @@ export function buildServer(deps: AppDeps): Server {
         const authorization = ctx.connectionParams?.authorization;
         try {
           const caller = await resolveCaller(
-            deps,
+            deps.database.db,
+            deps.adminTokenHash,
             typeof authorization === 'string' ? authorization : null,
           );
           if (!caller) return false;

@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { type Caller, OPERATOR } from '../src/core/caller.ts';
 import { rowsOf } from '../src/db/sql.ts';
-import type { Caller } from '../src/graphql/context.ts';
 import { recordEvent } from '../src/ledger/ledger.ts';
 import { generateToken } from '../src/registry/tokens.ts';
 import { database, t } from './support/gateway-per-file.ts';
@@ -1190,14 +1190,7 @@ describe(`the ledger stream (${driver})`, () => {
     // The create and claim rows of the watched todo come first.
     await stream.take(1, 10_000);
 
-    const admin: Caller = {
-      kind: 'ADMIN',
-      credentialId: null,
-      goalId: null,
-      agentId: null,
-      providerId: null,
-      goalIds: [],
-    };
+    const admin: Caller = OPERATOR;
     const started = Date.now();
     await Promise.all(
       writers.map(async (writer, w) => {

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Repeater } from '@repeaterjs/repeater';
 import { and, asc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
+import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
 import { appendAtNextSeq } from '../events/sequence.ts';
-import type { Caller } from '../graphql/context.ts';
 import { currentPins } from '../presence/pins.ts';
 import type { Liveness } from '../presence/tables.ts';
 import { findAgent, validateId, validateText } from '../registry/registry.ts';

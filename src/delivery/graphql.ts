@@ -1,5 +1,4 @@
 import { builder } from '../graphql/builder.ts';
-import type { Caller } from '../graphql/context.ts';
 import { byType, describeValues } from '../graphql/values.ts';
 import { LivenessEnum } from '../presence/graphql.ts';
 import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
@@ -912,17 +911,15 @@ const DeliverInputRef = builder.inputType('DeliverInput', {
 // ---- fields --------------------------------------------------------------------------
 
 builder.queryFields((t) => ({
-  delivery: t.field({
+  delivery: t.withAuth({ reader: true }).field({
     type: DeliveryLookup,
-    authScopes: { reader: true },
     description:
       'A delivery with its current outcome (settled from the presence log and clock when read) and receipts.',
     args: { id: t.arg.id({ required: true, description: 'The delivery id.' }) },
     resolve: (_root, args, { db, caller }) => readDelivery(db, caller, String(args.id)),
   }),
-  inbox: t.field({
+  inbox: t.withAuth({ peer: true }).field({
     type: InboxResult,
-    authScopes: { peer: true },
     description:
       "The caller's inbox, newest first. Reading it marks nothing read: use markRead or takeNextMessage.",
     args: {
@@ -939,7 +936,7 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, args, { db, caller }) =>
-      readInbox(db, caller as Caller, {
+      readInbox(db, caller, {
         goalId: String(args.goalId),
         unread: args.unread,
         unprocessed: args.unprocessed,
@@ -947,34 +944,31 @@ builder.queryFields((t) => ({
         after: args.after,
       }),
   }),
-  roster: t.field({
+  roster: t.withAuth({ reader: true }).field({
     type: RosterResult,
-    authScopes: { reader: true },
     description: "The caller's roster in a goal.",
     args: { goalId: t.arg.id({ required: true, description: 'The goal.' }) },
-    resolve: (_root, args, { db, caller }) => readRoster(db, caller as Caller, String(args.goalId)),
+    resolve: (_root, args, { db, caller }) => readRoster(db, caller, String(args.goalId)),
   }),
-  discover: t.field({
+  discover: t.withAuth({ reader: true }).field({
     type: DiscoveryResult,
-    authScopes: { reader: true },
     description:
       'Who is registered and how fresh that is, with whether the caller connected each. Never connects anyone.',
     args: { goalId: t.arg.id({ required: true, description: 'The goal.' }) },
-    resolve: (_root, args, { db, caller }) => discover(db, caller as Caller, String(args.goalId)),
+    resolve: (_root, args, { db, caller }) => discover(db, caller, String(args.goalId)),
   }),
 }));
 
 builder.mutationFields((t) => ({
-  deliver: t.field({
+  deliver: t.withAuth({ reader: true }).field({
     type: DeliverResult,
-    authScopes: { reader: true },
     description:
       'Writes a bounded request or context to one agent inbox, or refuses without writing. Never resends; grants nothing.',
     args: {
       input: t.arg({ type: DeliverInputRef, required: true, description: 'What to deliver.' }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      deliver(db, caller as Caller, {
+      deliver(db, caller, {
         ...input,
         goalId: String(input.goalId),
         to: input.to == null ? null : String(input.to),
@@ -983,41 +977,35 @@ builder.mutationFields((t) => ({
         replyTo: input.replyTo == null ? null : String(input.replyTo),
       }),
   }),
-  markRead: t.field({
+  markRead: t.withAuth({ peer: true }).field({
     type: MarkReadResult,
-    authScopes: { peer: true },
     description:
       'Sets the read receipt of messages in your inbox (once). Any id not in your inbox: BAD_USER_INPUT, nothing written.',
     args: { ids: t.arg.idList({ required: true, description: '1 to 100 message ids.' }) },
-    resolve: (_root, args, { db, caller }) => markRead(db, caller as Caller, args.ids.map(String)),
+    resolve: (_root, args, { db, caller }) => markRead(db, caller, args.ids.map(String)),
   }),
-  resolveMessage: t.field({
+  resolveMessage: t.withAuth({ peer: true }).field({
     type: InboxMessageResult,
-    authScopes: { peer: true },
     description:
       'Marks a message processed: takeNextMessage never returns it again. Not a reply, and not a statement that the request succeeded.',
     args: { id: t.arg.id({ required: true, description: 'A message in your inbox.' }) },
-    resolve: (_root, args, { db, caller }) => resolveMessage(db, caller as Caller, String(args.id)),
+    resolve: (_root, args, { db, caller }) => resolveMessage(db, caller, String(args.id)),
   }),
-  releaseMessage: t.field({
+  releaseMessage: t.withAuth({ peer: true }).field({
     type: InboxMessageResult,
-    authScopes: { peer: true },
     description: 'Puts the active message back unprocessed, freeing the slot. Not a rejection.',
     args: { id: t.arg.id({ required: true, description: 'The active message.' }) },
-    resolve: (_root, args, { db, caller }) => releaseMessage(db, caller as Caller, String(args.id)),
+    resolve: (_root, args, { db, caller }) => releaseMessage(db, caller, String(args.id)),
   }),
-  takeNextMessage: t.field({
+  takeNextMessage: t.withAuth({ peer: true }).field({
     type: TakeNextMessageResult,
-    authScopes: { peer: true },
     description:
       'One active message at a time: the same one until it is resolved or released, else the oldest unprocessed.',
     args: { goalId: t.arg.id({ required: true, description: 'The goal.' }) },
-    resolve: (_root, args, { db, caller }) =>
-      takeNextMessage(db, caller as Caller, String(args.goalId)),
+    resolve: (_root, args, { db, caller }) => takeNextMessage(db, caller, String(args.goalId)),
   }),
-  addPeer: t.field({
+  addPeer: t.withAuth({ reader: true }).field({
     type: RosterChangeResult,
-    authScopes: { reader: true },
     description:
       'Connects a registered, active agent of the goal to your roster. Grants it nothing.',
     args: {
@@ -1025,22 +1013,20 @@ builder.mutationFields((t) => ({
       agentId: t.arg.id({ required: true, description: 'The agent to connect.' }),
     },
     resolve: (_root, args, { db, caller }) =>
-      addPeer(db, caller as Caller, String(args.goalId), String(args.agentId)),
+      addPeer(db, caller, String(args.goalId), String(args.agentId)),
   }),
-  removePeer: t.field({
+  removePeer: t.withAuth({ reader: true }).field({
     type: RosterResult,
-    authScopes: { reader: true },
     description: 'Disconnects a peer (clearing it as primary). Its messages stay where they are.',
     args: {
       goalId: t.arg.id({ required: true, description: 'The goal.' }),
       agentId: t.arg.id({ required: true, description: 'The agent to disconnect.' }),
     },
     resolve: (_root, args, { db, caller }) =>
-      removePeer(db, caller as Caller, String(args.goalId), String(args.agentId)),
+      removePeer(db, caller, String(args.goalId), String(args.agentId)),
   }),
-  setPrimaryPeer: t.field({
+  setPrimaryPeer: t.withAuth({ reader: true }).field({
     type: RosterChangeResult,
-    authScopes: { reader: true },
     description:
       'Sets the target of deliver without `to` (connecting it if needed), or clears it with agentId null. Not a leader.',
     args: {
@@ -1050,7 +1036,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, args, { db, caller }) =>
       setPrimaryPeer(
         db,
-        caller as Caller,
+        caller,
         String(args.goalId),
         args.agentId == null ? null : String(args.agentId),
       ),
@@ -1058,9 +1044,8 @@ builder.mutationFields((t) => ({
 }));
 
 builder.subscriptionFields((t) => ({
-  deliveryOutcome: t.field({
+  deliveryOutcome: t.withAuth({ reader: true }).field({
     type: DeliveryOutcomeEvent,
-    authScopes: { reader: true },
     description:
       'Each change of a delivery outcome, in order, from SUBMITTED (or after `after`), then the end once no change can come. Resumable on any instance.',
     args: {
@@ -1078,9 +1063,8 @@ builder.subscriptionFields((t) => ({
       ),
     resolve: (event) => event,
   }),
-  inboxMessages: t.field({
+  inboxMessages: t.withAuth({ peer: true }).field({
     type: InboxArrival,
-    authScopes: { peer: true },
     description:
       'Messages arriving in your inbox, in order, each once; resumable with `after` (an InboxMessage seq or inbox cursor).',
     args: {
@@ -1091,7 +1075,7 @@ builder.subscriptionFields((t) => ({
       }),
     },
     subscribe: (_root, args, { db, deps, caller }) =>
-      followInbox(db, deps.doorbell, caller as Caller, String(args.goalId), args.after ?? null),
+      followInbox(db, deps.doorbell, caller, String(args.goalId), args.after ?? null),
     resolve: (event) => event,
   }),
 }));

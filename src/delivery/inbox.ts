@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
+import type { PeerCaller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
 import { readHead } from '../events/sequence.ts';
-import type { Caller } from '../graphql/context.ts';
 import { type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
 import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import { recipientIn } from './sender.ts';
@@ -48,14 +48,14 @@ const STREAM_PAGE = 200;
 /** The recipient a PEER is in `goalId`, or the typed reason it has no inbox there. */
 async function recipientOf(
   db: Queryable,
-  caller: Caller,
+  caller: PeerCaller,
   goalId: string,
 ): Promise<string | ScopeGap | UnknownAgent> {
   validateId('goalId', goalId);
   const gap = await checkGoalScope(db, caller, goalId);
   if (gap) return gap;
   // A delegated goal is in scope, but the peer is not an agent there: it has no inbox in it.
-  return recipientIn(caller, goalId) ?? unknownAgent(goalId, caller.agentId as string);
+  return recipientIn(caller, goalId) ?? unknownAgent(goalId, caller.agentId);
 }
 
 const addressedTo = (goalId: string, agentId: string) =>
@@ -85,7 +85,7 @@ export interface InboxQuery {
  */
 export async function readInbox(
   db: Db,
-  caller: Caller,
+  caller: PeerCaller,
   query: InboxQuery,
 ): Promise<Inbox | ScopeGap | UnknownAgent> {
   const tail = query.tail ?? DEFAULT_TAIL;
@@ -146,13 +146,13 @@ async function lockInbox(tx: Tx, goalId: string, agentId: string): Promise<strin
 /** The caller's own messages among `ids`; any other id is bad input (nothing is written). */
 async function ownMessages(
   db: Queryable,
-  caller: Caller,
+  caller: PeerCaller,
   ids: readonly string[],
 ): Promise<{ goalId: string; recipient: string; rows: DeliveryRow[] } | ScopeGap> {
-  const goalId = caller.goalId as string;
+  const goalId = caller.goalId;
   const gap = await checkGoalScope(db, caller, goalId);
   if (gap) return gap;
-  const recipient = caller.agentId as string;
+  const recipient = caller.agentId;
   const rows = await db
     .select()
     .from(deliveriesTable)
@@ -180,7 +180,7 @@ export interface MarkedRead {
 /** Records the read receipt of each message (once: a second mark keeps the first time). */
 export async function markRead(
   db: Db,
-  caller: Caller,
+  caller: PeerCaller,
   ids: readonly string[],
 ): Promise<MarkedRead | ScopeGap> {
   const own = await ownMessages(db, caller, validateIds(ids));
@@ -209,7 +209,7 @@ export async function markRead(
  */
 export async function resolveMessage(
   db: Db,
-  caller: Caller,
+  caller: PeerCaller,
   id: string,
 ): Promise<InboxMessage | ScopeGap> {
   const own = await ownMessages(db, caller, validateIds([id]));
@@ -236,7 +236,7 @@ export async function resolveMessage(
  */
 export async function releaseMessage(
   db: Db,
-  caller: Caller,
+  caller: PeerCaller,
   id: string,
 ): Promise<InboxMessage | ScopeGap> {
   const own = await ownMessages(db, caller, validateIds([id]));
@@ -275,7 +275,7 @@ export interface InboxEmpty {
  */
 export async function takeNextMessage(
   db: Db,
-  caller: Caller,
+  caller: PeerCaller,
   goalId: string,
 ): Promise<TakenMessage | InboxEmpty | ScopeGap | UnknownAgent> {
   const recipient = await recipientOf(db, caller, goalId);
@@ -329,7 +329,7 @@ export async function takeNextMessage(
 export async function followInbox(
   db: Db,
   doorbell: Doorbell,
-  caller: Caller,
+  caller: PeerCaller,
   goalId: string,
   after: string | null,
 ): Promise<AsyncIterable<InboxMessage | ScopeGap | UnknownAgent>> {

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull, max, sql } from 'drizzle-orm';
+import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { Db, Queryable } from '../db/database.ts';
-import type { Caller } from '../graphql/context.ts';
 import { type Presence, toPresence } from '../presence/presence.ts';
 import { type Liveness, presenceTable, providersTable } from '../presence/tables.ts';
 import { findAgent, type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';

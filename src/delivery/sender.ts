@@ -1,5 +1,5 @@
+import type { Caller } from '../core/caller.ts';
 import { ForbiddenError } from '../core/errors.ts';
-import type { Caller } from '../graphql/context.ts';
 import type { SenderKind } from './tables.ts';
 
 /**
@@ -26,7 +26,7 @@ export function senderOf(caller: Caller): Sender {
   if (caller.kind === 'PROVIDER') throw new ForbiddenError('a provider never delivers');
   if (caller.kind === 'PEER') {
     return {
-      key: agentKey(caller.goalId as string, caller.agentId as string),
+      key: agentKey(caller.goalId, caller.agentId),
       kind: 'PEER',
       goalId: caller.goalId,
       agentId: caller.agentId,

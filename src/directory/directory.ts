@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
+import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { Db } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { stalledDeliveries } from '../delivery/delivery.ts';
-import type { Caller } from '../graphql/context.ts';
 import { type Presence, toPresence } from '../presence/presence.ts';
 import type {
   DeclaredSource,

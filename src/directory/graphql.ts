@@ -183,9 +183,8 @@ const DirectoryPacketRef = builder.objectRef<DirectoryPacket>('DirectoryPacket')
 });
 
 builder.queryFields((t) => ({
-  directory: t.field({
+  directory: t.withAuth({ reader: true }).field({
     type: DirectoryPacketRef,
-    authScopes: { reader: true },
     description: 'The directory packet of a goal. Out of scope: a scope gap and zero rows.',
     args: {
       goalId: t.arg.id({ required: true, description: 'The goal.' }),
@@ -194,9 +193,8 @@ builder.queryFields((t) => ({
     resolve: (_root, args, { db, caller }) =>
       readDirectory(db, caller, String(args.goalId), args.limit ?? 200),
   }),
-  attention: t.field({
+  attention: t.withAuth({ reader: true }).field({
     type: AttentionRef,
-    authScopes: { reader: true },
     description:
       'What needs a decision in a goal, most urgent first. Typed state only; assigns nothing.',
     args: {

@@ -1,7 +1,14 @@
 import SchemaBuilder from '@pothos/core';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLError, Kind } from 'graphql';
-import type { Context } from './context.ts';
+import type {
+  AdminCaller,
+  Caller,
+  PeerCaller,
+  ProviderCaller,
+  StewardCaller,
+} from '../core/caller.ts';
+import type { Context, ContextOf } from './context.ts';
 
 /**
  * The schema builder: plugins, scalars and the kind-level auth scopes. Domain types live
@@ -23,7 +30,17 @@ export const builder = new SchemaBuilder<{
     peer: boolean;
     provider: boolean;
   };
+  /** What each scope proves about the caller: `t.withAuth({ peer: true })` narrows it. */
+  AuthContexts: {
+    authenticated: ContextOf<Caller>;
+    admin: ContextOf<AdminCaller>;
+    reader: ContextOf<AdminCaller | StewardCaller | PeerCaller>;
+    steward: ContextOf<StewardCaller>;
+    peer: ContextOf<PeerCaller>;
+    provider: ContextOf<ProviderCaller>;
+  };
   Scalars: {
+    ID: { Input: string; Output: string | number };
     DateTime: { Input: Date; Output: Date | string };
     Seq: { Input: string; Output: string | bigint | number };
   };

@@ -1,5 +1,4 @@
 import { builder } from '../graphql/builder.ts';
-import type { Caller } from '../graphql/context.ts';
 import { byType, describeValues } from '../graphql/values.ts';
 import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import { ActorRef, UnknownTodoRef, VisionRef } from '../work/graphql.ts';
@@ -581,9 +580,8 @@ const ReplanDeltaInput = builder.inputType('ReplanDeltaInput', {
 const LIMIT_DESCRIPTION = 'At most this many rows, 1 to 200.';
 
 builder.queryFields((t) => ({
-  evidenceLedger: t.field({
+  evidenceLedger: t.withAuth({ reader: true }).field({
     type: EvidenceLedgerPacketRef,
-    authScopes: { reader: true },
     description:
       "One agent's scoped evidence ledger. Fails closed: an agent id the goal does not know (a host surface such as `codex` is not one) is BAD_USER_INPUT, never a fallback. A PEER reads only its own ledger (another agent's: scopeGap NOT_OWN_LEDGER); an ADMIN or STEWARD any agent's in its goals; a PROVIDER none.",
     args: {
@@ -628,16 +626,15 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  recordEvent: t.field({
+  recordEvent: t.withAuth({ reader: true }).field({
     type: RecordEventResult,
-    authScopes: { reader: true },
     description:
       'Appends an evidence row. A PEER records as itself; an ADMIN or STEWARD may name an agent; a PROVIDER may not. Goal-level marking is ADMIN/STEWARD only.',
     args: {
       input: t.arg({ type: RecordEventInput, required: true, description: 'The event.' }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      recordEvent(db, caller as Caller, {
+      recordEvent(db, caller, {
         goalId: String(input.goalId),
         eventKind: input.eventKind,
         agentId: input.agentId == null ? null : String(input.agentId),
@@ -650,9 +647,8 @@ builder.mutationFields((t) => ({
         goalChange: input.goalChange ?? null,
       }),
   }),
-  recordReplanCheckpoint: t.field({
+  recordReplanCheckpoint: t.withAuth({ reader: true }).field({
     type: RecordReplanCheckpointResult,
-    authScopes: { reader: true },
     description:
       "Records a replan checkpoint citing the digest of the agent's ledger read. The digest is recomputed, not trusted: it must be that of a current unfiltered first-page read (limit ≥ 30 or every row). A PEER checkpoints for itself; an ADMIN or STEWARD may name an agent.",
     args: {
@@ -666,7 +662,7 @@ builder.mutationFields((t) => ({
       delta: t.arg({ type: ReplanDeltaInput, required: true, description: 'The bounded delta.' }),
     },
     resolve: (_root, args, { db, caller }) =>
-      recordReplanCheckpoint(db, caller as Caller, {
+      recordReplanCheckpoint(db, caller, {
         goalId: String(args.goalId),
         agentId: String(args.agentId),
         digest: args.digest,
@@ -677,9 +673,8 @@ builder.mutationFields((t) => ({
 }));
 
 builder.subscriptionFields((t) => ({
-  ledgerEvents: t.field({
+  ledgerEvents: t.withAuth({ reader: true }).field({
     type: LedgerStreamItem,
-    authScopes: { reader: true },
     description:
       "An agent's scoped ledger rows, live, in seq order, each exactly once: gap-free under concurrent writers and resumable with `after` (no duplicates across reconnects). Rows are judged against the agent's scope when the stream reads them. Authority and fail-closed rules as evidenceLedger.",
     args: {

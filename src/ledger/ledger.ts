@@ -30,12 +30,12 @@
  */
 import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import type { Caller, CallerKind } from '../core/caller.ts';
 import { ForbiddenError, InputError } from '../core/errors.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
 import { appendAtNextSeq, lockHead } from '../events/sequence.ts';
-import type { Caller, CallerKind } from '../graphql/context.ts';
 import { type UnknownAgent, unknownAgent, validateId, validateText } from '../registry/registry.ts';
 import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import { covers, parseDecisionScope, parseResumeCondition } from '../work/rules.ts';

@@ -1,5 +1,4 @@
 import { builder } from '../graphql/builder.ts';
-import type { Caller } from '../graphql/context.ts';
 import { byType, describeValues } from '../graphql/values.ts';
 import { ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import {
@@ -423,9 +422,8 @@ const ReportObservationInput = builder.inputType('ReportObservationInput', {
 });
 
 builder.mutationFields((t) => ({
-  registerProvider: t.field({
+  registerProvider: t.withAuth({ provider: true }).field({
     type: ProviderRef,
-    authScopes: { provider: true },
     description:
       'Records the provider contract. Provider credentials only, for their own providerId.',
     args: {
@@ -436,15 +434,14 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      registerProvider(db, caller as Caller, {
+      registerProvider(db, caller, {
         ...input,
         providerId: String(input.providerId),
         observationSources: input.observationSources.map((s) => ({ ...s, limits: s.limits })),
       }),
   }),
-  reportPresence: t.field({
+  reportPresence: t.withAuth({ provider: true }).field({
     type: ReportResult,
-    authScopes: { provider: true },
     description:
       "Reports presence in a batch. Refused as a whole, writing nothing, if any report names an agent or goal that is not the provider's.",
     args: {
@@ -457,33 +454,31 @@ builder.mutationFields((t) => ({
     resolve: (_root, { reports }, { db, caller }) =>
       reportPresence(
         db,
-        caller as Caller,
+        caller,
         reports.map((r) => ({ ...r, goalId: String(r.goalId), agentId: String(r.agentId) })),
       ),
   }),
-  endPresence: t.field({
+  endPresence: t.withAuth({ provider: true }).field({
     type: ReportResult,
-    authScopes: { provider: true },
     description: 'Records that an occupant is gone from its location.',
     args: {
       input: t.arg({ type: EndPresenceInput, required: true, description: 'Which location.' }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      endPresence(db, caller as Caller, {
+      endPresence(db, caller, {
         ...input,
         goalId: String(input.goalId),
         agentId: String(input.agentId),
       }),
   }),
-  reportObservation: t.field({
+  reportObservation: t.withAuth({ provider: true }).field({
     type: ReportObservationResult,
-    authScopes: { provider: true },
     description: 'Stores the latest bounded excerpt of a declared source.',
     args: {
       input: t.arg({ type: ReportObservationInput, required: true, description: 'The excerpt.' }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      reportObservation(db, caller as Caller, {
+      reportObservation(db, caller, {
         ...input,
         goalId: String(input.goalId),
         agentId: String(input.agentId),
@@ -493,9 +488,8 @@ builder.mutationFields((t) => ({
 }));
 
 builder.queryFields((t) => ({
-  observe: t.field({
+  observe: t.withAuth({ reader: true }).field({
     type: ObserveResult,
-    authScopes: { reader: true },
     description:
       "A bounded, advisory excerpt of an agent's terminal, or a typed gap. Grants nothing.",
     args: {
@@ -515,9 +509,8 @@ builder.queryFields((t) => ({
 }));
 
 builder.subscriptionFields((t) => ({
-  presenceChanged: t.field({
+  presenceChanged: t.withAuth({ reader: true }).field({
     type: PresenceChangeRef,
-    authScopes: { reader: true },
     description:
       'Every change of liveness or occupant in a goal, in order, exactly once; resumable with `after`. Scoped like the directory.',
     args: {

@@ -1,10 +1,10 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Caller, ProviderCaller } from '../core/caller.ts';
 import { ForbiddenError, InputError } from '../core/errors.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
 import { advanceHead, lockHead, readHead } from '../events/sequence.ts';
-import type { Caller } from '../graphql/context.ts';
 import { validateId, validateText } from '../registry/registry.ts';
 import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
 import {
@@ -51,7 +51,7 @@ export interface RegisterProviderInput {
  */
 export async function registerProvider(
   db: Db,
-  caller: Caller,
+  caller: ProviderCaller,
   input: RegisterProviderInput,
 ): Promise<Provider> {
   const providerId = validateId('providerId', input.providerId);
@@ -183,7 +183,7 @@ interface Report {
 
 export function reportPresence(
   db: Db,
-  caller: Caller,
+  caller: ProviderCaller,
   reports: PresenceReportInput[],
 ): Promise<ReportResult> {
   return applyReports(
@@ -201,7 +201,7 @@ export function reportPresence(
 /** Records that the occupant of a location is gone. */
 export function endPresence(
   db: Db,
-  caller: Caller,
+  caller: ProviderCaller,
   input: EndPresenceInput,
 ): Promise<ReportResult> {
   return applyReports(db, caller, [
@@ -231,7 +231,11 @@ const keyOf = (r: { goalId: string; agentId: string; providerSessionRef: string 
  * nothing), then per goal: locks the presence head, reads the current rows, applies the
  * reports in order in memory, and writes the result with a constant number of statements.
  */
-async function applyReports(db: Db, caller: Caller, reports: Report[]): Promise<ReportResult> {
+async function applyReports(
+  db: Db,
+  caller: ProviderCaller,
+  reports: Report[],
+): Promise<ReportResult> {
   if (reports.length === 0) throw new InputError('reports must not be empty', 'reports');
   if (reports.length > MAX_REPORTS_PER_BATCH) {
     throw new InputError(`at most ${MAX_REPORTS_PER_BATCH} reports per call`, 'reports');
@@ -384,7 +388,7 @@ class Refused extends Error {
  */
 async function screenReports(
   db: Db,
-  caller: Caller,
+  caller: ProviderCaller,
   reports: Report[],
 ): Promise<{ provider: Provider } | { refused: PresenceRefused }> {
   const refuse = (index: number, reason: RefusalReason) => ({
@@ -399,7 +403,7 @@ async function screenReports(
   const [provider] = await db
     .select()
     .from(providersTable)
-    .where(eq(providersTable.providerId, caller.providerId as string));
+    .where(eq(providersTable.providerId, caller.providerId));
   if (!provider) return refuse(0, 'PROVIDER_NOT_REGISTERED');
   const outside = reports.findIndex(
     (r) => !caller.goalIds.includes(r.goalId) || !provider.goalIds.includes(r.goalId),
@@ -599,10 +603,10 @@ export interface ObservationInput {
  */
 export async function reportObservation(
   db: Db,
-  caller: Caller,
+  caller: ProviderCaller,
   input: ObservationInput,
 ): Promise<PresenceAccepted | PresenceRefused | ObservationGap> {
-  const providerId = caller.providerId as string;
+  const providerId = caller.providerId;
   validateId('goalId', input.goalId);
   validateId('agentId', input.agentId);
   if (!observationSources.includes(input.source)) throw new InputError('unknown source', 'source');

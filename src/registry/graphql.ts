@@ -1,5 +1,5 @@
+import type { Caller, callerKinds } from '../core/caller.ts';
 import { builder } from '../graphql/builder.ts';
-import type { Caller, callerKinds } from '../graphql/context.ts';
 import { byType } from '../graphql/values.ts';
 import {
   type AgentListing,
@@ -179,17 +179,17 @@ const CallerRef = builder.objectRef<{ caller: Caller; goalIds: string[] }>('Call
     }),
     goalId: t.id({
       nullable: true,
-      resolve: (c) => c.caller.goalId,
+      resolve: (c) => (c.caller.kind === 'PEER' ? c.caller.goalId : null),
       description: 'PEER: its goal.',
     }),
     agentId: t.id({
       nullable: true,
-      resolve: (c) => c.caller.agentId,
+      resolve: (c) => (c.caller.kind === 'PEER' ? c.caller.agentId : null),
       description: 'PEER: its agent.',
     }),
     providerId: t.id({
       nullable: true,
-      resolve: (c) => c.caller.providerId,
+      resolve: (c) => (c.caller.kind === 'PROVIDER' ? c.caller.providerId : null),
       description: 'PROVIDER: its provider.',
     }),
     goalIds: t.idList({
@@ -289,24 +289,21 @@ const IssueCredentialInput = builder.inputType('IssueCredentialInput', {
 // ---- fields --------------------------------------------------------------------------
 
 builder.queryFields((t) => ({
-  me: t.field({
+  me: t.withAuth({ authenticated: true }).field({
     type: CallerRef,
-    authScopes: { authenticated: true },
     description: 'The caller as resolved from its credential, with the goals now in its scope.',
     resolve: async (_root, _args, { db, caller }) => ({
-      caller: caller as Caller,
+      caller: caller,
       goalIds: await goalsInScope(db, caller),
     }),
   }),
-  goals: t.field({
+  goals: t.withAuth({ reader: true }).field({
     type: [GoalRef],
-    authScopes: { reader: true },
     description: "The goals in the caller's scope, by id.",
     resolve: (_root, _args, { db, caller }) => listGoals(db, caller),
   }),
-  agents: t.field({
+  agents: t.withAuth({ reader: true }).field({
     type: AgentListingRef,
-    authScopes: { reader: true },
     description: 'The agents registered to a goal; a scope gap with no rows when out of scope.',
     args: {
       goalId: t.arg.id({ required: true, description: 'The goal.' }),
@@ -321,9 +318,8 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  createGoal: t.field({
+  createGoal: t.withAuth({ admin: true }).field({
     type: CreateGoalResult,
-    authScopes: { admin: true },
     description: 'Creates a goal. Admin only.',
     args: {
       input: t.arg({ type: CreateGoalInput, required: true, description: 'What to write.' }),
@@ -331,24 +327,22 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, { db }) =>
       createGoal(db, { goalId: String(input.goalId), title: input.title }),
   }),
-  registerAgent: t.field({
+  registerAgent: t.withAuth({ admin: true }).field({
     type: RegisterAgentResult,
-    authScopes: { admin: true },
     description: 'Registers an agent identity in a goal. Admin only.',
     args: {
       input: t.arg({ type: RegisterAgentInput, required: true, description: 'What to write.' }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      registerAgent(db, caller as Caller, {
+      registerAgent(db, caller, {
         goalId: String(input.goalId),
         agentId: String(input.agentId),
         agentModel: input.agentModel,
         hostSurface: input.hostSurface,
       }),
   }),
-  retireAgent: t.field({
+  retireAgent: t.withAuth({ admin: true }).field({
     type: RetireAgentResult,
-    authScopes: { admin: true },
     description:
       'Retires an agent: kept in the registry, no longer a member; its open sockets are closed. Admin only.',
     args: {
@@ -356,25 +350,23 @@ builder.mutationFields((t) => ({
       agentId: t.arg.id({ required: true, description: 'The agent.' }),
     },
     resolve: (_root, args, { db, caller }) =>
-      retireAgent(db, caller as Caller, String(args.goalId), String(args.agentId)),
+      retireAgent(db, caller, String(args.goalId), String(args.agentId)),
   }),
-  delegateGoal: t.field({
+  delegateGoal: t.withAuth({ admin: true }).field({
     type: DelegateGoalResult,
-    authScopes: { admin: true },
     description: "Widens an agent's scope to another goal. Admin only.",
     args: {
       input: t.arg({ type: DelegateGoalInput, required: true, description: 'What to write.' }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      delegateGoal(db, caller as Caller, {
+      delegateGoal(db, caller, {
         goalId: String(input.goalId),
         agentGoalId: String(input.agentGoalId),
         agentId: String(input.agentId),
       }),
   }),
-  issueCredential: t.field({
+  issueCredential: t.withAuth({ admin: true }).field({
     type: IssuedCredentialRef,
-    authScopes: { admin: true },
     description: 'Issues a credential. The token is in this answer only. Admin only.',
     args: {
       input: t.arg({ type: IssueCredentialInput, required: true, description: 'What to write.' }),
@@ -389,9 +381,8 @@ builder.mutationFields((t) => ({
         label: input.label,
       }),
   }),
-  revokeCredential: t.field({
+  revokeCredential: t.withAuth({ admin: true }).field({
     type: CredentialRef,
-    authScopes: { admin: true },
     description:
       'Revokes a credential: refused from the next request on, and its open sockets are closed. Admin only.',
     args: { id: t.arg.id({ required: true, description: 'The credential id.' }) },

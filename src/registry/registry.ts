@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Caller, CallerKind } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { ring } from '../events/doorbell.ts';
-import type { Caller, CallerKind } from '../graphql/context.ts';
 import { checkGoalScope, goalsInScope, type ScopeGap } from './scope.ts';
 import {
   type Agent,

@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
+import type { Caller } from '../core/caller.ts';
 import type { Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
-import type { Caller } from '../graphql/context.ts';
 
 export const scopeGapReasons = ['AUDIENCE_NOT_AUTHORIZED', 'UNKNOWN', 'NOT_OWN_LEDGER'] as const;
 export type ScopeGapReason = (typeof scopeGapReasons)[number];

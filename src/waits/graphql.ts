@@ -1,6 +1,7 @@
+import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import { builder } from '../graphql/builder.ts';
-import type { Caller, Context } from '../graphql/context.ts';
+import type { ContextOf } from '../graphql/context.ts';
 import { byType } from '../graphql/values.ts';
 import { LivenessEnum } from '../presence/graphql.ts';
 import { ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
@@ -256,7 +257,7 @@ function toWaitInput(input: WaitInputShape): WaitInput {
 }
 
 async function waitStream(
-  ctx: Context,
+  ctx: ContextOf<Caller>,
   input: WaitInputShape | null | undefined,
   waitId: string | null | undefined,
 ): Promise<AsyncIterable<Wait | { type: string }>> {
@@ -264,7 +265,7 @@ async function waitStream(
     throw new InputError('pass either input (to start a wait) or waitId (to follow one)', 'waitId');
   }
   const found = input
-    ? await startWait(ctx.db, ctx.caller as Caller, toWaitInput(input))
+    ? await startWait(ctx.db, ctx.caller, toWaitInput(input))
     : await readWait(ctx.db, ctx.caller, String(waitId));
   if (found.type === 'Wait') return ctx.deps.waits.watch(found);
   return (async function* () {
@@ -273,23 +274,20 @@ async function waitStream(
 }
 
 builder.mutationFields((t) => ({
-  startWait: t.field({
+  startWait: t.withAuth({ reader: true }).field({
     type: WaitResult,
-    authScopes: { reader: true },
     description:
       'Starts a durable pinned wait; follow it with waitForAgent(waitId) or poll wait(id). Grants nothing.',
     args: {
       input: t.arg({ type: WaitInputRef, required: true, description: 'What to wait for.' }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      startWait(db, caller as Caller, toWaitInput(input)),
+    resolve: (_root, { input }, { db, caller }) => startWait(db, caller, toWaitInput(input)),
   }),
 }));
 
 builder.queryFields((t) => ({
-  wait: t.field({
+  wait: t.withAuth({ reader: true }).field({
     type: WaitResult,
-    authScopes: { reader: true },
     description: 'A wait as it stands now (settled first if its outcome is already decided).',
     args: { id: t.arg.id({ required: true, description: 'The wait id.' }) },
     resolve: (_root, args, { db, caller }) => readWait(db, caller, String(args.id)),
@@ -297,9 +295,8 @@ builder.queryFields((t) => ({
 }));
 
 builder.subscriptionFields((t) => ({
-  waitForAgent: t.field({
+  waitForAgent: t.withAuth({ reader: true }).field({
     type: WaitResult,
-    authScopes: { reader: true },
     description:
       'Starts a wait (input) or follows one (waitId): emits it PENDING with its pins and baselines, then exactly one terminal state, then completes. Following a settled wait emits just its outcome.',
     args: {

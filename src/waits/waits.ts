@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { asc, inArray, sql } from 'drizzle-orm';
+import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { minSeq } from '../events/sequence.ts';
-import type { Caller } from '../graphql/context.ts';
 import { classifyChange, currentPins, feedChanges } from '../presence/pins.ts';
 import type { Liveness, PresenceChangeRow } from '../presence/tables.ts';
 import { findAgent, type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
@@ -98,7 +98,7 @@ export async function startWait(
         timeoutMs: input.timeoutMs,
         deadline: sql`now() + ${`${input.timeoutMs} milliseconds`}::interval`,
         createdByKind: caller.kind,
-        createdByAgent: caller.agentId,
+        createdByAgent: caller.kind === 'PEER' ? caller.agentId : null,
       })
       .returning();
     const targets = await tx

@@ -1,5 +1,5 @@
+import type { Caller } from '../core/caller.ts';
 import { builder } from '../graphql/builder.ts';
-import type { Caller } from '../graphql/context.ts';
 import { byType } from '../graphql/values.ts';
 import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import type { FrontierGuard, FrontierGuardKind, FrontierRow } from './rules.ts';
@@ -1140,9 +1140,8 @@ const action = (input: {
 });
 
 builder.queryFields((t) => ({
-  todos: t.field({
+  todos: t.withAuth({ reader: true }).field({
     type: TodoListingRef,
-    authScopes: { reader: true },
     description:
       "The goal's todos, highest priority first; a scope gap with no rows when out of scope.",
     args: {
@@ -1153,9 +1152,8 @@ builder.queryFields((t) => ({
     resolve: (_root, args, { db, caller }) =>
       listTodos(db, caller, str(args.goalId), { statuses: args.statuses, limit: args.limit }),
   }),
-  todoTransitions: t.field({
+  todoTransitions: t.withAuth({ reader: true }).field({
     type: TodoTransitionListingRef,
-    authScopes: { reader: true },
     description: "A todo's append-only history: who did what, when.",
     args: {
       goalId: t.arg.id({ required: true, description: 'The goal.' }),
@@ -1164,23 +1162,20 @@ builder.queryFields((t) => ({
     resolve: (_root, args, { db, caller }) =>
       listTransitions(db, caller, str(args.goalId), str(args.todoId)),
   }),
-  gates: t.field({
+  gates: t.withAuth({ reader: true }).field({
     type: GateListingRef,
-    authScopes: { reader: true },
     description: "The goal's gates, each with its state now.",
     args: { goalId: t.arg.id({ required: true, description: 'The goal.' }) },
     resolve: (_root, args, { db, caller }) => listGates(db, caller, str(args.goalId)),
   }),
-  visions: t.field({
+  visions: t.withAuth({ reader: true }).field({
     type: VisionListingRef,
-    authScopes: { reader: true },
     description: "Every agent's vision in the goal.",
     args: { goalId: t.arg.id({ required: true, description: 'The goal.' }) },
     resolve: (_root, args, { db, caller }) => listVisions(db, caller, str(args.goalId)),
   }),
-  frontier: t.field({
+  frontier: t.withAuth({ reader: true }).field({
     type: FrontierResult,
-    authScopes: { reader: true },
     description:
       'Every live todo of the goal with `runnable` and the guards holding it back for one agent. Open is not runnable; priority never bypasses a gate; a claim does not prove the work is executable. Computed in a constant number of SQL statements.',
     args: {
@@ -1196,9 +1191,8 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  createTodo: t.field({
+  createTodo: t.withAuth({ reader: true }).field({
     type: CreateTodoResult,
-    authScopes: { reader: true },
     description:
       'Creates a todo. Unknown ids and malformed scopes or conditions are BAD_USER_INPUT.',
     args: {
@@ -1209,15 +1203,14 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      createTodo(db, caller as Caller, {
+      createTodo(db, caller, {
         ...spec(input),
         goalId: str(input.goalId),
         agentId: optStr(input.agentId),
       }),
   }),
-  setDependencies: t.field({
+  setDependencies: t.withAuth({ reader: true }).field({
     type: TodoResult,
-    authScopes: { reader: true },
     description:
       "Replaces a live todo's dependencies. A cycle or an unknown id is BAD_USER_INPUT. Claimant, anyone while unclaimed, or ADMIN/STEWARD.",
     args: {
@@ -1228,14 +1221,13 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      setDependencies(db, caller as Caller, {
+      setDependencies(db, caller, {
         ...action(input),
         dependsOn: input.dependsOn.map(str),
       }),
   }),
-  claimTodo: t.field({
+  claimTodo: t.withAuth({ reader: true }).field({
     type: TodoResult,
-    authScopes: { reader: true },
     description:
       "Makes the acting agent the todo's soft owner. Another agent's claim is refused with the owner named.",
     args: {
@@ -1245,11 +1237,10 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) => claimTodo(db, caller as Caller, action(input)),
+    resolve: (_root, { input }, { db, caller }) => claimTodo(db, caller, action(input)),
   }),
-  releaseClaim: t.field({
+  releaseClaim: t.withAuth({ reader: true }).field({
     type: TodoResult,
-    authScopes: { reader: true },
     description: 'Drops the claim. Its owner, or ADMIN/STEWARD.',
     args: {
       input: t.arg({
@@ -1258,12 +1249,10 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      releaseClaim(db, caller as Caller, action(input)),
+    resolve: (_root, { input }, { db, caller }) => releaseClaim(db, caller, action(input)),
   }),
-  acquireLease: t.field({
+  acquireLease: t.withAuth({ reader: true }).field({
     type: AcquireLeaseResult,
-    authScopes: { reader: true },
     description:
       'Takes the occupancy lease and returns a new fence, unless an active lease exists. An expired lease is taken over.',
     args: {
@@ -1274,11 +1263,10 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      acquireLease(db, caller as Caller, { ...action(input), ttlMs: input.ttlMs }),
+      acquireLease(db, caller, { ...action(input), ttlMs: input.ttlMs }),
   }),
-  renewLease: t.field({
+  renewLease: t.withAuth({ reader: true }).field({
     type: LeaseResult,
-    authScopes: { reader: true },
     description: 'Extends the lease if the fence is current and yours; otherwise StaleFence.',
     args: {
       input: t.arg({
@@ -1288,15 +1276,14 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      renewLease(db, caller as Caller, {
+      renewLease(db, caller, {
         ...action(input),
         fence: input.fence,
         ttlMs: input.ttlMs,
       }),
   }),
-  releaseLease: t.field({
+  releaseLease: t.withAuth({ reader: true }).field({
     type: LeaseResult,
-    authScopes: { reader: true },
     description: 'Ends the lease if the fence is current and yours; otherwise StaleFence.',
     args: {
       input: t.arg({
@@ -1306,11 +1293,10 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      releaseLease(db, caller as Caller, { ...action(input), fence: input.fence }),
+      releaseLease(db, caller, { ...action(input), fence: input.fence }),
   }),
-  completeTodo: t.field({
+  completeTodo: t.withAuth({ reader: true }).field({
     type: CompleteTodoResult,
-    authScopes: { reader: true },
     description:
       'DONE with evidence, optionally with a successor created in the same transaction. Claimant, anyone while unclaimed, or ADMIN/STEWARD.',
     args: {
@@ -1321,15 +1307,14 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      completeTodo(db, caller as Caller, {
+      completeTodo(db, caller, {
         ...action(input),
         evidenceRefs: input.evidenceRefs,
         successor: input.successor ? spec(input.successor) : null,
       }),
   }),
-  supersedeTodo: t.field({
+  supersedeTodo: t.withAuth({ reader: true }).field({
     type: SupersedeTodoResult,
-    authScopes: { reader: true },
     description:
       'SUPERSEDED (never DONE), lineage kept, by a new or named replacement. Claimant, anyone while unclaimed, or ADMIN/STEWARD.',
     args: {
@@ -1340,16 +1325,15 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      supersedeTodo(db, caller as Caller, {
+      supersedeTodo(db, caller, {
         ...action(input),
         reason: input.reason,
         replacement: input.replacement ? spec(input.replacement) : null,
         replacementId: optStr(input.replacementId),
       }),
   }),
-  deferTodo: t.field({
+  deferTodo: t.withAuth({ reader: true }).field({
     type: TodoResult,
-    authScopes: { reader: true },
     description:
       'DEFERRED until its resume conditions hold. Claimant, anyone while unclaimed, or ADMIN/STEWARD.',
     args: {
@@ -1360,15 +1344,14 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      deferTodo(db, caller as Caller, {
+      deferTodo(db, caller, {
         ...action(input),
         resumeWhen: input.resumeWhen,
         reason: input.reason,
       }),
   }),
-  resumeTodo: t.field({
+  resumeTodo: t.withAuth({ reader: true }).field({
     type: TodoResult,
-    authScopes: { reader: true },
     description:
       'A deferred todo back to OPEN after replanning (unmet resume conditions still hold it back). Claimant, anyone while unclaimed, or ADMIN/STEWARD.',
     args: {
@@ -1378,11 +1361,10 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) => resumeTodo(db, caller as Caller, action(input)),
+    resolve: (_root, { input }, { db, caller }) => resumeTodo(db, caller, action(input)),
   }),
-  closeNoFollowUp: t.field({
+  closeNoFollowUp: t.withAuth({ reader: true }).field({
     type: TodoResult,
-    authScopes: { reader: true },
     description:
       'CLOSED_NO_FOLLOW_UP with a required reason. Claimant, anyone while unclaimed, or ADMIN/STEWARD.',
     args: {
@@ -1393,11 +1375,10 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      closeNoFollowUp(db, caller as Caller, { ...action(input), reason: input.reason }),
+      closeNoFollowUp(db, caller, { ...action(input), reason: input.reason }),
   }),
-  openGate: t.field({
+  openGate: t.withAuth({ reader: true }).field({
     type: OpenGateResult,
-    authScopes: { reader: true },
     description: 'Opens a gate: any reader of the goal may ask for a decision.',
     args: {
       input: t.arg({
@@ -1407,7 +1388,7 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      openGate(db, caller as Caller, {
+      openGate(db, caller, {
         goalId: str(input.goalId),
         agentId: optStr(input.agentId),
         kind: input.kind,
@@ -1417,9 +1398,8 @@ builder.mutationFields((t) => ({
         expiresAt: input.expiresAt,
       }),
   }),
-  resolveGate: t.field({
+  resolveGate: t.withAuth({ admin: true, steward: true }).field({
     type: ResolveGateResult,
-    authScopes: { admin: true, steward: true },
     description: 'Decides a gate. ADMIN or STEWARD only: an agent never grants itself authority.',
     args: {
       input: t.arg({
@@ -1429,16 +1409,15 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      resolveGate(db, caller as Caller, {
+      resolveGate(db, caller, {
         goalId: str(input.goalId),
         gateId: str(input.gateId),
         decision: input.decision,
         note: input.note,
       }),
   }),
-  setVision: t.field({
+  setVision: t.withAuth({ reader: true }).field({
     type: SetVisionResult,
-    authScopes: { reader: true },
     description: "Replaces the acting agent's vision in the goal (one row per agent).",
     args: {
       input: t.arg({
@@ -1448,15 +1427,14 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      setVision(db, caller as Caller, {
+      setVision(db, caller, {
         ...input,
         goalId: str(input.goalId),
         agentId: optStr(input.agentId),
       }),
   }),
-  setCapabilities: t.field({
+  setCapabilities: t.withAuth({ reader: true }).field({
     type: SetCapabilitiesResult,
-    authScopes: { reader: true },
     description:
       "Replaces the acting agent's declared capabilities in the goal, read by the CAPABILITY guard.",
     args: {
@@ -1467,7 +1445,7 @@ builder.mutationFields((t) => ({
       }),
     },
     resolve: (_root, { input }, { db, caller }) =>
-      setCapabilities(db, caller as Caller, {
+      setCapabilities(db, caller, {
         goalId: str(input.goalId),
         agentId: optStr(input.agentId),
         capabilities: input.capabilities,

@@ -10,10 +10,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { Caller, CallerKind } from '../core/caller.ts';
 import { ForbiddenError, InputError } from '../core/errors.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
-import type { Caller, CallerKind } from '../graphql/context.ts';
 import { appendEvent, gateEvent, todoTransitionEvent } from '../ledger/ledger.ts';
 import {
   type Tagged,
@@ -1548,7 +1548,8 @@ export async function frontier(
   agentIdArg?: string | null,
 ): Promise<FrontierResult> {
   validateId('goalId', goalId);
-  const agentId = validateOptionalId('agentId', agentIdArg) ?? caller?.agentId ?? null;
+  const agentId =
+    validateOptionalId('agentId', agentIdArg) ?? (caller?.kind === 'PEER' ? caller.agentId : null);
   if (agentId === null) {
     throw new InputError(
       'agentId is required: name the agent whose frontier to compute',

@@ -40,3 +40,13 @@ export type Caller = AdminCaller | StewardCaller | PeerCaller | ProviderCaller;
 
 /** The caller of the operator token. */
 export const OPERATOR: AdminCaller = { kind: 'ADMIN', credentialId: null };
+
+/**
+ * Who a write acts as, recorded with it: the caller's kind and credential, and the agent it
+ * acts for (a PEER's own; the agent an ADMIN or STEWARD named; null when it acts as itself).
+ */
+export interface Actor {
+  readonly kind: CallerKind;
+  readonly agentId: string | null;
+  readonly credentialId: string | null;
+}

@@ -3,14 +3,17 @@ import { Repeater } from '@repeaterjs/repeater';
 import { and, asc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
+import type { ScopeGap } from '../core/scope.ts';
+import { single } from '../core/stream.ts';
+import { validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
 import { appendAtNextSeq } from '../events/sequence.ts';
 import { currentPins } from '../presence/pins.ts';
 import type { Liveness } from '../presence/tables.ts';
-import { findAgent, validateId, validateText } from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
+import { findAgent } from '../registry/registry.ts';
+import { checkGoalScope } from '../registry/scope.ts';
 import { settle, Tracker } from './outcomes.ts';
 import { bodyPreview } from './preview.ts';
 import { connectedTargets } from './roster.ts';
@@ -589,9 +592,7 @@ export async function followOutcome(
   }
   const row = await loadDelivery(db, id);
   if (!row || !(await visible(db, caller, row))) {
-    return (async function* () {
-      yield { type: 'UnknownDelivery' as const, deliveryId: id };
-    })();
+    return single({ type: 'UnknownDelivery' as const, deliveryId: id });
   }
   const read = async (cursor: number): Promise<Batch<OutcomeChange, number>> => {
     const current = (await loadDelivery(db, id)) as DeliveryRow;

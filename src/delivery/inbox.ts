@@ -1,13 +1,16 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lte, type SQL, sql } from 'drizzle-orm';
 import type { PeerCaller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
+import type { ScopeGap } from '../core/scope.ts';
+import { single } from '../core/stream.ts';
+import { validateId } from '../core/validate.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
 import { readHead } from '../events/sequence.ts';
-import { type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
+import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
+import { checkGoalScope } from '../registry/scope.ts';
 import { recipientIn } from './sender.ts';
 import { type DeliveryRow, deliveriesTable } from './tables.ts';
 
@@ -335,9 +338,7 @@ export async function followInbox(
 ): Promise<AsyncIterable<InboxMessage | ScopeGap | UnknownAgent>> {
   const recipient = await recipientOf(db, caller, goalId);
   if (typeof recipient !== 'string') {
-    return (async function* () {
-      yield recipient;
-    })();
+    return single(recipient);
   }
   const start = after === null ? await readHead(db, goalId, 'inbox') : BigInt(after);
   const read = async (cursor: bigint): Promise<Batch<InboxMessage, bigint>> => {

@@ -1,11 +1,13 @@
 import { and, asc, eq, isNotNull, max, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
+import type { ScopeGap } from '../core/scope.ts';
+import { validateId } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { type Presence, toPresence } from '../presence/presence.ts';
 import { type Liveness, presenceTable, providersTable } from '../presence/tables.ts';
-import { findAgent, type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
+import { findAgent, type UnknownAgent, unknownAgent } from '../registry/registry.ts';
+import { checkGoalScope } from '../registry/scope.ts';
 import { agentsTable } from '../registry/tables.ts';
 import { recipientIn, senderOf } from './sender.ts';
 import {

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
+import type { ScopeGap } from '../core/scope.ts';
 import type { Db } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { stalledDeliveries } from '../delivery/delivery.ts';
@@ -11,7 +12,7 @@ import type {
   ObservationLimit,
   PresenceRow,
 } from '../presence/tables.ts';
-import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
+import { checkGoalScope } from '../registry/scope.ts';
 import { covers, parseDecisionScope } from '../work/rules.ts';
 
 export const DIRECTORY_SCHEMA_VERSION = 'peer_agent_directory_v0';

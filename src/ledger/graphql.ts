@@ -2,18 +2,16 @@ import { builder } from '../graphql/builder.ts';
 import { byType, describeValues } from '../graphql/values.ts';
 import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
 import { ActorRef, UnknownTodoRef, VisionRef } from '../work/graphql.ts';
+import { type LedgerEvent, type LedgerRelevance, ledgerRelevances } from './append.ts';
 import {
   type EvidenceLedgerPacket,
   evidenceLedger,
   type HandoffState,
   handoffStates,
   type LedgerDigestMismatch,
-  type LedgerEvent,
   type LedgerReadPurpose,
-  type LedgerRelevance,
   ledgerEvents,
   ledgerReadPurposes,
-  ledgerRelevances,
   type OtherAgentFrontierRow,
   type ReplanCheckpoint,
   type ReplanKind,

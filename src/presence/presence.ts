@@ -1,12 +1,15 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Caller, ProviderCaller } from '../core/caller.ts';
 import { ForbiddenError, InputError } from '../core/errors.ts';
+import type { ScopeGap } from '../core/scope.ts';
+import { single } from '../core/stream.ts';
+import { refuse, transactOrRefuse } from '../core/transaction.ts';
+import { validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
 import { advanceHead, lockHead, readHead } from '../events/sequence.ts';
-import { validateId, validateText } from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
+import { checkGoalScope } from '../registry/scope.ts';
 import {
   type DeclaredSource,
   type Liveness,
@@ -255,130 +258,118 @@ async function applyReports(
   for (const r of reports) byGoal.set(r.goalId, [...(byGoal.get(r.goalId) ?? []), r]);
   const goalIds = [...byGoal.keys()].sort();
 
-  try {
-    await db.transaction(async (tx) => {
-      for (const goalId of goalIds) {
-        const goalReports = byGoal.get(goalId) ?? [];
-        const head = await lockHead(tx, goalId, 'presence');
-        const current = new Map<string, PresenceRow>();
-        const existing = await tx
-          .select()
-          .from(presenceTable)
-          .where(
-            and(
-              eq(presenceTable.goalId, goalId),
-              eq(presenceTable.providerId, providerId),
-              inArray(presenceTable.agentId, [...new Set(goalReports.map((r) => r.agentId))]),
-            ),
-          );
-        for (const row of existing) current.set(keyOf(row), row);
+  return transactOrRefuse<ReportResult>(db, async (tx) => {
+    for (const goalId of goalIds) {
+      const goalReports = byGoal.get(goalId) ?? [];
+      const head = await lockHead(tx, goalId, 'presence');
+      const current = new Map<string, PresenceRow>();
+      const existing = await tx
+        .select()
+        .from(presenceTable)
+        .where(
+          and(
+            eq(presenceTable.goalId, goalId),
+            eq(presenceTable.providerId, providerId),
+            inArray(presenceTable.agentId, [...new Set(goalReports.map((r) => r.agentId))]),
+          ),
+        );
+      for (const row of existing) current.set(keyOf(row), row);
 
-        const changes: (typeof presenceChangesTable.$inferInsert)[] = [];
-        const touched = new Set<string>();
-        let seq = head;
-        for (const r of goalReports) {
-          const key = keyOf(r);
-          const before = current.get(key);
-          if (r.ended && !before) {
-            throw new Refused({
-              type: 'PresenceRefused',
-              index: reports.indexOf(r),
-              goalId,
-              agentId: r.agentId,
-              reason: 'NO_PRESENCE_AT_LOCATION',
-            });
-          }
-          if (before && r.reportSeq <= before.reportSeq && before.instanceId === instanceId) {
-            result.outOfOrder++;
-            continue;
-          }
-          const occupantRef = r.occupantRef ?? (before?.occupantRef as string);
-          const liveness = r.liveness ?? (before?.liveness as Liveness);
-          const basis = r.basis ?? (before?.basis as PresenceBasis);
-          const changed =
-            !before ||
-            r.ended !== (before.endedAt !== null) ||
-            before.liveness !== liveness ||
-            before.occupantRef !== occupantRef;
-          const next: PresenceRow = {
+      const changes: (typeof presenceChangesTable.$inferInsert)[] = [];
+      const touched = new Set<string>();
+      let seq = head;
+      for (const r of goalReports) {
+        const key = keyOf(r);
+        const before = current.get(key);
+        if (r.ended && !before) {
+          refuse({
+            type: 'PresenceRefused',
+            index: reports.indexOf(r),
             goalId,
+            agentId: r.agentId,
+            reason: 'NO_PRESENCE_AT_LOCATION',
+          });
+        }
+        if (before && r.reportSeq <= before.reportSeq && before.instanceId === instanceId) {
+          result.outOfOrder++;
+          continue;
+        }
+        const occupantRef = r.occupantRef ?? (before?.occupantRef as string);
+        const liveness = r.liveness ?? (before?.liveness as Liveness);
+        const basis = r.basis ?? (before?.basis as PresenceBasis);
+        const changed =
+          !before ||
+          r.ended !== (before.endedAt !== null) ||
+          before.liveness !== liveness ||
+          before.occupantRef !== occupantRef;
+        const next: PresenceRow = {
+          goalId,
+          agentId: r.agentId,
+          providerId,
+          providerSessionRef: r.providerSessionRef,
+          instanceId,
+          occupantRef,
+          liveness,
+          basis,
+          observedAt: r.observedAt,
+          reportSeq: r.reportSeq,
+          stateChangeSeq: before?.stateChangeSeq ?? 0n,
+          endedAt: r.ended ? (before?.endedAt ?? r.observedAt) : null,
+        };
+        if (changed) {
+          seq += 1n;
+          next.stateChangeSeq = seq;
+          changes.push({
+            goalId,
+            seq,
             agentId: r.agentId,
             providerId,
             providerSessionRef: r.providerSessionRef,
-            instanceId,
             occupantRef,
             liveness,
+            previousLiveness: before && before.endedAt === null ? before.liveness : null,
             basis,
             observedAt: r.observedAt,
-            reportSeq: r.reportSeq,
-            stateChangeSeq: before?.stateChangeSeq ?? 0n,
-            endedAt: r.ended ? (before?.endedAt ?? r.observedAt) : null,
-          };
-          if (changed) {
-            seq += 1n;
-            next.stateChangeSeq = seq;
-            changes.push({
-              goalId,
-              seq,
-              agentId: r.agentId,
-              providerId,
-              providerSessionRef: r.providerSessionRef,
-              occupantRef,
-              liveness,
-              previousLiveness: before && before.endedAt === null ? before.liveness : null,
-              basis,
-              observedAt: r.observedAt,
-              ended: r.ended,
-            });
-            result.changed++;
-          } else {
-            result.heartbeats++;
-          }
-          current.set(key, next);
-          touched.add(key);
+            ended: r.ended,
+          });
+          result.changed++;
+        } else {
+          result.heartbeats++;
         }
-        const rows = [...touched].map((key) => current.get(key) as PresenceRow);
-        if (rows.length > 0) {
-          await tx
-            .insert(presenceTable)
-            .values(rows)
-            .onConflictDoUpdate({
-              target: [
-                presenceTable.goalId,
-                presenceTable.agentId,
-                presenceTable.providerId,
-                presenceTable.providerSessionRef,
-              ],
-              set: {
-                instanceId: sql`excluded.instance_id`,
-                occupantRef: sql`excluded.occupant_ref`,
-                liveness: sql`excluded.liveness`,
-                basis: sql`excluded.basis`,
-                observedAt: sql`excluded.observed_at`,
-                reportSeq: sql`excluded.report_seq`,
-                stateChangeSeq: sql`excluded.state_change_seq`,
-                endedAt: sql`excluded.ended_at`,
-              },
-            });
-        }
-        if (changes.length > 0) {
-          await tx.insert(presenceChangesTable).values(changes);
-          await advanceHead(tx, goalId, 'presence', seq);
-        }
+        current.set(key, next);
+        touched.add(key);
       }
-    });
-  } catch (error) {
-    if (error instanceof Refused) return error.refusal;
-    throw error;
-  }
-  return result;
-}
-
-/** Thrown inside the transaction to roll it back when a refusal shows up mid-batch. */
-class Refused extends Error {
-  constructor(readonly refusal: PresenceRefused) {
-    super(refusal.reason);
-  }
+      const rows = [...touched].map((key) => current.get(key) as PresenceRow);
+      if (rows.length > 0) {
+        await tx
+          .insert(presenceTable)
+          .values(rows)
+          .onConflictDoUpdate({
+            target: [
+              presenceTable.goalId,
+              presenceTable.agentId,
+              presenceTable.providerId,
+              presenceTable.providerSessionRef,
+            ],
+            set: {
+              instanceId: sql`excluded.instance_id`,
+              occupantRef: sql`excluded.occupant_ref`,
+              liveness: sql`excluded.liveness`,
+              basis: sql`excluded.basis`,
+              observedAt: sql`excluded.observed_at`,
+              reportSeq: sql`excluded.report_seq`,
+              stateChangeSeq: sql`excluded.state_change_seq`,
+              endedAt: sql`excluded.ended_at`,
+            },
+          });
+      }
+      if (changes.length > 0) {
+        await tx.insert(presenceChangesTable).values(changes);
+        await advanceHead(tx, goalId, 'presence', seq);
+      }
+    }
+    return result;
+  });
 }
 
 /**
@@ -500,16 +491,14 @@ export async function presenceChanges(
 ): Promise<AsyncIterable<PresenceChange>> {
   const gap = await checkGoalScope(db, caller, goalId);
   if (gap) {
-    return (async function* () {
-      yield {
-        goalId,
-        agentId: null,
-        seq: null,
-        presence: null,
-        previousLiveness: null,
-        scopeGap: gap,
-      };
-    })();
+    return single({
+      goalId,
+      agentId: null,
+      seq: null,
+      presence: null,
+      previousLiveness: null,
+      scopeGap: gap,
+    });
   }
   const start = after === null ? await readHead(db, goalId, 'presence') : BigInt(after);
   return hub.subscribe(

@@ -1,4 +1,5 @@
 import type { Caller, callerKinds } from '../core/caller.ts';
+import type { ScopeGap, scopeGapReasons } from '../core/scope.ts';
 import { builder } from '../graphql/builder.ts';
 import { byType } from '../graphql/values.ts';
 import {
@@ -14,7 +15,7 @@ import {
   revokeCredential,
   type UnknownAgent,
 } from './registry.ts';
-import { goalsInScope, type ScopeGap, type scopeGapReasons } from './scope.ts';
+import { goalsInScope } from './scope.ts';
 import type { Agent, Credential, Delegation, Goal } from './tables.ts';
 
 // ---- shared by every domain ----------------------------------------------------------

@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Caller, CallerKind } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
+import { type Tagged, tag } from '../core/results.ts';
+import type { ScopeGap } from '../core/scope.ts';
+import { validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { ring } from '../events/doorbell.ts';
-import { checkGoalScope, goalsInScope, type ScopeGap } from './scope.ts';
+import { checkGoalScope, goalsInScope } from './scope.ts';
 import {
   type Agent,
   agentsTable,
@@ -16,39 +19,6 @@ import {
   goalsTable,
 } from './tables.ts';
 import { generateToken, hashToken } from './tokens.ts';
-
-const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-export const MAX_ID_LENGTH = 64;
-
-/** Goal, agent and provider ids: 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit. */
-export function validateId(field: string, value: string): string {
-  if (value.length === 0) throw new InputError(`${field} must not be empty`, field);
-  if (value.length > MAX_ID_LENGTH) {
-    throw new InputError(`${field} must be at most ${MAX_ID_LENGTH} characters`, field);
-  }
-  if (!ID_PATTERN.test(value)) {
-    throw new InputError(
-      `${field} may contain only letters, digits, '.', '_' and '-', and must start with a letter or digit`,
-      field,
-    );
-  }
-  return value;
-}
-
-/** Free text with a length bound; surrounding whitespace is dropped. */
-export function validateText(field: string, value: string, max: number, min = 1): string {
-  const trimmed = value.trim();
-  if (trimmed.length < min) throw new InputError(`${field} must not be empty`, field);
-  if (trimmed.length > max)
-    throw new InputError(`${field} must be at most ${max} characters`, field);
-  return trimmed;
-}
-
-export type Tagged<T extends string, V> = V & { readonly type: T };
-const tag = <T extends string, V extends object>(type: T, value: V): Tagged<T, V> => ({
-  ...value,
-  type,
-});
 
 export interface UnknownAgent {
   readonly type: 'UnknownAgent';

@@ -1,24 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
+import { type ScopeGap, scopeGap } from '../core/scope.ts';
 import type { Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
-
-export const scopeGapReasons = ['AUDIENCE_NOT_AUTHORIZED', 'UNKNOWN', 'NOT_OWN_LEDGER'] as const;
-export type ScopeGapReason = (typeof scopeGapReasons)[number];
-
-/**
- * The typed answer for a goal the caller may not see. It is the same whether the goal is
- * out of scope or does not exist, so it never tells one tenant about another's goals.
- */
-export interface ScopeGap {
-  readonly type: 'ScopeGap';
-  readonly goalId: string;
-  readonly reason: ScopeGapReason;
-}
-
-export function scopeGap(goalId: string, caller: Caller | null): ScopeGap {
-  return { type: 'ScopeGap', goalId, reason: caller ? 'AUDIENCE_NOT_AUTHORIZED' : 'UNKNOWN' };
-}
 
 /**
  * The existing goals the caller's credential covers (DESIGN §1 rules 3 and 4), in one
@@ -65,4 +49,13 @@ export async function checkGoalScope(
 ): Promise<ScopeGap | null> {
   const [inScope] = await goalsInScope(db, caller, goalId);
   return inScope === undefined ? scopeGap(goalId, caller) : null;
+}
+
+/** Whether `agentId` is an active agent of `goalId`: registered there, or delegated to it. */
+export function activeAgentSql(goalId: SQL | string, agentId: SQL | string): SQL {
+  return sql`(exists (select 1 from agents a
+      where a.goal_id = ${goalId} and a.agent_id = ${agentId} and a.retired_at is null)
+    or exists (select 1 from delegations d
+      join agents a on a.goal_id = d.agent_goal_id and a.agent_id = d.agent_id
+      where d.goal_id = ${goalId} and d.agent_id = ${agentId} and a.retired_at is null))`;
 }

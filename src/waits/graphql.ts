@@ -1,5 +1,6 @@
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
+import { single } from '../core/stream.ts';
 import { builder } from '../graphql/builder.ts';
 import type { ContextOf } from '../graphql/context.ts';
 import { byType } from '../graphql/values.ts';
@@ -268,9 +269,7 @@ async function waitStream(
     ? await startWait(ctx.db, ctx.caller, toWaitInput(input))
     : await readWait(ctx.db, ctx.caller, String(waitId));
   if (found.type === 'Wait') return ctx.deps.waits.watch(found);
-  return (async function* () {
-    yield found;
-  })();
+  return single(found);
 }
 
 builder.mutationFields((t) => ({

@@ -2,13 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { asc, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
+import type { ScopeGap } from '../core/scope.ts';
+import { validateId } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { minSeq } from '../events/sequence.ts';
 import { classifyChange, currentPins, feedChanges } from '../presence/pins.ts';
 import type { Liveness, PresenceChangeRow } from '../presence/tables.ts';
-import { findAgent, type UnknownAgent, unknownAgent, validateId } from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
+import { findAgent, type UnknownAgent, unknownAgent } from '../registry/registry.ts';
+import { checkGoalScope } from '../registry/scope.ts';
 import {
   type PinState,
   type WaitReason,

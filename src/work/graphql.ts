@@ -1,4 +1,5 @@
 import type { Caller } from '../core/caller.ts';
+import type { Listing } from '../core/results.ts';
 import { builder } from '../graphql/builder.ts';
 import { byType } from '../graphql/values.ts';
 import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
@@ -34,7 +35,6 @@ import {
   type Lease,
   type LeaseHeld,
   type LeaseState,
-  type Listing,
   leaseOf,
   listGates,
   listTodos,

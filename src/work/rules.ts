@@ -2,8 +2,9 @@
  * The work graph's pure rules: parsing decision scopes and resume conditions, gate coverage,
  * and the frontier guards. No database here: work.ts loads the facts and calls these.
  */
+
 import { InputError } from '../core/errors.ts';
-import { validateId } from '../registry/registry.ts';
+import { validateId } from '../core/validate.ts';
 import {
   type GateGranularity,
   type GateKind,

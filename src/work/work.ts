@@ -7,22 +7,30 @@
  * see the state they change. A refusal found inside the transaction rolls it back, so an
  * expected refusal writes nothing, not even the sequence.
  */
+
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import type { Caller, CallerKind } from '../core/caller.ts';
+import type { Actor, Caller } from '../core/caller.ts';
 import { ForbiddenError, InputError } from '../core/errors.ts';
+import type { Tagged } from '../core/results.ts';
+import { type Listing, tag } from '../core/results.ts';
+import type { ScopeGap } from '../core/scope.ts';
+import { refuse, transactOrRefuse } from '../core/transaction.ts';
+import {
+  boundedList,
+  LIMITS,
+  oneOf,
+  unique,
+  validateId,
+  validateOptionalId,
+  validateText,
+} from '../core/validate.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
-import { appendEvent, gateEvent, todoTransitionEvent } from '../ledger/ledger.ts';
-import {
-  type Tagged,
-  type UnknownAgent,
-  unknownAgent,
-  validateId,
-  validateText,
-} from '../registry/registry.ts';
-import { checkGoalScope, type ScopeGap } from '../registry/scope.ts';
+import { appendEvent, gateEvent, todoTransitionEvent } from '../ledger/append.ts';
+import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
+import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import {
   computeFrontier,
   type FrontierRow,
@@ -71,12 +79,6 @@ export type Todo = TodoRow & { readonly leaseState: LeaseState };
 export type Gate = GateRow & { readonly state: GateState };
 
 /** Who performed a write: the caller's kind and the agent it acted as (if any). */
-export interface Actor {
-  readonly kind: CallerKind;
-  readonly agentId: string | null;
-  readonly credentialId: string | null;
-}
-
 export interface Lease {
   readonly type: 'Lease';
   readonly goalId: string;
@@ -141,11 +143,6 @@ export type TodoRefusal =
   | ClaimedByOther
   | IllegalTransition;
 
-const tag = <T extends string, V extends object>(type: T, value: V): Tagged<T, V> => ({
-  ...value,
-  type,
-});
-
 export function leaseOf(
   todo: Pick<
     Todo,
@@ -178,51 +175,7 @@ const gateStateSql = sql<GateState>`case
   else ${gatesTable.decision} end`;
 const gateColumns = { ...getTableColumns(gatesTable), state: gateStateSql };
 
-/** Whether `agentId` is an active agent of `goalId`: registered there, or delegated to it. */
-export function activeAgentSql(goalId: SQL | string, agentId: SQL | string): SQL {
-  return sql`(exists (select 1 from agents a
-      where a.goal_id = ${goalId} and a.agent_id = ${agentId} and a.retired_at is null)
-    or exists (select 1 from delegations d
-      join agents a on a.goal_id = d.agent_goal_id and a.agent_id = d.agent_id
-      where d.goal_id = ${goalId} and d.agent_id = ${agentId} and a.retired_at is null))`;
-}
-
 // ---- input validation ----------------------------------------------------------------
-
-export const LIMITS = {
-  title: 200,
-  reason: 500,
-  summary: 500,
-  roleScope: 200,
-  listEntries: 20,
-  dependsOn: 50,
-  evidenceRef: 300,
-  writeScope: 200,
-  capabilities: 32,
-  maxPriority: 1000,
-  maxTtlMs: 24 * 60 * 60 * 1000,
-  maxTodosPage: 5000,
-} as const;
-
-export function oneOf<T extends string>(field: string, value: string, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T)) {
-    throw new InputError(`${field} must be one of ${allowed.join(', ')}`, field);
-  }
-  return value as T;
-}
-
-function boundedList<T>(
-  field: string,
-  values: readonly string[] | null | undefined,
-  max: number,
-  each: (value: string) => T,
-): T[] {
-  const list = values ?? [];
-  if (list.length > max) throw new InputError(`${field} may hold at most ${max} entries`, field);
-  return list.map(each);
-}
-
-const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
 /** Relative, credential-free references: no absolute or home paths, no file: URLs. */
 function validateRelativeRef(field: string, value: string, max: number): string {
@@ -240,10 +193,6 @@ function validateWriteScope(field: string, value: string): string {
     throw new InputError(`${field}: "${scope}" must not leave the repository ('..')`, field);
   }
   return scope;
-}
-
-export function validateOptionalId(field: string, value: string | null | undefined): string | null {
-  return value === null || value === undefined ? null : validateId(field, value);
 }
 
 function validateFence(value: string): bigint {
@@ -338,16 +287,6 @@ function validateResumeWhen(
 
 // ---- transactions, actors and authority ----------------------------------------------
 
-/** Thrown inside a work transaction to roll it back and answer with `result`. */
-class Refusal {
-  constructor(readonly result: unknown) {}
-}
-
-/** Rolls the work transaction back and answers with `result`: nothing is written. */
-function refuse(result: unknown): never {
-  throw new Refusal(result);
-}
-
 /**
  * Runs a work write: scope, then the acting agent, then the goal's sequence lock, then
  * `body`. Refusals before the lock write nothing; refusals after it roll back.
@@ -360,22 +299,17 @@ async function workWrite<T>(
   body: (tx: Tx, actor: Actor, seq: bigint) => Promise<T>,
   needsAgent = false,
 ): Promise<T | ScopeGap | UnknownAgent> {
-  try {
-    return await db.transaction(async (tx) => {
-      const gap = await checkGoalScope(tx, caller, goalId);
-      if (gap) return gap;
-      const actor = await resolveActor(tx, caller, goalId, namedAgent);
-      if (actor.type === 'UnknownAgent') return actor;
-      if (needsAgent && actor.actor.agentId === null) {
-        throw new InputError(`a ${caller.kind} caller must name the agent it acts for`, 'agentId');
-      }
-      const seq = await moveWorkSeq(tx, goalId);
-      return body(tx, actor.actor, seq);
-    });
-  } catch (error) {
-    if (error instanceof Refusal) return error.result as T;
-    throw error;
-  }
+  return transactOrRefuse<T | ScopeGap | UnknownAgent>(db, async (tx) => {
+    const gap = await checkGoalScope(tx, caller, goalId);
+    if (gap) return gap;
+    const actor = await resolveActor(tx, caller, goalId, namedAgent);
+    if (actor.type === 'UnknownAgent') return actor;
+    if (needsAgent && actor.actor.agentId === null) {
+      throw new InputError(`a ${caller.kind} caller must name the agent it acts for`, 'agentId');
+    }
+    const seq = await moveWorkSeq(tx, goalId);
+    return body(tx, actor.actor, seq);
+  });
 }
 
 /**
@@ -1341,10 +1275,6 @@ export async function setCapabilities(
 }
 
 // ---- reads ---------------------------------------------------------------------------
-
-export type Listing<T> =
-  | { readonly goalId: string; readonly rows: T[]; readonly scopeGap: null }
-  | { readonly goalId: string; readonly rows: []; readonly scopeGap: ScopeGap };
 
 export type TodoListing = Listing<Todo> & {
   readonly seq: string;

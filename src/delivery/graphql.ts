@@ -1,7 +1,8 @@
 import { builder } from '../graphql/builder.ts';
+import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
 import { byType, describeValues } from '../graphql/values.ts';
 import { LivenessEnum } from '../presence/graphql.ts';
-import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import { UnknownAgentRef } from '../registry/graphql.ts';
 import {
   type ConflictField,
   type Delivery,

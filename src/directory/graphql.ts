@@ -1,6 +1,6 @@
 import { builder } from '../graphql/builder.ts';
+import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
 import { LivenessEnum, ObservationLimitEnum, PresenceRef } from '../presence/graphql.ts';
-import { CallerKindEnum, ScopeGapRef } from '../registry/graphql.ts';
 import { LeaseStateEnum } from '../work/graphql.ts';
 import {
   type Attention,

@@ -1,6 +1,7 @@
 import { builder } from '../graphql/builder.ts';
+import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
 import { byType, describeValues } from '../graphql/values.ts';
-import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import { UnknownAgentRef } from '../registry/graphql.ts';
 import { ActorRef, UnknownTodoRef, VisionRef } from '../work/graphql.ts';
 import { type LedgerEvent, type LedgerRelevance, ledgerRelevances } from './append.ts';
 import {

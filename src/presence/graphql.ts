@@ -1,6 +1,7 @@
 import { builder } from '../graphql/builder.ts';
+import { ScopeGapRef } from '../graphql/shared.ts';
 import { byType, describeValues } from '../graphql/values.ts';
-import { ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import { UnknownAgentRef } from '../registry/graphql.ts';
 import {
   coverageGaps,
   endPresence,

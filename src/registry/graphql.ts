@@ -1,6 +1,6 @@
-import type { Caller, callerKinds } from '../core/caller.ts';
-import type { ScopeGap, scopeGapReasons } from '../core/scope.ts';
+import type { Caller } from '../core/caller.ts';
 import { builder } from '../graphql/builder.ts';
+import { CallerKindEnum, listingRef, ScopeGapRef } from '../graphql/shared.ts';
 import { byType } from '../graphql/values.ts';
 import {
   type AgentListing,
@@ -18,52 +18,12 @@ import {
 import { goalsInScope } from './scope.ts';
 import type { Agent, Credential, Delegation, Goal } from './tables.ts';
 
-// ---- shared by every domain ----------------------------------------------------------
-
-export const ScopeGapReasonEnum = builder.enumType('ScopeGapReason', {
-  description: 'Why a goal is not visible to the caller.',
-  values: {
-    AUDIENCE_NOT_AUTHORIZED: {
-      description:
-        'The credential does not cover this goal. Also the answer for a goal that does not exist: the two are deliberately indistinguishable.',
-    },
-    UNKNOWN: { description: 'Membership could not be classified (no credential was sent).' },
-    NOT_OWN_LEDGER: {
-      description:
-        "A PEER asked for another agent's evidence ledger (or its stream): a peer reads only its own. The goal is in scope; this says nothing about the other agent's rows.",
-    },
-  } satisfies Record<(typeof scopeGapReasons)[number], unknown>,
-});
-
-export const ScopeGapRef = builder.objectRef<ScopeGap>('ScopeGap').implement({
-  description:
-    "A goal outside the caller's scope. Comes with zero rows; it never reveals whether the goal exists.",
-  fields: (t) => ({
-    goalId: t.exposeID('goalId', { description: 'The goal that was asked about, echoed back.' }),
-    reason: t.field({
-      type: ScopeGapReasonEnum,
-      resolve: (gap) => gap.reason,
-      description: 'Why.',
-    }),
-  }),
-});
-
 export const UnknownAgentRef = builder.objectRef<UnknownAgent>('UnknownAgent').implement({
   description: 'No agent with this id is registered (and active, where that matters) in the goal.',
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal searched.' }),
     agentId: t.exposeID('agentId', { description: 'The agent id that matched nothing.' }),
   }),
-});
-
-export const CallerKindEnum = builder.enumType('CallerKind', {
-  description: 'What a credential lets its holder be.',
-  values: {
-    ADMIN: { description: 'An operator: registry writes and credentials; reads everything.' },
-    STEWARD: { description: 'The agent a person talks to: the goals bound to its channel.' },
-    PEER: { description: 'A registered agent: its goal plus goals delegated to it.' },
-    PROVIDER: { description: 'A presence provider: reports for its goals, reads nothing else.' },
-  } satisfies Record<(typeof callerKinds)[number], unknown>,
 });
 
 // ---- types ---------------------------------------------------------------------------
@@ -101,19 +61,12 @@ export const AgentRef = builder.objectRef<Agent>('Agent').implement({
   }),
 });
 
-const AgentListingRef = builder.objectRef<AgentListing>('AgentListing').implement({
-  description: 'The agents registered to a goal, or a scope gap with no rows.',
-  fields: (t) => ({
-    goalId: t.exposeID('goalId', { description: 'The goal asked about.' }),
-    rows: t.field({ type: [AgentRef], resolve: (l) => l.rows, description: 'Agents, by id.' }),
-    scopeGap: t.field({
-      type: ScopeGapRef,
-      nullable: true,
-      resolve: (l) => l.scopeGap,
-      description: "Set when the goal is not in the caller's scope; rows is then empty.",
-    }),
-  }),
-});
+const AgentListingRef = listingRef<Agent, AgentListing>(
+  'AgentListing',
+  'The agents registered to a goal, or a scope gap with no rows.',
+  AgentRef,
+  'Agents, by id.',
+);
 
 const DelegationRef = builder.objectRef<Delegation>('Delegation').implement({
   description: 'A goal delegated to an agent of another (or the same) goal.',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Caller, CallerKind } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
-import { type Tagged, tag } from '../core/results.ts';
+import { type Listing, type Tagged, tag } from '../core/results.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
@@ -104,9 +104,7 @@ export function findAgent(
     .then((rows) => rows[0]);
 }
 
-export type AgentListing =
-  | { readonly goalId: string; readonly rows: Agent[]; readonly scopeGap: null }
-  | { readonly goalId: string; readonly rows: []; readonly scopeGap: ScopeGap };
+export type AgentListing = Listing<Agent>;
 
 export async function listAgents(
   db: Db,

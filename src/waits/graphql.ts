@@ -3,9 +3,10 @@ import { InputError } from '../core/errors.ts';
 import { single } from '../core/stream.ts';
 import { builder } from '../graphql/builder.ts';
 import type { ContextOf } from '../graphql/context.ts';
+import { ScopeGapRef } from '../graphql/shared.ts';
 import { byType } from '../graphql/values.ts';
 import { LivenessEnum } from '../presence/graphql.ts';
-import { ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import { UnknownAgentRef } from '../registry/graphql.ts';
 import type { PinState, WaitTargetRow, waitReasons, waitStatuses } from './tables.ts';
 import { readWait, startWait, type UnknownWait, type Wait, type WaitInput } from './waits.ts';
 

@@ -1,8 +1,9 @@
 import type { Caller } from '../core/caller.ts';
 import type { Listing } from '../core/results.ts';
 import { builder } from '../graphql/builder.ts';
+import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
 import { byType } from '../graphql/values.ts';
-import { CallerKindEnum, ScopeGapRef, UnknownAgentRef } from '../registry/graphql.ts';
+import { UnknownAgentRef } from '../registry/graphql.ts';
 import type { FrontierGuard, FrontierGuardKind, FrontierRow } from './rules.ts';
 import type {
   AgentCapabilities,

@@ -9,7 +9,7 @@ import type { AppDeps } from './graphql/context.ts';
 import type { LedgerEvent } from './ledger/append.ts';
 import { FrontierCache, readLedgerPage } from './ledger/ledger.ts';
 import type { Logger } from './log.ts';
-import { type PresenceChange, readPresencePage } from './presence/presence.ts';
+import { type PresenceChange, readPresencePage } from './presence/read.ts';
 import { generateToken, hashToken } from './registry/tokens.ts';
 import { buildServer } from './server.ts';
 import { WaitKeeper } from './waits/keeper.ts';

@@ -4,7 +4,7 @@ import { InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { validateId } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
-import { type Presence, toPresence } from '../presence/presence.ts';
+import { type Presence, toPresence } from '../presence/read.ts';
 import { type Liveness, presenceTable, providersTable } from '../presence/tables.ts';
 import { findAgent, type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';

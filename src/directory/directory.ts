@@ -5,7 +5,7 @@ import type { ScopeGap } from '../core/scope.ts';
 import type { Db } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { stalledDeliveries } from '../delivery/delivery.ts';
-import { type Presence, toPresence } from '../presence/presence.ts';
+import { type Presence, toPresence } from '../presence/read.ts';
 import type {
   DeclaredSource,
   Liveness,

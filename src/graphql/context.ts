@@ -7,7 +7,7 @@ import type { StreamHub } from '../events/hub.ts';
 import type { LedgerEvent } from '../ledger/append.ts';
 import type { FrontierCache } from '../ledger/ledger.ts';
 import type { Logger } from '../log.ts';
-import type { PresenceChange } from '../presence/presence.ts';
+import type { PresenceChange } from '../presence/read.ts';
 import type { WaitKeeper } from '../waits/keeper.ts';
 
 /**

@@ -3,22 +3,21 @@ import { ScopeGapRef } from '../graphql/shared.ts';
 import { byType, describeValues } from '../graphql/values.ts';
 import { UnknownAgentRef } from '../registry/graphql.ts';
 import {
-  coverageGaps,
-  endPresence,
   type Observation,
   type ObservationGap,
   observationGapReasons,
   observe,
-  type Presence,
-  type PresenceAccepted,
-  type PresenceChange,
-  type PresenceRefused,
-  presenceChanges,
-  refusalReasons,
-  registerProvider,
   reportObservation,
+} from './observation.ts';
+import { registerProvider } from './providers.ts';
+import { coverageGaps, type Presence, type PresenceChange, presenceChanges } from './read.ts';
+import {
+  endPresence,
+  type PresenceAccepted,
+  type PresenceRefused,
+  refusalReasons,
   reportPresence,
-} from './presence.ts';
+} from './reports.ts';
 import {
   livenessValues,
   observationLimits,

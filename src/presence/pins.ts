@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
 import { minSeq } from '../events/sequence.ts';
-import { type Presence, toPresence } from './presence.ts';
+import { type Presence, toPresence } from './read.ts';
 import {
   type Liveness,
   type PresenceChangeRow,

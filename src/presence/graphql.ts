@@ -128,38 +128,33 @@ export const PresenceRef = builder.objectRef<Presence>('Presence').implement({
     occupantRef: t.exposeString('occupantRef', {
       description: "The provider's identity of the occupant at that location.",
     }),
-    liveness: t.field({
+    liveness: t.expose('liveness', {
       type: LivenessEnum,
-      resolve: (p) => p.liveness,
       description: 'Liveness as a reader should take it: UNKNOWN when coverageGap is set.',
     }),
-    reportedLiveness: t.field({
+    reportedLiveness: t.expose('reportedLiveness', {
       type: LivenessEnum,
-      resolve: (p) => p.reportedLiveness,
       description: 'What the provider last reported, before TTL and restart checks.',
     }),
     observedAt: t.expose('observedAt', {
       type: 'DateTime',
       description: 'When the provider last saw it.',
     }),
-    basis: t.field({
+    basis: t.expose('basis', {
       type: PresenceBasisEnum,
-      resolve: (p) => p.basis,
       description: 'How it knows.',
     }),
-    stateChangeSeq: t.field({
+    stateChangeSeq: t.expose('stateChangeSeq', {
       type: 'Seq',
-      resolve: (p) => p.stateChangeSeq,
       description:
         'Moves forward only when liveness or occupant changes; heartbeats leave it alone.',
     }),
     stale: t.exposeBoolean('stale', {
       description: 'Reported by an earlier instance of a provider that restarted.',
     }),
-    coverageGap: t.field({
+    coverageGap: t.expose('coverageGap', {
       type: CoverageGapEnum,
       nullable: true,
-      resolve: (p) => p.coverageGap,
       description: 'Why liveness reads UNKNOWN; null when the report is current.',
     }),
     endedAt: t.expose('endedAt', {
@@ -180,28 +175,24 @@ const PresenceChangeRef = builder.objectRef<PresenceChange>('PresenceChange').im
       nullable: true,
       description: 'The agent; null with scopeGap.',
     }),
-    seq: t.field({
+    seq: t.expose('seq', {
       type: 'Seq',
       nullable: true,
-      resolve: (c) => c.seq,
       description: "Position in the goal's presence stream; pass it as `after` to resume.",
     }),
-    presence: t.field({
+    presence: t.expose('presence', {
       type: PresenceRef,
       nullable: true,
-      resolve: (c) => c.presence,
       description: 'The presence after the change.',
     }),
-    previousLiveness: t.field({
+    previousLiveness: t.expose('previousLiveness', {
       type: LivenessEnum,
       nullable: true,
-      resolve: (c) => c.previousLiveness,
       description: 'Liveness before the change; null for a new occupant or location.',
     }),
-    scopeGap: t.field({
+    scopeGap: t.expose('scopeGap', {
       type: ScopeGapRef,
       nullable: true,
-      resolve: (c) => c.scopeGap,
       description: 'Set when the goal is out of scope.',
     }),
   }),
@@ -226,7 +217,7 @@ const PresenceRefusedRef = builder.objectRef<PresenceRefused>('PresenceRefused')
     }),
     goalId: t.exposeID('goalId', { description: 'Its goal.' }),
     agentId: t.exposeID('agentId', { description: 'Its agent.' }),
-    reason: t.field({ type: RefusalReasonEnum, resolve: (r) => r.reason, description: 'Why.' }),
+    reason: t.expose('reason', { type: RefusalReasonEnum, description: 'Why.' }),
   }),
 });
 
@@ -237,9 +228,8 @@ const ObservationRef = builder.objectRef<Observation>('Observation').implement({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     agentId: t.exposeID('agentId', { description: 'The agent.' }),
     provider: t.exposeID('provider', { description: 'Who captured it.' }),
-    source: t.field({
+    source: t.expose('source', {
       type: ObservationSourceEnum,
-      resolve: (o) => o.source,
       description: 'Where from.',
     }),
     lines: t.exposeStringList('lines', {
@@ -254,9 +244,8 @@ const ObservationRef = builder.objectRef<Observation>('Observation').implement({
       description: 'Always true: an excerpt is never evidence.',
     }),
     capturedAt: t.expose('capturedAt', { type: 'DateTime', description: 'When it was captured.' }),
-    limits: t.field({
+    limits: t.expose('limits', {
       type: [ObservationLimitEnum],
-      resolve: (o) => o.limits,
       description: 'What this excerpt cannot contain.',
     }),
   }),
@@ -267,14 +256,12 @@ const ObservationGapRef = builder.objectRef<ObservationGap>('ObservationGap').im
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     agentId: t.exposeID('agentId', { description: 'The agent.' }),
-    source: t.field({
+    source: t.expose('source', {
       type: ObservationSourceEnum,
-      resolve: (g) => g.source,
       description: 'The source asked for.',
     }),
-    reason: t.field({
+    reason: t.expose('reason', {
       type: ObservationGapReasonEnum,
-      resolve: (g) => g.reason,
       description: 'Why.',
     }),
   }),
@@ -436,7 +423,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, { db, caller }) =>
       registerProvider(db, caller, {
         ...input,
-        providerId: String(input.providerId),
+        providerId: input.providerId,
         observationSources: input.observationSources.map((s) => ({ ...s, limits: s.limits })),
       }),
   }),
@@ -455,7 +442,7 @@ builder.mutationFields((t) => ({
       reportPresence(
         db,
         caller,
-        reports.map((r) => ({ ...r, goalId: String(r.goalId), agentId: String(r.agentId) })),
+        reports.map((r) => ({ ...r, goalId: r.goalId, agentId: r.agentId })),
       ),
   }),
   endPresence: t.withAuth({ provider: true }).field({
@@ -467,8 +454,8 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, { db, caller }) =>
       endPresence(db, caller, {
         ...input,
-        goalId: String(input.goalId),
-        agentId: String(input.agentId),
+        goalId: input.goalId,
+        agentId: input.agentId,
       }),
   }),
   reportObservation: t.withAuth({ provider: true }).field({
@@ -480,8 +467,8 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, { db, caller }) =>
       reportObservation(db, caller, {
         ...input,
-        goalId: String(input.goalId),
-        agentId: String(input.agentId),
+        goalId: input.goalId,
+        agentId: input.agentId,
         limits: input.limits ?? [],
       }),
   }),
@@ -500,8 +487,8 @@ builder.queryFields((t) => ({
     },
     resolve: (_root, args, { db, caller }) =>
       observe(db, caller, {
-        goalId: String(args.goalId),
-        agentId: String(args.agentId),
+        goalId: args.goalId,
+        agentId: args.agentId,
         source: args.source,
         lines: args.lines,
       }),
@@ -526,8 +513,8 @@ builder.subscriptionFields((t) => ({
         db,
         deps.presence,
         caller,
-        String(args.goalId),
-        args.agentIds?.map(String) ?? null,
+        args.goalId,
+        args.agentIds ?? null,
         args.after ?? null,
       ),
     resolve: (change) => change,

@@ -82,9 +82,8 @@ const CredentialRef = builder.objectRef<Credential>('Credential').implement({
   description: 'A credential, without its token (only a hash is stored).',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Use it to revoke.' }),
-    kind: t.field({
+    kind: t.expose('kind', {
       type: CallerKindEnum,
-      resolve: (c) => c.kind,
       description: 'The caller kind.',
     }),
     label: t.exposeString('label', { description: 'Free text to recognise it by.' }),
@@ -110,9 +109,8 @@ const IssuedCredentialRef = builder.objectRef<IssuedCredential>('IssuedCredentia
     token: t.exposeString('token', {
       description: 'Send as `Authorization: Bearer <token>`. Store it now: it cannot be read back.',
     }),
-    credential: t.field({
+    credential: t.expose('credential', {
       type: CredentialRef,
-      resolve: (i) => i.credential,
       description: 'What it binds.',
     }),
   }),
@@ -146,8 +144,7 @@ const CallerRef = builder.objectRef<{ caller: Caller; goalIds: string[] }>('Call
       resolve: (c) => (c.caller.kind === 'PROVIDER' ? c.caller.providerId : null),
       description: 'PROVIDER: its provider.',
     }),
-    goalIds: t.idList({
-      resolve: (c) => c.goalIds,
+    goalIds: t.exposeIDList('goalIds', {
       description:
         'The goals currently in scope (for ADMIN: every goal). A retired agent has none.',
     }),
@@ -159,7 +156,7 @@ const CallerRef = builder.objectRef<{ caller: Caller; goalIds: string[] }>('Call
 const GoalAlreadyExistsRef = builder.objectRef<{ goal: Goal }>('GoalAlreadyExists').implement({
   description: 'A goal with this id exists already; nothing was written.',
   fields: (t) => ({
-    goal: t.field({ type: GoalRef, resolve: (c) => c.goal, description: 'The existing goal.' }),
+    goal: t.expose('goal', { type: GoalRef, description: 'The existing goal.' }),
   }),
 });
 
@@ -169,9 +166,8 @@ const AgentAlreadyRegisteredRef = builder
     description:
       'An agent with this id is (or was: ids of retired agents are not reused) registered to the goal; nothing was written.',
     fields: (t) => ({
-      agent: t.field({
+      agent: t.expose('agent', {
         type: AgentRef,
-        resolve: (c) => c.agent,
         description: 'The existing agent.',
       }),
     }),
@@ -267,7 +263,7 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, args, { db, caller }) =>
-      listAgents(db, caller, String(args.goalId), args.includeRetired ?? false),
+      listAgents(db, caller, args.goalId, args.includeRetired ?? false),
   }),
 }));
 
@@ -279,7 +275,7 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: CreateGoalInput, required: true, description: 'What to write.' }),
     },
     resolve: (_root, { input }, { db }) =>
-      createGoal(db, { goalId: String(input.goalId), title: input.title }),
+      createGoal(db, { goalId: input.goalId, title: input.title }),
   }),
   registerAgent: t.withAuth({ admin: true }).field({
     type: RegisterAgentResult,
@@ -289,8 +285,8 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, { input }, { db, caller }) =>
       registerAgent(db, caller, {
-        goalId: String(input.goalId),
-        agentId: String(input.agentId),
+        goalId: input.goalId,
+        agentId: input.agentId,
         agentModel: input.agentModel,
         hostSurface: input.hostSurface,
       }),
@@ -303,8 +299,7 @@ builder.mutationFields((t) => ({
       goalId: t.arg.id({ required: true, description: 'The goal.' }),
       agentId: t.arg.id({ required: true, description: 'The agent.' }),
     },
-    resolve: (_root, args, { db, caller }) =>
-      retireAgent(db, caller, String(args.goalId), String(args.agentId)),
+    resolve: (_root, args, { db, caller }) => retireAgent(db, caller, args.goalId, args.agentId),
   }),
   delegateGoal: t.withAuth({ admin: true }).field({
     type: DelegateGoalResult,
@@ -314,9 +309,9 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, { input }, { db, caller }) =>
       delegateGoal(db, caller, {
-        goalId: String(input.goalId),
-        agentGoalId: String(input.agentGoalId),
-        agentId: String(input.agentId),
+        goalId: input.goalId,
+        agentGoalId: input.agentGoalId,
+        agentId: input.agentId,
       }),
   }),
   issueCredential: t.withAuth({ admin: true }).field({
@@ -328,10 +323,10 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, { db }) =>
       issueCredential(db, {
         kind: input.kind,
-        goalId: input.goalId == null ? null : String(input.goalId),
-        agentId: input.agentId == null ? null : String(input.agentId),
-        goalIds: input.goalIds?.map(String) ?? null,
-        providerId: input.providerId == null ? null : String(input.providerId),
+        goalId: input.goalId ?? null,
+        agentId: input.agentId ?? null,
+        goalIds: input.goalIds ?? null,
+        providerId: input.providerId ?? null,
         label: input.label,
       }),
   }),
@@ -340,6 +335,6 @@ builder.mutationFields((t) => ({
     description:
       'Revokes a credential: refused from the next request on, and its open sockets are closed. Admin only.',
     args: { id: t.arg.id({ required: true, description: 'The credential id.' }) },
-    resolve: (_root, args, { db }) => revokeCredential(db, String(args.id)),
+    resolve: (_root, args, { db }) => revokeCredential(db, args.id),
   }),
 }));

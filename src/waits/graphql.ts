@@ -96,9 +96,8 @@ const WaitTargetRef = builder.objectRef<WaitTargetRow>('WaitTarget').implement({
       resolve: (target) => (target.state === 'PINNED' ? null : target.state),
       description: 'Why it could not be pinned.',
     }),
-    baselineSeq: t.field({
+    baselineSeq: t.expose('baselineSeq', {
       type: 'Seq',
-      resolve: (target) => target.baselineSeq,
       description: 'Its stateChangeSeq at start; only a change above it can settle the wait.',
     }),
   }),
@@ -112,10 +111,9 @@ const WaitResolutionRef = builder
     description: 'The change that ended the wait.',
     fields: (t) => ({
       agentId: t.exposeID('agentId', { nullable: true, description: 'The target it concerned.' }),
-      seq: t.field({
+      seq: t.expose('seq', {
         type: 'Seq',
         nullable: true,
-        resolve: (r) => r.seq,
         description:
           'The presence change (its stateChangeSeq); null for deadlines and start-time outcomes.',
       }),
@@ -160,9 +158,8 @@ export const WaitRef = builder.objectRef<Wait>('Wait').implement({
       resolve: (w) => (w.targets[0] as WaitTargetRow).baselineSeq,
       description: "The first target's baseline.",
     }),
-    targets: t.field({
+    targets: t.expose('targets', {
       type: [WaitTargetRef],
-      resolve: (w) => w.targets,
       description: 'Every target.',
     }),
     limitations: t.field({
@@ -242,17 +239,14 @@ const WaitInputRef = builder.inputType('WaitInput', {
 type WaitInputShape = typeof WaitInputRef.$inferInput;
 
 function toWaitInput(input: WaitInputShape): WaitInput {
-  const agentIds = [
-    ...(input.agentId != null ? [String(input.agentId)] : []),
-    ...(input.agentIds?.map(String) ?? []),
-  ];
+  const agentIds = [...(input.agentId != null ? [input.agentId] : []), ...(input.agentIds ?? [])];
   if ((input.agentId != null) === (input.agentIds != null)) {
     throw new InputError('name exactly one of agentId or agentIds', 'agentId');
   }
   return {
-    goalId: String(input.goalId),
+    goalId: input.goalId,
     agentIds,
-    todoId: input.todoId == null ? null : String(input.todoId),
+    todoId: input.todoId ?? null,
     accept: input.accept,
     timeoutMs: input.timeoutMs,
   };
@@ -290,7 +284,7 @@ builder.queryFields((t) => ({
     type: WaitResult,
     description: 'A wait as it stands now (settled first if its outcome is already decided).',
     args: { id: t.arg.id({ required: true, description: 'The wait id.' }) },
-    resolve: (_root, args, { db, caller }) => readWait(db, caller, String(args.id)),
+    resolve: (_root, args, { db, caller }) => readWait(db, caller, args.id),
   }),
 }));
 
@@ -305,8 +299,7 @@ builder.subscriptionFields((t) => ({
         description: 'Follow an existing wait (after a reconnect, on any instance).',
       }),
     },
-    subscribe: (_root, args, ctx) =>
-      waitStream(ctx, args.input, args.waitId == null ? null : String(args.waitId)),
+    subscribe: (_root, args, ctx) => waitStream(ctx, args.input, args.waitId ?? null),
     resolve: (value) => value as Wait,
   }),
 }));

@@ -6,6 +6,7 @@ import { validateId } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { checkGoalScope } from '../registry/scope.ts';
+import { agentsTable } from '../registry/tables.ts';
 import { GATEWAY_MAX_LINES, MAX_LINE_LENGTH } from './providers.ts';
 import {
   type PresenceAccepted,
@@ -19,6 +20,7 @@ import {
   type ObservationSource,
   observationSources,
   observationsTable,
+  providersTable,
 } from './tables.ts';
 
 export interface ObservationInput {
@@ -148,13 +150,19 @@ export async function observe(
     captured_at: string | Date | null;
   }>(
     await db.execute(sql`
-      select exists (select 1 from agents where goal_id = ${input.goalId} and agent_id = ${input.agentId}) as registered,
-             p.provider_id, p.observation_sources, o.lines, o.limits, o.captured_at
+      select exists (select 1 from ${agentsTable} where ${agentsTable.goalId} = ${input.goalId}
+               and ${agentsTable.agentId} = ${input.agentId}) as registered,
+             ${providersTable.providerId} as provider_id,
+             ${providersTable.observationSources} as observation_sources,
+             ${observationsTable.lines} as lines, ${observationsTable.limits} as limits,
+             ${observationsTable.capturedAt} as captured_at
       from (select 1) one
-      left join providers p on ${input.goalId} = any(p.goal_ids)
-      left join observations o on o.goal_id = ${input.goalId} and o.agent_id = ${input.agentId}
-        and o.provider_id = p.provider_id and o.source = ${input.source}
-      order by o.captured_at desc nulls last, p.provider_id`),
+      left join ${providersTable} on ${input.goalId} = any(${providersTable.goalIds})
+      left join ${observationsTable} on ${observationsTable.goalId} = ${input.goalId}
+        and ${observationsTable.agentId} = ${input.agentId}
+        and ${observationsTable.providerId} = ${providersTable.providerId}
+        and ${observationsTable.source} = ${input.source}
+      order by ${observationsTable.capturedAt} desc nulls last, ${providersTable.providerId}`),
   );
   const first = rows[0];
   if (!first?.registered)

@@ -1,11 +1,12 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ProviderCaller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import { refuse, transactOrRefuse } from '../core/transaction.ts';
 import { validateId, validateText } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
-import { rowsOf, textArray } from '../db/sql.ts';
+import { textArray } from '../db/sql.ts';
 import { advanceHead, lockHead } from '../events/sequence.ts';
+import { agentsTable } from '../registry/tables.ts';
 import { MAX_REF_LENGTH, MAX_REPORTS_PER_BATCH } from './providers.ts';
 import {
   type Liveness,
@@ -295,14 +296,17 @@ export async function screenReports(
     (r) => !caller.goalIds.includes(r.goalId) || !provider.goalIds.includes(r.goalId),
   );
   if (outside >= 0) return refuse(outside, 'GOAL_NOT_IN_SCOPE');
-  const registered = rowsOf<{ goal_id: string; agent_id: string }>(
-    await db.execute(sql`
-      select goal_id, agent_id from agents
-      where retired_at is null
-        and (goal_id, agent_id) in (
-          select * from unnest(${textArray(reports.map((r) => r.goalId))}, ${textArray(reports.map((r) => r.agentId))}))`),
-  );
-  const known = new Set(registered.map((row) => JSON.stringify([row.goal_id, row.agent_id])));
+  const registered = await db
+    .select({ goalId: agentsTable.goalId, agentId: agentsTable.agentId })
+    .from(agentsTable)
+    .where(
+      and(
+        isNull(agentsTable.retiredAt),
+        sql`(${agentsTable.goalId}, ${agentsTable.agentId}) in (select * from unnest(
+          ${textArray(reports.map((r) => r.goalId))}, ${textArray(reports.map((r) => r.agentId))}))`,
+      ),
+    );
+  const known = new Set(registered.map((row) => JSON.stringify([row.goalId, row.agentId])));
   const unknown = reports.findIndex((r) => !known.has(JSON.stringify([r.goalId, r.agentId])));
   return unknown >= 0 ? refuse(unknown, 'AGENT_NOT_REGISTERED') : { provider };
 }

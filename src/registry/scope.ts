@@ -1,8 +1,9 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { and, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { type ScopeGap, scopeGap } from '../core/scope.ts';
 import type { Queryable } from '../db/database.ts';
-import { rowsOf, textArray } from '../db/sql.ts';
+import { textArray } from '../db/sql.ts';
+import { agentsTable, delegationsTable, goalsTable } from './tables.ts';
 
 /**
  * The existing goals the caller's credential covers (DESIGN §1 rules 3 and 4), in one
@@ -16,29 +17,33 @@ export async function goalsInScope(
   only?: string,
 ): Promise<string[]> {
   if (!caller) return [];
-  const onlyClause = only === undefined ? sql`` : sql` and g.id = ${only}`;
-  let membership: SQL;
+  let membership: SQL | undefined;
   switch (caller.kind) {
     case 'ADMIN':
-      membership = sql`true`;
+      membership = undefined;
       break;
     case 'STEWARD':
     case 'PROVIDER':
-      membership = sql`g.id = any(${textArray(caller.goalIds)})`;
+      membership = sql`${goalsTable.id} = any(${textArray(caller.goalIds)})`;
       break;
     case 'PEER':
-      membership = sql`(g.id = ${caller.goalId} or g.id in (
-          select d.goal_id from delegations d
-          where d.agent_goal_id = ${caller.goalId} and d.agent_id = ${caller.agentId}))
-        and exists (select 1 from agents a
-          where a.goal_id = ${caller.goalId} and a.agent_id = ${caller.agentId}
-            and a.retired_at is null)`;
+      membership = and(
+        or(
+          eq(goalsTable.id, caller.goalId),
+          sql`${goalsTable.id} in (select ${delegationsTable.goalId} from ${delegationsTable}
+            where ${delegationsTable.agentGoalId} = ${caller.goalId}
+              and ${delegationsTable.agentId} = ${caller.agentId})`,
+        ),
+        registeredAgentSql(caller.goalId, caller.agentId),
+      );
       break;
   }
-  const rows = await db.execute<{ id: string }>(
-    sql`select g.id from goals g where ${membership}${onlyClause} order by g.id`,
-  );
-  return rowsOf<{ id: string }>(rows).map((row) => row.id);
+  const rows = await db
+    .select({ id: goalsTable.id })
+    .from(goalsTable)
+    .where(and(membership, only === undefined ? undefined : eq(goalsTable.id, only)))
+    .orderBy(goalsTable.id);
+  return rows.map((row) => row.id);
 }
 
 /** null when `goalId` exists and is in the caller's scope; otherwise the typed gap. */
@@ -51,11 +56,25 @@ export async function checkGoalScope(
   return inScope === undefined ? scopeGap(goalId, caller) : null;
 }
 
-/** Whether `agentId` is an active agent of `goalId`: registered there, or delegated to it. */
+/**
+ * Whether `agentId` is registered to `goalId` and not retired. `goalId` and `agentId` may be
+ * columns of an outer query, but not of an unaliased `agents` row (the subquery's own).
+ */
+export function registeredAgentSql(goalId: SQL | string, agentId: SQL | string): SQL {
+  return sql`exists (select 1 from ${agentsTable}
+    where ${agentsTable.goalId} = ${goalId} and ${agentsTable.agentId} = ${agentId}
+      and ${agentsTable.retiredAt} is null)`;
+}
+
+/**
+ * Whether `agentId` is an active agent of `goalId`: registered there, or registered elsewhere
+ * with the goal delegated to it, and not retired. Same rule for outer columns as above.
+ */
 export function activeAgentSql(goalId: SQL | string, agentId: SQL | string): SQL {
-  return sql`(exists (select 1 from agents a
-      where a.goal_id = ${goalId} and a.agent_id = ${agentId} and a.retired_at is null)
-    or exists (select 1 from delegations d
-      join agents a on a.goal_id = d.agent_goal_id and a.agent_id = d.agent_id
-      where d.goal_id = ${goalId} and d.agent_id = ${agentId} and a.retired_at is null))`;
+  return sql`(${registeredAgentSql(goalId, agentId)}
+    or exists (select 1 from ${delegationsTable}
+      join ${agentsTable} on ${agentsTable.goalId} = ${delegationsTable.agentGoalId}
+        and ${agentsTable.agentId} = ${delegationsTable.agentId}
+      where ${delegationsTable.goalId} = ${goalId} and ${delegationsTable.agentId} = ${agentId}
+        and ${agentsTable.retiredAt} is null))`;
 }

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { asc, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { validateId } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
-import { rowsOf, textArray } from '../db/sql.ts';
+import { textArray } from '../db/sql.ts';
 import { minSeq } from '../events/sequence.ts';
 import { classifyChange, currentPins, feedChanges } from '../presence/pins.ts';
 import type { Liveness, PresenceChangeRow } from '../presence/tables.ts';
 import { findAgent, type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
+import { todosTable } from '../work/tables.ts';
 import {
   type PinState,
   type WaitReason,
@@ -137,13 +138,21 @@ async function claimedTodos(
   goalId: string,
   agentIds: string[],
 ): Promise<Map<string, string>> {
-  const rows = rowsOf<{ claimed_by: string; id: string }>(
-    await db.execute(sql`
-      select distinct on (claimed_by) claimed_by, id from todos
-      where goal_id = ${goalId} and status = 'OPEN' and claimed_by = any(${textArray(agentIds)})
-      order by claimed_by, priority desc, claimed_at asc`),
-  );
-  return new Map(rows.map((row) => [row.claimed_by, row.id]));
+  const rows = await db
+    .selectDistinctOn([todosTable.claimedBy], {
+      claimedBy: todosTable.claimedBy,
+      id: todosTable.id,
+    })
+    .from(todosTable)
+    .where(
+      and(
+        eq(todosTable.goalId, goalId),
+        eq(todosTable.status, 'OPEN'),
+        inArray(todosTable.claimedBy, agentIds),
+      ),
+    )
+    .orderBy(todosTable.claimedBy, desc(todosTable.priority), asc(todosTable.claimedAt));
+  return new Map(rows.map((row) => [row.claimedBy as string, row.id]));
 }
 
 // ---- settling ------------------------------------------------------------------------
@@ -242,19 +251,23 @@ export async function recordOutcomes(
   if (settled.length === 0) return [];
   const column = (pick: (o: Outcome) => string | null) =>
     textArray(settled.map((s) => pick(s.outcome) ?? ''));
-  await db.execute(sql`
-    update waits w set
-      status = v.status,
-      reason = nullif(v.reason, ''),
-      resolved_agent_id = nullif(v.agent_id, ''),
-      resolved_seq = nullif(v.seq, '')::bigint,
-      resolved_liveness = nullif(v.liveness, ''),
-      resolved_at = now()
-    from unnest(${textArray(settled.map((s) => s.waitId))}, ${column((o) => o.status)},
-                ${column((o) => o.reason)}, ${column((o) => o.agentId)},
-                ${column((o) => o.seq?.toString() ?? null)}, ${column((o) => o.liveness)})
-      as v(id, status, reason, agent_id, seq, liveness)
-    where w.id = v.id and w.status = 'PENDING'`);
+  await db
+    .update(waitsTable)
+    .set({
+      status: sql`v.status`,
+      reason: sql`nullif(v.reason, '')`,
+      resolvedAgentId: sql`nullif(v.agent_id, '')`,
+      resolvedSeq: sql`nullif(v.seq, '')::bigint`,
+      resolvedLiveness: sql`nullif(v.liveness, '')`,
+      resolvedAt: sql`now()`,
+    })
+    .from(
+      sql`unnest(${textArray(settled.map((s) => s.waitId))}, ${column((o) => o.status)},
+          ${column((o) => o.reason)}, ${column((o) => o.agentId)},
+          ${column((o) => o.seq?.toString() ?? null)}, ${column((o) => o.liveness)})
+        as v(id, status, reason, agent_id, seq, liveness)`,
+    )
+    .where(and(sql`${waitsTable.id} = v.id`, eq(waitsTable.status, 'PENDING')));
   // What is recorded now: this writer's outcomes, or those another instance recorded first.
   return db
     .select()

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Repeater } from '@repeaterjs/repeater';
-import { and, asc, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, type Column, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { single } from '../core/stream.ts';
 import { validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
+import { bare } from '../db/sql.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
 import { appendAtNextSeq } from '../events/sequence.ts';
 import { currentPins } from '../presence/pins.ts';
-import type { Liveness } from '../presence/tables.ts';
+import { type Liveness, providersTable } from '../presence/tables.ts';
 import { findAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import { settle, Tracker } from './outcomes.ts';
@@ -301,8 +302,9 @@ async function appendDelivery(db: Db, values: NewDelivery): Promise<DeliveryRow>
     };
   });
   const after = (ms: number) => sql`now() + ${`${ms} milliseconds`}::interval`;
-  const epochMs = (column: string) =>
-    sql.raw(`floor(extract(epoch from ${column}) * 1000)::float8 as ${column}`);
+  const epochMs = (column: Column) =>
+    sql`floor(extract(epoch from ${bare(column)}) * 1000)::float8 as ${bare(column)}`;
+  const t = deliveriesTable;
   const row = await appendAtNextSeq<{
     seq: string;
     submitted_at: number;
@@ -312,15 +314,16 @@ async function appendDelivery(db: Db, values: NewDelivery): Promise<DeliveryRow>
     db,
     values.goalId,
     'inbox',
-    (seq) => sql`insert into deliveries (${sql.join(
+    (seq) => sql`insert into ${t} (${sql.join(
       given.map((g) => g.name),
       sql`, `,
-    )}, seq, submitted_at, window_ends_at, deadline)
+    )}, ${bare(t.seq)}, ${bare(t.submittedAt)}, ${bare(t.windowEndsAt)}, ${bare(t.deadline)})
       select ${sql.join(
         given.map((g) => g.value),
         sql`, `,
       )}, ${seq}, now(), ${after(values.activityWindowMs)}, ${after(values.timeoutMs)}
-      returning seq::text, ${epochMs('submitted_at')}, ${epochMs('window_ends_at')}, ${epochMs('deadline')}`,
+      returning ${bare(t.seq)}::text as seq, ${epochMs(t.submittedAt)}, ${epochMs(t.windowEndsAt)},
+        ${epochMs(t.deadline)}`,
   );
   return {
     ...values,
@@ -446,10 +449,12 @@ async function resolveThread(
 }
 
 async function providerCoversGoal(db: Queryable, goalId: string): Promise<boolean> {
-  const result = await db.execute(
-    sql`select 1 from providers where ${goalId} = any(goal_ids) limit 1`,
-  );
-  return (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows).length > 0;
+  const rows = await db
+    .select({ providerId: providersTable.providerId })
+    .from(providersTable)
+    .where(sql`${goalId} = any(${providersTable.goalIds})`)
+    .limit(1);
+  return rows.length > 0;
 }
 
 // ---- reading and following ----------------------------------------------------------

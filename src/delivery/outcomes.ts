@@ -1,6 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/database.ts';
-import { rowsOf, textArray } from '../db/sql.ts';
+import { bare, rowsOf, textArray } from '../db/sql.ts';
 import { DOORBELL_CHANNEL } from '../events/doorbell.ts';
 import { lockHead } from '../events/sequence.ts';
 import { classifyChange, feedChanges } from '../presence/pins.ts';
@@ -8,6 +8,7 @@ import type { Liveness, PresenceChangeRow } from '../presence/tables.ts';
 import {
   type DeliveryRow,
   deliveriesTable,
+  deliveryOutcomesTable,
   type Outcome,
   type OutcomeReason,
   terminalOutcomes,
@@ -182,6 +183,8 @@ async function record(
   );
   const texts = (pick: (s: (typeof steps)[number]) => string | null) =>
     textArray(steps.map((s) => pick(s) ?? ''));
+  const d = deliveriesTable;
+  const o = deliveryOutcomesTable;
   await db.execute(sql`
     with v as (
       select * from unnest(
@@ -191,11 +194,12 @@ async function record(
         ${textArray(moving.map((p) => p.history.at(-1)?.outcome as string))}
       ) as v(id, from_version, to_version, outcome)
     ), moved as (
-      update deliveries d set outcome = v.outcome, outcome_version = v.to_version
-      from v where d.id = v.id and d.outcome_version = v.from_version
-      returning d.id, d.outcome_version
+      update ${d} set ${bare(d.outcome)} = v.outcome, ${bare(d.outcomeVersion)} = v.to_version
+      from v where ${d.id} = v.id and ${d.outcomeVersion} = v.from_version
+      returning ${d.id} as id, ${d.outcomeVersion} as outcome_version
     ), written as (
-      insert into delivery_outcomes (delivery_id, version, outcome, reason, seq, liveness, effective_at)
+      insert into ${o} (${bare(o.deliveryId)}, ${bare(o.version)}, ${bare(o.outcome)},
+        ${bare(o.reason)}, ${bare(o.seq)}, ${bare(o.liveness)}, ${bare(o.effectiveAt)})
       select s.id, s.version, s.outcome, nullif(s.reason, ''), nullif(s.seq, '')::bigint,
              nullif(s.liveness, ''), s.effective_at::timestamptz
       from unnest(

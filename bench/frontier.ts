@@ -22,6 +22,7 @@ import { startGateway } from '../src/gateway.ts';
 import { createLogger } from '../src/log.ts';
 import { issueCredential } from '../src/registry/registry.ts';
 import { agentsTable, goalsTable } from '../src/registry/tables.ts';
+import { frontier } from '../src/work/frontier.ts';
 import {
   capabilitiesTable,
   gatesTable,
@@ -30,7 +31,6 @@ import {
   todosTable,
   workSeqsTable,
 } from '../src/work/tables.ts';
-import { frontier } from '../src/work/work.ts';
 
 const TODOS = Number(process.env.BENCH_TODOS ?? 5000);
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);

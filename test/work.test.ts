@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql.ts';
-import { visionsOfGoal } from '../src/work/work.ts';
+import { visionsOfGoal } from '../src/work/visions.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
   countingDatabase,

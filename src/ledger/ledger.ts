@@ -45,13 +45,9 @@ import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import { covers, parseDecisionScope, parseResumeCondition } from '../work/rules.ts';
 import type { GateGranularity, GateKind, TodoStatus, Vision } from '../work/tables.ts';
-import {
-  moveWorkSeq,
-  patchVision,
-  resolveActor,
-  type UnknownTodo,
-  type VisionPatch,
-} from '../work/work.ts';
+import type { UnknownTodo } from '../work/values.ts';
+import { patchVision, type VisionPatch } from '../work/visions.ts';
+import { moveWorkSeq, resolveActor } from '../work/write.ts';
 import {
   appendEvent,
   eventOf,

@@ -4,7 +4,22 @@ import { builder } from '../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
 import { byType } from '../graphql/values.ts';
 import { UnknownAgentRef } from '../registry/graphql.ts';
+import { claimTodo, releaseClaim } from './claims.ts';
+import { type Frontier, type FrontierTodo, frontier } from './frontier.ts';
+import { openGate, resolveGate } from './gates.ts';
+import { acquireLease, releaseLease, renewLease } from './leases.ts';
+import {
+  type CompletedTodo,
+  closeNoFollowUp,
+  completeTodo,
+  deferTodo,
+  resumeTodo,
+  type SupersededTodo,
+  supersedeTodo,
+} from './lifecycle.ts';
+import { listGates, listTodos, listTransitions, listVisions, type TodoListing } from './reads.ts';
 import type { FrontierGuard, FrontierGuardKind, FrontierRow } from './rules.ts';
+import type { TodoSpecInput } from './spec.ts';
 import type {
   AgentCapabilities,
   ContinuationPolicy,
@@ -17,18 +32,9 @@ import type {
   TodoTransitionRow,
   Vision,
 } from './tables.ts';
+import { createTodo, setDependencies } from './todos.ts';
 import {
-  acquireLease,
   type ClaimedByOther,
-  type CompletedTodo,
-  claimTodo,
-  closeNoFollowUp,
-  completeTodo,
-  createTodo,
-  deferTodo,
-  type Frontier,
-  type FrontierTodo,
-  frontier,
   type Gate,
   type GateNotOpen,
   type GateState,
@@ -37,28 +43,12 @@ import {
   type LeaseHeld,
   type LeaseState,
   leaseOf,
-  listGates,
-  listTodos,
-  listTransitions,
-  listVisions,
-  openGate,
-  releaseClaim,
-  releaseLease,
-  renewLease,
-  resolveGate,
-  resumeTodo,
   type StaleFence,
-  type SupersededTodo,
-  setCapabilities,
-  setDependencies,
-  setVision,
-  supersedeTodo,
   type Todo,
-  type TodoListing,
-  type TodoSpecInput,
   type UnknownGate,
   type UnknownTodo,
-} from './work.ts';
+} from './values.ts';
+import { setCapabilities, setVision } from './visions.ts';
 
 // ---- enums ---------------------------------------------------------------------------
 

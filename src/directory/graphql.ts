@@ -1,7 +1,7 @@
 import { builder } from '../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
 import { LivenessEnum, ObservationLimitEnum, PresenceRef } from '../presence/graphql.ts';
-import { LeaseStateEnum } from '../work/graphql.ts';
+import { LeaseStateEnum } from '../work/graphql/leases.ts';
 import {
   type Attention,
   type AttentionRow,

@@ -31,6 +31,9 @@ async function currentSeq(q: Queryable, goalId: string): Promise<string> {
   return String(row?.seq ?? 0n);
 }
 
+/** How many todos `todos` returns when the caller gives no limit. */
+export const DEFAULT_TODOS_LIMIT = 200;
+
 /** The goal's todos, highest priority first, optionally only some statuses. */
 export async function listTodos(
   db: Db,
@@ -40,7 +43,7 @@ export async function listTodos(
 ): Promise<TodoListing> {
   validateId('goalId', goalId);
   const statuses = (options.statuses ?? []).map((s) => oneOf('statuses', s, todoStatuses));
-  const limit = options.limit ?? 200;
+  const limit = options.limit ?? DEFAULT_TODOS_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.maxTodosPage) {
     throw new InputError(`limit must be an integer from 1 to ${LIMITS.maxTodosPage}`, 'limit');
   }

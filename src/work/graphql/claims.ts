@@ -1,7 +1,7 @@
+/** Claims: the mutations that set or drop a todo's soft owner (the Claim type sits on Todo). */
 import { builder } from '../../graphql/builder.ts';
 import { claimTodo, releaseClaim } from '../claims.ts';
 import { TodoActionInput, TodoResult } from './todos.ts';
-import { action } from './write.ts';
 
 builder.mutationFields((t) => ({
   claimTodo: t.withAuth({ reader: true }).field({
@@ -15,7 +15,7 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) => claimTodo(db, caller, action(input)),
+    resolve: (_root, { input }, { db, caller }) => claimTodo(db, caller, input),
   }),
   releaseClaim: t.withAuth({ reader: true }).field({
     type: TodoResult,
@@ -27,6 +27,6 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) => releaseClaim(db, caller, action(input)),
+    resolve: (_root, { input }, { db, caller }) => releaseClaim(db, caller, input),
   }),
 }));

@@ -1,3 +1,4 @@
+/** The frontier: every live todo with `runnable` and its guards, for one agent. */
 import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
@@ -7,7 +8,7 @@ import type { FrontierGuard, FrontierGuardKind, FrontierRow } from '../rules.ts'
 import { leaseOf } from '../values.ts';
 import { LeaseRef } from './leases.ts';
 import { TaskClassEnum } from './todos.ts';
-import { optStr, str, TodoStatusEnum } from './write.ts';
+import { TodoStatusEnum } from './write.ts';
 
 const FrontierGuardKindEnum = builder.enumType('FrontierGuardKind', {
   description:
@@ -37,47 +38,39 @@ const FrontierGuardKindEnum = builder.enumType('FrontierGuardKind', {
 const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').implement({
   description: 'One reason a todo is held back, naming what holds it.',
   fields: (t) => ({
-    kind: t.field({
+    kind: t.expose('kind', {
       type: FrontierGuardKindEnum,
-      resolve: (g) => g.kind,
       description: 'Which guard.',
     }),
     detail: t.exposeString('detail', { description: 'A sentence for people.' }),
-    todoId: t.id({
+    todoId: t.exposeID('todoId', {
       nullable: true,
-      resolve: (g) => g.todoId ?? null,
       description:
         'DEPENDENCY, RESUME_CONDITION on todo_done: the todo that must be done (the end of a supersede chain).',
     }),
-    todoStatus: t.field({
+    todoStatus: t.expose('todoStatus', {
       type: TodoStatusEnum,
       nullable: true,
-      resolve: (g) => g.todoStatus ?? null,
       description: "That todo's status.",
     }),
-    gateId: t.id({
+    gateId: t.exposeID('gateId', {
       nullable: true,
-      resolve: (g) => g.gateId ?? null,
       description: 'DECISION_SCOPE, RESUME_CONDITION on gate_resolved: the gate.',
     }),
-    scope: t.string({
+    scope: t.exposeString('scope', {
       nullable: true,
-      resolve: (g) => g.scope ?? null,
       description: 'DECISION_SCOPE: the required scope the gate covers.',
     }),
-    agentId: t.id({
+    agentId: t.exposeID('agentId', {
       nullable: true,
-      resolve: (g) => g.agentId ?? null,
       description: 'CLAIMED_BY_OTHER: the owner; LEASE_HELD: the holder.',
     }),
-    capability: t.string({
+    capability: t.exposeString('capability', {
       nullable: true,
-      resolve: (g) => g.capability ?? null,
       description: 'CAPABILITY, RESUME_CONDITION on capacity_available: the capability.',
     }),
-    condition: t.string({
+    condition: t.exposeString('condition', {
       nullable: true,
-      resolve: (g) => g.condition ?? null,
       description: 'RESUME_CONDITION: the condition as written.',
     }),
   }),
@@ -89,14 +82,12 @@ const FrontierTodoRef = builder.objectRef<FrontierTodo>('FrontierTodo').implemen
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The todo id.' }),
     title: t.exposeString('title', { description: 'Human-readable; never routed on.' }),
-    taskClass: t.field({
+    taskClass: t.expose('taskClass', {
       type: TaskClassEnum,
-      resolve: (todo) => todo.taskClass,
       description: 'Its class, as declared.',
     }),
-    status: t.field({
+    status: t.expose('status', {
       type: TodoStatusEnum,
-      resolve: (todo) => todo.status,
       description: 'OPEN or DEFERRED.',
     }),
     priority: t.exposeInt('priority', { description: 'Orders rows; never bypasses a guard.' }),
@@ -124,13 +115,12 @@ const FrontierTodoRef = builder.objectRef<FrontierTodo>('FrontierTodo').implemen
 const FrontierRowRef = builder.objectRef<FrontierRow<FrontierTodo>>('FrontierRow').implement({
   description: 'A live todo and whether the agent may run it now.',
   fields: (t) => ({
-    todo: t.field({ type: FrontierTodoRef, resolve: (r) => r.todo, description: 'The todo.' }),
+    todo: t.expose('todo', { type: FrontierTodoRef, description: 'The todo.' }),
     runnable: t.exposeBoolean('runnable', {
       description: 'True only when no guard holds it back. Not a claim, not an assignment.',
     }),
-    guards: t.field({
+    guards: t.expose('guards', {
       type: [FrontierGuardRef],
-      resolve: (r) => r.guards,
       description: 'Every guard holding it back, in guard order; empty when runnable.',
     }),
   }),
@@ -142,9 +132,8 @@ const FrontierRef = builder.objectRef<Frontier>('Frontier').implement({
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     agentId: t.exposeID('agentId', { description: 'The agent it was computed for.' }),
-    seq: t.field({
+    seq: t.expose('seq', {
       type: 'Seq',
-      resolve: (f) => f.seq,
       description: "The goal's work sequence it reflects; any work write moves it.",
     }),
     capabilities: t.exposeStringList('capabilities', {
@@ -154,9 +143,8 @@ const FrontierRef = builder.objectRef<Frontier>('Frontier').implement({
       resolve: (f) => f.rows.filter((r) => r.runnable).length,
       description: 'How many rows are runnable.',
     }),
-    rows: t.field({
+    rows: t.expose('rows', {
       type: [FrontierRowRef],
-      resolve: (f) => f.rows,
       description: 'Runnable rows first, then by priority (highest first), then oldest first.',
     }),
   }),
@@ -180,7 +168,6 @@ builder.queryFields((t) => ({
           'The active agent to compute it for; a PEER may omit it for itself. Reading it grants nothing.',
       }),
     },
-    resolve: (_root, args, { db, caller }) =>
-      frontier(db, caller, str(args.goalId), optStr(args.agentId)),
+    resolve: (_root, args, { db, caller }) => frontier(db, caller, args.goalId, args.agentId),
   }),
 }));

@@ -1,13 +1,13 @@
-import type { Listing } from '../../core/results.ts';
+/** Gates: the Gate type, its listing and refusals, and the mutations that open and decide one. */
 import { builder } from '../../graphql/builder.ts';
-import { ScopeGapRef } from '../../graphql/shared.ts';
+import { listingRef, ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
 import { UnknownAgentRef } from '../../registry/graphql.ts';
 import { openGate, resolveGate } from '../gates.ts';
 import { listGates } from '../reads.ts';
 import type { GateDecision, GateGranularity, GateKind } from '../tables.ts';
 import type { Gate, GateNotOpen, GateState, UnknownGate } from '../values.ts';
-import { ActorRef, AGENT_ID, listingFields, optStr, str } from './write.ts';
+import { ActorRef, AGENT_ID } from './write.ts';
 
 const GateKindEnum = builder.enumType('GateKind', {
   description: 'What kind of authority a gate asks for (the first part of a decision scope).',
@@ -60,10 +60,9 @@ const GateRef = builder.objectRef<Gate>('Gate').implement({
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Server-assigned id; `gate_resolved:<id>` names it.' }),
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
-    kind: t.field({ type: GateKindEnum, resolve: (g) => g.kind, description: 'Kind.' }),
-    granularity: t.field({
+    kind: t.expose('kind', { type: GateKindEnum, description: 'Kind.' }),
+    granularity: t.expose('granularity', {
       type: GateGranularityEnum,
-      resolve: (g) => g.granularity,
       description: 'How much it spans.',
     }),
     scopeKey: t.exposeString('scopeKey', { description: 'The public-safe key of what it covers.' }),
@@ -72,11 +71,10 @@ const GateRef = builder.objectRef<Gate>('Gate').implement({
       description: 'Its decision scope, `kind:granularity:scopeKey`, as todos write it.',
     }),
     reason: t.exposeString('reason', { description: 'The question asked.' }),
-    state: t.field({ type: GateStateEnum, resolve: (g) => g.state, description: 'Now.' }),
-    decision: t.field({
+    state: t.expose('state', { type: GateStateEnum, description: 'Now.' }),
+    decision: t.expose('decision', {
       type: GateDecisionEnum,
       nullable: true,
-      resolve: (g) => g.decision,
       description: 'The decision; null while pending.',
     }),
     decisionNote: t.exposeString('decisionNote', {
@@ -109,19 +107,12 @@ const GateRef = builder.objectRef<Gate>('Gate').implement({
   }),
 });
 
-const GateListingRef = builder.objectRef<Listing<Gate>>('GateListing').implement({
-  description: "A goal's gates, newest first, or a scope gap with no rows.",
-  fields: (t) => ({
-    goalId: t.exposeID('goalId', { description: listingFields.goalId }),
-    rows: t.field({ type: [GateRef], resolve: (l) => l.rows, description: 'Newest first.' }),
-    scopeGap: t.field({
-      type: ScopeGapRef,
-      nullable: true,
-      resolve: (l) => l.scopeGap,
-      description: listingFields.scopeGap,
-    }),
-  }),
-});
+const GateListingRef = listingRef<Gate>(
+  'GateListing',
+  "A goal's gates, newest first, or a scope gap with no rows.",
+  GateRef,
+  'Newest first.',
+);
 
 const UnknownGateRef = builder.objectRef<UnknownGate>('UnknownGate').implement({
   description: 'No gate with this id in the goal. Nothing was written.',
@@ -134,7 +125,7 @@ const UnknownGateRef = builder.objectRef<UnknownGate>('UnknownGate').implement({
 const GateNotOpenRef = builder.objectRef<GateNotOpen>('GateNotOpen').implement({
   description: 'The gate was decided already; a decision is not changed. Nothing was written.',
   fields: (t) => ({
-    gate: t.field({ type: GateRef, resolve: (r) => r.gate, description: 'The gate as it is.' }),
+    gate: t.expose('gate', { type: GateRef, description: 'The gate as it is.' }),
   }),
 });
 
@@ -189,7 +180,7 @@ builder.queryFields((t) => ({
     type: GateListingRef,
     description: "The goal's gates, each with its state now.",
     args: { goalId: t.arg.id({ required: true, description: 'The goal.' }) },
-    resolve: (_root, args, { db, caller }) => listGates(db, caller, str(args.goalId)),
+    resolve: (_root, args, { db, caller }) => listGates(db, caller, args.goalId),
   }),
 }));
 
@@ -204,16 +195,7 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      openGate(db, caller, {
-        goalId: str(input.goalId),
-        agentId: optStr(input.agentId),
-        kind: input.kind,
-        granularity: input.granularity,
-        scopeKey: input.scopeKey,
-        reason: input.reason,
-        expiresAt: input.expiresAt,
-      }),
+    resolve: (_root, { input }, { db, caller }) => openGate(db, caller, input),
   }),
   resolveGate: t.withAuth({ admin: true, steward: true }).field({
     type: ResolveGateResult,
@@ -225,12 +207,6 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      resolveGate(db, caller, {
-        goalId: str(input.goalId),
-        gateId: str(input.gateId),
-        decision: input.decision,
-        note: input.note,
-      }),
+    resolve: (_root, { input }, { db, caller }) => resolveGate(db, caller, input),
   }),
 }));

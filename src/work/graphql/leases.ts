@@ -1,10 +1,11 @@
+/** Leases: the Lease type, its refusals, and acquire, renew and release. */
 import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
 import { UnknownAgentRef } from '../../registry/graphql.ts';
 import { acquireLease, releaseLease, renewLease } from '../leases.ts';
 import type { Lease, LeaseHeld, LeaseState, StaleFence } from '../values.ts';
-import { AGENT_ID, action, IllegalTransitionRef, refusals, UnknownTodoRef } from './write.ts';
+import { AGENT_ID, IllegalTransitionRef, refusals, UnknownTodoRef } from './write.ts';
 
 export const LeaseStateEnum = builder.enumType('LeaseState', {
   description: 'A lease now, computed from its expiry at read time (no background job).',
@@ -26,7 +27,7 @@ export const LeaseRef = builder.objectRef<Lease>('Lease').implement({
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     todoId: t.exposeID('todoId', { description: 'The todo.' }),
-    state: t.field({ type: LeaseStateEnum, resolve: (l) => l.state, description: 'Now.' }),
+    state: t.expose('state', { type: LeaseStateEnum, description: 'Now.' }),
     holder: t.exposeID('holder', {
       nullable: true,
       description: 'The agent holding (or, when EXPIRED, last holding) it; null when NONE.',
@@ -49,9 +50,8 @@ const LeaseHeldRef = builder.objectRef<LeaseHeld>('LeaseHeld').implement({
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     todoId: t.exposeID('todoId', { description: 'The todo.' }),
-    lease: t.field({
+    lease: t.expose('lease', {
       type: LeaseRef,
-      resolve: (r) => r.lease,
       description: 'The active lease: its holder and when it expires unless renewed.',
     }),
   }),
@@ -64,7 +64,7 @@ const StaleFenceRef = builder.objectRef<StaleFence>('StaleFence').implement({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     todoId: t.exposeID('todoId', { description: 'The todo.' }),
     fence: t.exposeString('fence', { description: 'The fence presented.' }),
-    lease: t.field({ type: LeaseRef, resolve: (s) => s.lease, description: 'The lease as it is.' }),
+    lease: t.expose('lease', { type: LeaseRef, description: 'The lease as it is.' }),
   }),
 });
 
@@ -130,8 +130,7 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      acquireLease(db, caller, { ...action(input), ttlMs: input.ttlMs }),
+    resolve: (_root, { input }, { db, caller }) => acquireLease(db, caller, input),
   }),
   renewLease: t.withAuth({ reader: true }).field({
     type: LeaseResult,
@@ -143,12 +142,7 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      renewLease(db, caller, {
-        ...action(input),
-        fence: input.fence,
-        ttlMs: input.ttlMs,
-      }),
+    resolve: (_root, { input }, { db, caller }) => renewLease(db, caller, input),
   }),
   releaseLease: t.withAuth({ reader: true }).field({
     type: LeaseResult,
@@ -160,7 +154,6 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      releaseLease(db, caller, { ...action(input), fence: input.fence }),
+    resolve: (_root, { input }, { db, caller }) => releaseLease(db, caller, input),
   }),
 }));

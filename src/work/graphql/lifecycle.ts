@@ -1,3 +1,4 @@
+/** Lifecycle: complete, supersede, defer, resume and close, with their inputs and results. */
 import { builder } from '../../graphql/builder.ts';
 import { byType } from '../../graphql/values.ts';
 import {
@@ -10,16 +11,15 @@ import {
   supersedeTodo,
 } from '../lifecycle.ts';
 import { SPEC, TodoActionInput, TodoRef, TodoResult, TodoSpecInputRef } from './todos.ts';
-import { AGENT_ID, action, optStr, refusals, spec } from './write.ts';
+import { AGENT_ID, refusals } from './write.ts';
 
 const CompletedTodoRef = builder.objectRef<CompletedTodo>('CompletedTodo').implement({
   description: 'The todo is DONE; its successor, if one was given, was created with it.',
   fields: (t) => ({
-    todo: t.field({ type: TodoRef, resolve: (r) => r.todo, description: 'The completed todo.' }),
-    successor: t.field({
+    todo: t.expose('todo', { type: TodoRef, description: 'The completed todo.' }),
+    successor: t.expose('successor', {
       type: TodoRef,
       nullable: true,
-      resolve: (r) => r.successor,
       description: 'The successor (`successorOf` = the completed todo).',
     }),
   }),
@@ -28,10 +28,9 @@ const CompletedTodoRef = builder.objectRef<CompletedTodo>('CompletedTodo').imple
 const SupersededTodoRef = builder.objectRef<SupersededTodo>('SupersededTodo').implement({
   description: 'The todo is SUPERSEDED (not done); `replacement` takes over.',
   fields: (t) => ({
-    todo: t.field({ type: TodoRef, resolve: (r) => r.todo, description: 'The superseded todo.' }),
-    replacement: t.field({
+    todo: t.expose('todo', { type: TodoRef, description: 'The superseded todo.' }),
+    replacement: t.expose('replacement', {
       type: TodoRef,
-      resolve: (r) => r.replacement,
       description: 'The todo that replaces it.',
     }),
   }),
@@ -118,12 +117,7 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      completeTodo(db, caller, {
-        ...action(input),
-        evidenceRefs: input.evidenceRefs,
-        successor: input.successor ? spec(input.successor) : null,
-      }),
+    resolve: (_root, { input }, { db, caller }) => completeTodo(db, caller, input),
   }),
   supersedeTodo: t.withAuth({ reader: true }).field({
     type: SupersedeTodoResult,
@@ -136,13 +130,7 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      supersedeTodo(db, caller, {
-        ...action(input),
-        reason: input.reason,
-        replacement: input.replacement ? spec(input.replacement) : null,
-        replacementId: optStr(input.replacementId),
-      }),
+    resolve: (_root, { input }, { db, caller }) => supersedeTodo(db, caller, input),
   }),
   deferTodo: t.withAuth({ reader: true }).field({
     type: TodoResult,
@@ -155,12 +143,7 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      deferTodo(db, caller, {
-        ...action(input),
-        resumeWhen: input.resumeWhen,
-        reason: input.reason,
-      }),
+    resolve: (_root, { input }, { db, caller }) => deferTodo(db, caller, input),
   }),
   resumeTodo: t.withAuth({ reader: true }).field({
     type: TodoResult,
@@ -173,7 +156,7 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) => resumeTodo(db, caller, action(input)),
+    resolve: (_root, { input }, { db, caller }) => resumeTodo(db, caller, input),
   }),
   closeNoFollowUp: t.withAuth({ reader: true }).field({
     type: TodoResult,
@@ -186,7 +169,6 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      closeNoFollowUp(db, caller, { ...action(input), reason: input.reason }),
+    resolve: (_root, { input }, { db, caller }) => closeNoFollowUp(db, caller, input),
   }),
 }));

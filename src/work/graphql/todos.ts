@@ -1,25 +1,14 @@
-import type { Listing } from '../../core/results.ts';
+/** The Todo type, its listing and history, and the writes that create a todo or change its dependencies. */
 import { builder } from '../../graphql/builder.ts';
-import { ScopeGapRef } from '../../graphql/shared.ts';
+import { listingRef, ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
 import { UnknownAgentRef } from '../../registry/graphql.ts';
-import { listTodos, listTransitions, type TodoListing } from '../reads.ts';
+import { DEFAULT_TODOS_LIMIT, listTodos, listTransitions, type TodoListing } from '../reads.ts';
 import type { ContinuationPolicy, TaskClass, TodoTransitionRow } from '../tables.ts';
 import { createTodo, setDependencies } from '../todos.ts';
 import { leaseOf, type Todo } from '../values.ts';
 import { LeaseRef } from './leases.ts';
-import {
-  ActorRef,
-  AGENT_ID,
-  action,
-  listingFields,
-  optStr,
-  refusals,
-  spec,
-  str,
-  TodoStatusEnum,
-  TodoTransitionKindEnum,
-} from './write.ts';
+import { ActorRef, AGENT_ID, refusals, TodoStatusEnum, TodoTransitionKindEnum } from './write.ts';
 
 export const TaskClassEnum = builder.enumType('TaskClass', {
   description:
@@ -77,14 +66,12 @@ export const TodoRef = builder.objectRef<Todo>('Todo').implement({
     title: t.exposeString('title', {
       description: 'Human-readable; machines route on the typed fields, never on this.',
     }),
-    taskClass: t.field({
+    taskClass: t.expose('taskClass', {
       type: TaskClassEnum,
-      resolve: (todo) => todo.taskClass,
       description: 'What kind of work it is, as declared.',
     }),
-    status: t.field({
+    status: t.expose('status', {
       type: TodoStatusEnum,
-      resolve: (todo) => todo.status,
       description: 'Lifecycle status. OPEN does not mean runnable.',
     }),
     priority: t.exposeInt('priority', {
@@ -110,9 +97,8 @@ export const TodoRef = builder.objectRef<Todo>('Todo').implement({
       description:
         'Relative paths or globs it may write. Recorded for agents and reviewers; Switchboard cannot see workspaces and does not check it.',
     }),
-    continuationPolicy: t.field({
+    continuationPolicy: t.expose('continuationPolicy', {
       type: ContinuationPolicyEnum,
-      resolve: (todo) => todo.continuationPolicy,
       description: 'Who owns its successor or replacement.',
     }),
     successorOf: t.exposeID('successorOf', {
@@ -177,19 +163,17 @@ const TodoTransitionRef = builder.objectRef<TodoTransitionRow>('TodoTransition')
   description: 'One governed write on a todo: append-only history.',
   fields: (t) => ({
     todoId: t.exposeID('todoId', { description: 'The todo.' }),
-    seq: t.field({
+    seq: t.expose('seq', {
       type: 'Seq',
-      resolve: (r) => r.seq,
       description: 'The goal work sequence the write moved to.',
     }),
-    kind: t.field({ type: TodoTransitionKindEnum, resolve: (r) => r.kind, description: 'What.' }),
-    fromStatus: t.field({
+    kind: t.expose('kind', { type: TodoTransitionKindEnum, description: 'What.' }),
+    fromStatus: t.expose('fromStatus', {
       type: TodoStatusEnum,
       nullable: true,
-      resolve: (r) => r.fromStatus,
       description: 'Status before (null on CREATE).',
     }),
-    toStatus: t.field({ type: TodoStatusEnum, resolve: (r) => r.toStatus, description: 'After.' }),
+    toStatus: t.expose('toStatus', { type: TodoStatusEnum, description: 'After.' }),
     actor: t.field({
       type: ActorRef,
       resolve: (r) => ({ kind: r.actorKind, agentId: r.actorAgent }),
@@ -203,51 +187,28 @@ const TodoTransitionRef = builder.objectRef<TodoTransitionRow>('TodoTransition')
   }),
 });
 
-const TodoListingRef = builder.objectRef<TodoListing>('TodoListing').implement({
-  description: "A goal's todos, or a scope gap with no rows.",
-  fields: (t) => ({
-    goalId: t.exposeID('goalId', { description: listingFields.goalId }),
-    rows: t.field({
-      type: [TodoRef],
-      resolve: (l) => l.rows,
-      description: 'Highest priority first, then oldest first.',
-    }),
-    omittedRowCount: t.exposeInt('omittedRowCount', {
-      description: 'Rows left out by `limit`: a non-zero value means this list is not complete.',
-    }),
-    seq: t.field({
-      type: 'Seq',
-      resolve: (l) => l.seq,
-      description: "The goal's work sequence these rows reflect.",
-    }),
-    scopeGap: t.field({
-      type: ScopeGapRef,
-      nullable: true,
-      resolve: (l) => l.scopeGap,
-      description: listingFields.scopeGap,
-    }),
+const TodoListingRef = listingRef<Todo, TodoListing>(
+  'TodoListing',
+  "A goal's todos, or a scope gap with no rows.",
+  TodoRef,
+  'Highest priority first, then oldest first.',
+);
+builder.objectFields(TodoListingRef, (t) => ({
+  omittedRowCount: t.exposeInt('omittedRowCount', {
+    description: 'Rows left out by `limit`: a non-zero value means this list is not complete.',
   }),
-});
+  seq: t.expose('seq', {
+    type: 'Seq',
+    description: "The goal's work sequence these rows reflect.",
+  }),
+}));
 
-const TodoTransitionListingRef = builder
-  .objectRef<Listing<TodoTransitionRow>>('TodoTransitionListing')
-  .implement({
-    description: "A todo's transitions, oldest first, or a scope gap with no rows.",
-    fields: (t) => ({
-      goalId: t.exposeID('goalId', { description: listingFields.goalId }),
-      rows: t.field({
-        type: [TodoTransitionRef],
-        resolve: (l) => l.rows,
-        description: 'Oldest first; empty for a todo not in the goal.',
-      }),
-      scopeGap: t.field({
-        type: ScopeGapRef,
-        nullable: true,
-        resolve: (l) => l.scopeGap,
-        description: listingFields.scopeGap,
-      }),
-    }),
-  });
+const TodoTransitionListingRef = listingRef<TodoTransitionRow>(
+  'TodoTransitionListing',
+  "A todo's transitions, oldest first, or a scope gap with no rows.",
+  TodoTransitionRef,
+  'Oldest first; empty for a todo not in the goal.',
+);
 
 const CreateTodoResult = builder.unionType('CreateTodoResult', {
   description: 'The new todo, or why it was not created.',
@@ -340,10 +301,13 @@ builder.queryFields((t) => ({
     args: {
       goalId: t.arg.id({ required: true, description: 'The goal.' }),
       statuses: t.arg({ type: [TodoStatusEnum], description: 'Only these statuses.' }),
-      limit: t.arg.int({ defaultValue: 200, description: 'At most this many rows, 1-5000.' }),
+      limit: t.arg.int({
+        defaultValue: DEFAULT_TODOS_LIMIT,
+        description: 'At most this many rows, 1-5000.',
+      }),
     },
     resolve: (_root, args, { db, caller }) =>
-      listTodos(db, caller, str(args.goalId), { statuses: args.statuses, limit: args.limit }),
+      listTodos(db, caller, args.goalId, { statuses: args.statuses, limit: args.limit }),
   }),
   todoTransitions: t.withAuth({ reader: true }).field({
     type: TodoTransitionListingRef,
@@ -352,8 +316,7 @@ builder.queryFields((t) => ({
       goalId: t.arg.id({ required: true, description: 'The goal.' }),
       todoId: t.arg.id({ required: true, description: 'The todo.' }),
     },
-    resolve: (_root, args, { db, caller }) =>
-      listTransitions(db, caller, str(args.goalId), str(args.todoId)),
+    resolve: (_root, args, { db, caller }) => listTransitions(db, caller, args.goalId, args.todoId),
   }),
 }));
 
@@ -369,12 +332,7 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      createTodo(db, caller, {
-        ...spec(input),
-        goalId: str(input.goalId),
-        agentId: optStr(input.agentId),
-      }),
+    resolve: (_root, { input }, { db, caller }) => createTodo(db, caller, input),
   }),
   setDependencies: t.withAuth({ reader: true }).field({
     type: TodoResult,
@@ -387,10 +345,6 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      setDependencies(db, caller, {
-        ...action(input),
-        dependsOn: input.dependsOn.map(str),
-      }),
+    resolve: (_root, { input }, { db, caller }) => setDependencies(db, caller, input),
   }),
 }));

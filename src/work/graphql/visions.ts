@@ -1,12 +1,12 @@
-import type { Listing } from '../../core/results.ts';
+/** Visions and capabilities: each agent's routing state in a goal, read and replaced. */
 import { builder } from '../../graphql/builder.ts';
-import { ScopeGapRef } from '../../graphql/shared.ts';
+import { listingRef, ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
 import { UnknownAgentRef } from '../../registry/graphql.ts';
 import { listVisions } from '../reads.ts';
 import type { AgentCapabilities, Vision } from '../tables.ts';
 import { setCapabilities, setVision } from '../visions.ts';
-import { ActorRef, AGENT_ID, listingFields, optStr, str } from './write.ts';
+import { ActorRef, AGENT_ID } from './write.ts';
 
 export const VisionRef = builder.objectRef<Vision>('Vision').implement({
   description:
@@ -45,19 +45,12 @@ const AgentCapabilitiesRef = builder.objectRef<AgentCapabilities>('AgentCapabili
   }),
 });
 
-const VisionListingRef = builder.objectRef<Listing<Vision>>('VisionListing').implement({
-  description: "Every agent's vision in a goal, or a scope gap with no rows.",
-  fields: (t) => ({
-    goalId: t.exposeID('goalId', { description: listingFields.goalId }),
-    rows: t.field({ type: [VisionRef], resolve: (l) => l.rows, description: 'By agent id.' }),
-    scopeGap: t.field({
-      type: ScopeGapRef,
-      nullable: true,
-      resolve: (l) => l.scopeGap,
-      description: listingFields.scopeGap,
-    }),
-  }),
-});
+const VisionListingRef = listingRef<Vision>(
+  'VisionListing',
+  "Every agent's vision in a goal, or a scope gap with no rows.",
+  VisionRef,
+  'By agent id.',
+);
 
 const SetVisionResult = builder.unionType('SetVisionResult', {
   description: 'The vision as set, or why not.',
@@ -105,7 +98,7 @@ builder.queryFields((t) => ({
     type: VisionListingRef,
     description: "Every agent's vision in the goal.",
     args: { goalId: t.arg.id({ required: true, description: 'The goal.' }) },
-    resolve: (_root, args, { db, caller }) => listVisions(db, caller, str(args.goalId)),
+    resolve: (_root, args, { db, caller }) => listVisions(db, caller, args.goalId),
   }),
 }));
 
@@ -120,12 +113,7 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      setVision(db, caller, {
-        ...input,
-        goalId: str(input.goalId),
-        agentId: optStr(input.agentId),
-      }),
+    resolve: (_root, { input }, { db, caller }) => setVision(db, caller, input),
   }),
   setCapabilities: t.withAuth({ reader: true }).field({
     type: SetCapabilitiesResult,
@@ -138,11 +126,6 @@ builder.mutationFields((t) => ({
         description: 'The write, validated in full before anything is written.',
       }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      setCapabilities(db, caller, {
-        goalId: str(input.goalId),
-        agentId: optStr(input.agentId),
-        capabilities: input.capabilities,
-      }),
+    resolve: (_root, { input }, { db, caller }) => setCapabilities(db, caller, input),
   }),
 }));

@@ -1,9 +1,12 @@
+/**
+ * What every work write's schema shares: who acted (Actor), the agent a caller acts for, the
+ * todo status and transition kinds, and the refusals any write on an existing todo can return.
+ */
 import type { Caller } from '../../core/caller.ts';
 import { builder } from '../../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../../graphql/shared.ts';
 import { UnknownAgentRef } from '../../registry/graphql.ts';
-import type { TodoSpecInput } from '../spec.ts';
-import type { ContinuationPolicy, TaskClass, TodoStatus, TodoTransitionKind } from '../tables.ts';
+import type { TodoStatus, TodoTransitionKind } from '../tables.ts';
 import type { ClaimedByOther, IllegalTransition, UnknownTodo } from '../values.ts';
 
 export const TodoStatusEnum = builder.enumType('TodoStatus', {
@@ -54,7 +57,7 @@ interface ActorValue {
 export const ActorRef = builder.objectRef<ActorValue>('Actor').implement({
   description: 'Who performed a write: the caller kind, and the agent it acted as.',
   fields: (t) => ({
-    kind: t.field({ type: CallerKindEnum, resolve: (a) => a.kind, description: 'Caller kind.' }),
+    kind: t.expose('kind', { type: CallerKindEnum, description: 'Caller kind.' }),
     agentId: t.exposeID('agentId', {
       nullable: true,
       description: 'The acting agent; null when an ADMIN or STEWARD acted without naming one.',
@@ -96,10 +99,9 @@ export const IllegalTransitionRef = builder
     fields: (t) => ({
       goalId: t.exposeID('goalId', { description: 'The goal.' }),
       todoId: t.exposeID('todoId', { description: 'The todo.' }),
-      from: t.field({ type: TodoStatusEnum, resolve: (r) => r.from, description: 'Its status.' }),
-      attempted: t.field({
+      from: t.expose('from', { type: TodoStatusEnum, description: 'Its status.' }),
+      attempted: t.expose('attempted', {
         type: TodoTransitionKindEnum,
-        resolve: (r) => r.attempted,
         description: 'The write that was refused.',
       }),
     }),
@@ -112,37 +114,3 @@ export const refusals = [
   ClaimedByOtherRef,
   IllegalTransitionRef,
 ] as const;
-
-export const listingFields = {
-  goalId: 'The goal asked about.',
-  scopeGap: "Set when the goal is not in the caller's scope; rows is then empty.",
-};
-
-export const str = (value: string | number) => String(value);
-
-export const optStr = (value: string | number | null | undefined) =>
-  value === null || value === undefined ? null : String(value);
-
-export function spec(input: {
-  title: string;
-  taskClass: TaskClass;
-  priority?: number | null;
-  dependsOn?: readonly (string | number)[] | null;
-  resumeWhen?: readonly string[] | null;
-  requiredDecisionScopes?: readonly string[] | null;
-  requiredCapability?: string | null;
-  writeScope?: readonly string[] | null;
-  continuationPolicy?: ContinuationPolicy | null;
-}): TodoSpecInput {
-  return { ...input, dependsOn: input.dependsOn?.map(str) ?? null };
-}
-
-export const action = (input: {
-  goalId: string | number;
-  todoId: string | number;
-  agentId?: string | number | null;
-}) => ({
-  goalId: str(input.goalId),
-  todoId: str(input.todoId),
-  agentId: optStr(input.agentId),
-});

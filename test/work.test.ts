@@ -210,7 +210,8 @@ async function counts(goalId: string) {
       (select count(*) from todo_transitions where goal_id = ${goalId})::text as transitions,
       (select count(*) from gates where goal_id = ${goalId})::text as gates,
       (select count(*) from agent_visions where goal_id = ${goalId})::text as visions,
-      (select coalesce(max(seq), 0) from work_seqs where goal_id = ${goalId})::text as seq,
+      (select coalesce(max(seq), 0) from stream_heads
+        where goal_id = ${goalId} and stream = 'work')::text as seq,
       (select md5(coalesce(string_agg(t::text, ',' order by id), '')) from todos t
         where goal_id = ${goalId}) as digest`),
   );

@@ -1,3 +1,5 @@
+/** The frontier: every live todo with whether it is runnable for an agent, and what holds it back. */
+
 import { eq, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
@@ -8,7 +10,7 @@ import { rowsOf } from '../db/sql.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import { computeFrontier, type FrontierRow, type Retired } from './rules.ts';
-import { gateStateSql, leaseStateSql } from './sql.ts';
+import { gateStateSql, leaseStateSql, workSeqSql } from './sql.ts';
 import { gatesTable, type TaskClass, type TodoStatus } from './tables.ts';
 import type { LeaseState, Todo } from './values.ts';
 
@@ -157,7 +159,7 @@ async function loadAgent(tx: Tx, goalId: string, agentId: string) {
     await tx.execute(sql`select ${activeAgentSql(goalId, agentId)} as active,
       (select capabilities from agent_capabilities
         where goal_id = ${goalId} and agent_id = ${agentId}) as capabilities,
-      (select seq::text from work_seqs where goal_id = ${goalId}) as seq`),
+      ${workSeqSql(goalId)}::text as seq`),
   );
   return agent;
 }

@@ -1,3 +1,5 @@
+/** Leases: optional occupancy of a todo, fenced so a stale holder cannot act. */
+
 import { sql } from 'drizzle-orm';
 import type { Actor, Caller } from '../core/caller.ts';
 import type { ScopeGap } from '../core/scope.ts';

@@ -1,3 +1,5 @@
+/** Lifecycle: the only ways work leaves the frontier (complete, supersede, close), and defer/resume. */
+
 import { and, eq } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';

@@ -1,9 +1,12 @@
+/** Reads of the work graph: todos, gates, visions and transitions, each behind the goal scope. */
+
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { Listing } from '../core/results.ts';
 import { LIMITS, oneOf, validateId } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
+import { readHead } from '../events/sequence.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import { gateColumns, todoColumns } from './sql.ts';
 import {
@@ -13,7 +16,6 @@ import {
   todosTable,
   todoTransitionsTable,
   type Vision,
-  workSeqsTable,
 } from './tables.ts';
 import type { Gate, Todo } from './values.ts';
 import { visionsOfGoal } from './visions.ts';
@@ -24,11 +26,7 @@ export type TodoListing = Listing<Todo> & {
 };
 
 async function currentSeq(q: Queryable, goalId: string): Promise<string> {
-  const [row] = await q
-    .select({ seq: workSeqsTable.seq })
-    .from(workSeqsTable)
-    .where(eq(workSeqsTable.goalId, goalId));
-  return String(row?.seq ?? 0n);
+  return String(await readHead(q, goalId, 'work'));
 }
 
 /** How many todos `todos` returns when the caller gives no limit. */

@@ -1,3 +1,5 @@
+/** The work graph's values: a todo and a gate with their computed states, the lease, and the typed refusals. */
+
 import type { Tagged } from '../core/results.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import type { UnknownAgent } from '../registry/registry.ts';

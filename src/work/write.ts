@@ -15,6 +15,7 @@ import { refuse, transactOrRefuse } from '../core/transaction.ts';
 import { unique } from '../core/validate.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
+import { nextSeq } from '../events/sequence.ts';
 import { appendEvent, todoTransitionEvent } from '../ledger/append.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
@@ -26,7 +27,6 @@ import {
   type TodoTransitionKind,
   todosTable,
   todoTransitionsTable,
-  workSeqsTable,
 } from './tables.ts';
 import type { ClaimedByOther, IllegalTransition, Todo, UnknownTodo } from './values.ts';
 
@@ -56,20 +56,12 @@ export async function workWrite<T>(
 }
 
 /**
- * Moves the goal's work sequence, taking the row lock that serializes work writes. Writes
- * that also append to the ledger take this lock before the ledger head (one lock order).
+ * Moves the goal's work sequence (its `work` stream head), taking the row lock that
+ * serializes work writes. Writes that also append to the ledger take this lock before the
+ * ledger head (one lock order).
  */
-export async function moveWorkSeq(tx: Tx, goalId: string): Promise<bigint> {
-  const [row] = await tx
-    .insert(workSeqsTable)
-    .values({ goalId, seq: 1n })
-    .onConflictDoUpdate({
-      target: workSeqsTable.goalId,
-      set: { seq: sql`${workSeqsTable.seq} + 1` },
-    })
-    .returning({ seq: workSeqsTable.seq });
-  if (!row) throw new Error('work sequence did not move');
-  return row.seq;
+export function moveWorkSeq(tx: Tx, goalId: string): Promise<bigint> {
+  return nextSeq(tx, goalId, 'work');
 }
 
 /**

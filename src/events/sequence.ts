@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { DOORBELL_CHANNEL, type Ring } from './doorbell.ts';
@@ -97,7 +97,7 @@ export async function nextSeq(tx: Tx, goalId: string, stream: Stream): Promise<b
 }
 
 /** The head of a goal's stream as an SQL expression (null when nothing was written yet). */
-export const headSql = (goalId: string | SQL, stream: Stream) =>
+export const headSql = (goalId: string | SQLWrapper, stream: Stream) =>
   sql<string | null>`(select ${streamHeadsTable.seq} from ${streamHeadsTable}
     where ${streamHeadsTable.goalId} = ${goalId} and ${streamHeadsTable.stream} = ${stream})`;
 

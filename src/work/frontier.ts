@@ -10,8 +10,14 @@ import { rowsOf } from '../db/sql.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import { computeFrontier, type FrontierRow, type Retired } from './rules.ts';
-import { gateStateSql, leaseStateSql, workSeqSql } from './sql.ts';
-import { gatesTable, type TaskClass, type TodoStatus } from './tables.ts';
+import { gateStateSql, leaseStateSql, todoLiveSql, todoRetiredSql, workSeqSql } from './sql.ts';
+import {
+  capabilitiesTable,
+  gatesTable,
+  type TaskClass,
+  type TodoStatus,
+  todosTable,
+} from './tables.ts';
 import type { LeaseState, Todo } from './values.ts';
 
 /** The routing fields of a live todo: all the frontier reads. */
@@ -41,6 +47,7 @@ export type FrontierTodo = Pick<
  * never contain one) and split here, and Dates are built only for the few leased rows.
  */
 async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
+  const t = todosTable;
   const rows = rowsOf<{
     id: string;
     title: string;
@@ -57,17 +64,19 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
     lease_expires_at: string | null;
     lease_state: LeaseState;
   }>(
-    await tx.execute(sql`select id, title, task_class, status, priority,
-        array_to_string(depends_on, ',') as depends_on,
-        array_to_string(resume_when, ',') as resume_when,
-        array_to_string(required_decision_scopes, ',') as required_decision_scopes,
-        required_capability, claimed_by, lease_holder, lease_fence::text as lease_fence,
-        to_char(lease_expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    await tx.execute(sql`select ${t.id} as id, ${t.title} as title, ${t.taskClass} as task_class,
+        ${t.status} as status, ${t.priority} as priority,
+        array_to_string(${t.dependsOn}, ',') as depends_on,
+        array_to_string(${t.resumeWhen}, ',') as resume_when,
+        array_to_string(${t.requiredDecisionScopes}, ',') as required_decision_scopes,
+        ${t.requiredCapability} as required_capability, ${t.claimedBy} as claimed_by,
+        ${t.leaseHolder} as lease_holder, ${t.leaseFence}::text as lease_fence,
+        to_char(${t.leaseExpiresAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
           as lease_expires_at,
         ${leaseStateSql} as lease_state
-      from todos
-      where goal_id = ${goalId} and status in ('OPEN', 'DEFERRED')
-      order by priority desc, created_at, id`),
+      from ${t}
+      where ${t.goalId} = ${goalId} and ${todoLiveSql}
+      order by ${t.priority} desc, ${t.createdAt}, ${t.id}`),
   );
   const list = (joined: string) => (joined === '' ? [] : joined.split(','));
   return rows.map((row) => ({
@@ -155,10 +164,11 @@ export async function frontier(
 }
 
 async function loadAgent(tx: Tx, goalId: string, agentId: string) {
+  const c = capabilitiesTable;
   const [agent] = rowsOf<{ active: boolean; capabilities: string[] | null; seq: string | null }>(
     await tx.execute(sql`select ${activeAgentSql(goalId, agentId)} as active,
-      (select capabilities from agent_capabilities
-        where goal_id = ${goalId} and agent_id = ${agentId}) as capabilities,
+      (select ${c.capabilities} from ${c}
+        where ${c.goalId} = ${goalId} and ${c.agentId} = ${agentId}) as capabilities,
       ${workSeqSql(goalId)}::text as seq`),
   );
   return agent;
@@ -166,9 +176,11 @@ async function loadAgent(tx: Tx, goalId: string, agentId: string) {
 
 /** The goal's superseded and closed todos: three narrow columns, for lineage. */
 async function loadRetired(tx: Tx, goalId: string): Promise<Map<string, Retired>> {
+  const t = todosTable;
   const rows = rowsOf<{ id: string; status: Retired['status']; superseded_by: string | null }>(
-    await tx.execute(sql`select id, status, superseded_by from todos
-      where goal_id = ${goalId} and status in ('SUPERSEDED', 'CLOSED_NO_FOLLOW_UP')`),
+    await tx.execute(sql`select ${t.id} as id, ${t.status} as status,
+        ${t.supersededBy} as superseded_by
+      from ${t} where ${t.goalId} = ${goalId} and ${todoRetiredSql}`),
   );
   return new Map(
     rows.map((row) => [row.id, { status: row.status, supersededBy: row.superseded_by }]),
@@ -199,10 +211,11 @@ async function loadFrontierGates(tx: Tx, goalId: string) {
 
 /** Every capability some active agent of the goal declares (for `capacity_available:`). */
 async function loadAvailableCapabilities(tx: Tx, goalId: string): Promise<Set<string>> {
+  const c = capabilitiesTable;
   const rows = rowsOf<{ capability: string }>(
     await tx.execute(sql`select distinct cap as capability
-      from agent_capabilities c cross join lateral unnest(c.capabilities) as cap
-      where c.goal_id = ${goalId} and ${activeAgentSql(sql`c.goal_id`, sql`c.agent_id`)}`),
+      from ${c} cross join lateral unnest(${c.capabilities}) as cap
+      where ${c.goalId} = ${goalId} and ${activeAgentSql(sql`${c.goalId}`, sql`${c.agentId}`)}`),
   );
   return new Set(rows.map((row) => row.capability));
 }

@@ -23,6 +23,7 @@ import type { ResumeCondition } from './rules.ts';
 import type { TodoSpec } from './spec.ts';
 import { todoColumns } from './sql.ts';
 import {
+  gatesTable,
   type TodoStatus,
   type TodoTransitionKind,
   todosTable,
@@ -204,6 +205,7 @@ export async function checkReferences(
   dependsOn: readonly string[],
   resumeWhen: readonly ResumeCondition[],
 ): Promise<void> {
+  const [t, g] = [todosTable, gatesTable];
   const todoIds = unique([
     ...dependsOn,
     ...resumeWhen.flatMap((c) => (c.kind === 'todo_done' ? [c.todoId] : [])),
@@ -214,8 +216,10 @@ export async function checkReferences(
   }
   const [found] = rowsOf<{ todos: string[]; gates: string[] }>(
     await tx.execute(sql`select
-      array(select id from todos where goal_id = ${goalId} and id = any(${textArray(todoIds)})) as todos,
-      array(select id from gates where goal_id = ${goalId} and id = any(${textArray(gateIds)})) as gates`),
+      array(select ${t.id} from ${t}
+        where ${t.goalId} = ${goalId} and ${t.id} = any(${textArray(todoIds)})) as todos,
+      array(select ${g.id} from ${g}
+        where ${g.goalId} = ${goalId} and ${g.id} = any(${textArray(gateIds)})) as gates`),
   );
   const missingTodos = todoIds.filter((id) => !found?.todos.includes(id));
   if (missingTodos.length > 0) {
@@ -232,8 +236,8 @@ export async function checkReferences(
         select unnest(${textArray(dependsOn)})
         union
         select d.id from reach r
-          join todos t on t.id = r.id and t.goal_id = ${goalId}
-          cross join lateral unnest(t.depends_on) as d(id)
+          join ${t} on ${t.id} = r.id and ${t.goalId} = ${goalId}
+          cross join lateral unnest(${t.dependsOn}) as d(id)
       ) select exists (select 1 from reach where id = ${self}) as cycle`),
   );
   if (cycle?.cycle) {

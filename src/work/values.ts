@@ -13,7 +13,7 @@ export type Todo = TodoRow & { readonly leaseState: LeaseState };
 /** A gate row plus its state, computed from `expires_at` vs now() in SQL. */
 export type Gate = GateRow & { readonly state: GateState };
 
-/** Who performed a write: the caller's kind and the agent it acted as (if any). */
+/** A todo's occupancy lease as the API returns it: the holder and expiry are null when NONE. */
 export interface Lease {
   readonly type: 'Lease';
   readonly goalId: string;

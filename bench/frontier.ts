@@ -18,19 +18,19 @@ import type { Sql } from 'postgres';
 import type { Config } from '../src/config.ts';
 import type { Caller } from '../src/core/caller.ts';
 import { type Database, type Db, openDatabase } from '../src/db/database.ts';
+import { streamHeadsTable } from '../src/events/tables.ts';
 import { startGateway } from '../src/gateway.ts';
 import { createLogger } from '../src/log.ts';
 import { issueCredential } from '../src/registry/registry.ts';
 import { agentsTable, goalsTable } from '../src/registry/tables.ts';
+import { frontier } from '../src/work/frontier.ts';
 import {
   capabilitiesTable,
   gatesTable,
   type NewTodoRow,
   type TodoStatus,
   todosTable,
-  workSeqsTable,
 } from '../src/work/tables.ts';
-import { frontier } from '../src/work/work.ts';
 
 const TODOS = Number(process.env.BENCH_TODOS ?? 5000);
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
@@ -139,9 +139,9 @@ async function seed(db: Db, goalId: string) {
   });
   for (let i = 0; i < rows.length; i += 500)
     await db.insert(todosTable).values(rows.slice(i, i + 500));
-  await db.insert(workSeqsTable).values({ goalId, seq: BigInt(TODOS) });
+  await db.insert(streamHeadsTable).values({ goalId, stream: 'work', seq: BigInt(TODOS) });
   // Statistics as autovacuum would leave them after a bulk load (PGlite has no autovacuum).
-  await db.execute(sql`analyze todos, gates, agents, agent_capabilities, work_seqs`);
+  await db.execute(sql`analyze todos, gates, agents, agent_capabilities, stream_heads`);
   return {
     agentIds,
     liveTodos: rows.filter((r) => r.status === 'OPEN' || r.status === 'DEFERRED').length,

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql.ts';
-import { visionsOfGoal } from '../src/work/work.ts';
+import { visionsOfGoal } from '../src/work/visions.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
   countingDatabase,
@@ -210,7 +210,8 @@ async function counts(goalId: string) {
       (select count(*) from todo_transitions where goal_id = ${goalId})::text as transitions,
       (select count(*) from gates where goal_id = ${goalId})::text as gates,
       (select count(*) from agent_visions where goal_id = ${goalId})::text as visions,
-      (select coalesce(max(seq), 0) from work_seqs where goal_id = ${goalId})::text as seq,
+      (select coalesce(max(seq), 0) from stream_heads
+        where goal_id = ${goalId} and stream = 'work')::text as seq,
       (select md5(coalesce(string_agg(t::text, ',' order by id), '')) from todos t
         where goal_id = ${goalId}) as digest`),
   );

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
@@ -6,14 +7,20 @@ import type { Db } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { stalledDeliveries } from '../delivery/delivery.ts';
 import { type Presence, toPresence } from '../presence/read.ts';
-import type {
-  DeclaredSource,
-  Liveness,
-  ObservationLimit,
-  PresenceRow,
+import {
+  type DeclaredSource,
+  type Liveness,
+  type ObservationLimit,
+  type PresenceRow,
+  presenceTable,
+  providersTable,
 } from '../presence/tables.ts';
 import { checkGoalScope } from '../registry/scope.ts';
+import { agentsTable } from '../registry/tables.ts';
 import { covers, parseDecisionScope } from '../work/rules.ts';
+import { currentClaimSql, gateOpenSql, leaseStateSql } from '../work/sql.ts';
+import { gatesTable, todosTable } from '../work/tables.ts';
+import type { LeaseState } from '../work/values.ts';
 
 export const DIRECTORY_SCHEMA_VERSION = 'peer_agent_directory_v0';
 export const DEFAULT_DIRECTORY_LIMIT = 200;
@@ -28,8 +35,6 @@ export const directoryLimitations = [
   'ROWS_TRUNCATED_AT_CAP',
 ] as const;
 export type DirectoryLimitation = (typeof directoryLimitations)[number];
-
-export type LeaseState = 'ACTIVE' | 'EXPIRED' | 'NONE';
 
 export interface DirectoryRow {
   readonly agentId: string;
@@ -117,33 +122,39 @@ export async function readDirectory(
       scopeGap: gap,
     };
   }
+  const a = agentsTable;
+  const here = presenceTable;
+  // `p` names the lateral's one presence row; `pr` that row's provider.
+  const p = alias(presenceTable, 'p');
+  const pr = alias(providersTable, 'pr');
   const records = rowsOf<RowRecord>(
     await db.execute(sql`
-      select a.agent_id, a.agent_model, a.host_surface, a.registered_at,
+      select ${a.agentId} as agent_id, ${a.agentModel} as agent_model,
+             ${a.hostSurface} as host_surface, ${a.registeredAt} as registered_at,
              count(*) over () as total,
-             exists (select 1 from providers pv where ${goalId} = any(pv.goal_ids)) as provider_available,
+             ${providerAvailableSql(goalId)} as provider_available,
              w.id as todo_id, w.lease_state,
-             p.provider_id, p.provider_session_ref, p.instance_id, p.occupant_ref, p.liveness,
-             p.basis, p.observed_at, p.report_seq::text, p.state_change_seq::text, p.ended_at,
-             pr.instance_id as current_instance, pr.presence_ttl_ms, pr.observation_sources
-      from agents a
+             ${p.providerId} as provider_id, ${p.providerSessionRef} as provider_session_ref,
+             ${p.instanceId} as instance_id, ${p.occupantRef} as occupant_ref,
+             ${p.liveness} as liveness, ${p.basis} as basis, ${p.observedAt} as observed_at,
+             ${p.reportSeq}::text as report_seq, ${p.stateChangeSeq}::text as state_change_seq,
+             ${p.endedAt} as ended_at,
+             ${pr.instanceId} as current_instance, ${pr.presenceTtlMs} as presence_ttl_ms,
+             ${pr.observationSources} as observation_sources
+      from ${a}
+      left join lateral (${currentClaimSql(
+        a.goalId,
+        a.agentId,
+        sql`${todosTable.id} as id, ${leaseStateSql} as lease_state`,
+      )}) w on true
       left join lateral (
-        select t.id,
-               case when t.lease_holder is null then 'NONE'
-                    when t.lease_expires_at > now() then 'ACTIVE'
-                    else 'EXPIRED' end as lease_state
-        from todos t
-        where t.goal_id = a.goal_id and t.claimed_by = a.agent_id and t.status = 'OPEN'
-        order by t.priority desc, t.claimed_at asc
-        limit 1) w on true
-      left join lateral (
-        select * from presence p
-        where p.goal_id = a.goal_id and p.agent_id = a.agent_id
-        order by (p.ended_at is null) desc, p.state_change_seq desc
-        limit 1) p on true
-      left join providers pr on pr.provider_id = p.provider_id
-      where a.goal_id = ${goalId} and a.retired_at is null
-      order by a.agent_id
+        select * from ${here}
+        where ${here.goalId} = ${a.goalId} and ${here.agentId} = ${a.agentId}
+        order by (${here.endedAt} is null) desc, ${here.stateChangeSeq} desc
+        limit 1) as ${p} on true
+      left join ${providersTable} as ${pr} on ${pr.providerId} = ${p.providerId}
+      where ${a.goalId} = ${goalId} and ${a.retiredAt} is null
+      order by ${a.agentId}
       limit ${limit}`),
   );
   const total = Number(records[0]?.total ?? 0);
@@ -167,12 +178,15 @@ export async function readDirectory(
   };
 }
 
+/** Whether some presence provider reports for the goal. */
+const providerAvailableSql = (goalId: string) =>
+  sql<boolean>`exists (select 1 from ${providersTable}
+    where ${goalId} = any(${providersTable.goalIds}))`;
+
 /** Only needed for a goal with no agents, where the row query returns nothing. */
 async function anyProvider(db: Db, goalId: string): Promise<boolean> {
   const [row] = rowsOf<{ available: boolean }>(
-    await db.execute(
-      sql`select exists (select 1 from providers where ${goalId} = any(goal_ids)) as available`,
-    ),
+    await db.execute(sql`select ${providerAvailableSql(goalId)} as available`),
   );
   return row?.available ?? false;
 }
@@ -265,6 +279,7 @@ export async function attentionRows(
   goalId: string,
   staleClaimMs: number,
 ): Promise<AttentionRow[]> {
+  const [t, g, here] = [todosTable, gatesTable, presenceTable];
   const todos = rowsOf<{
     id: string;
     task_class: string;
@@ -275,11 +290,13 @@ export async function attentionRows(
     stale: boolean;
   }>(
     await db.execute(sql`
-      select id, task_class, claimed_by, required_decision_scopes, updated_at, created_at,
-             updated_at < now() - ${`${staleClaimMs} milliseconds`}::interval as stale
-      from todos
-      where goal_id = ${goalId} and status = 'OPEN'
-        and (claimed_by is not null or task_class in ('USER_GATE', 'USER_ACTION'))`),
+      select ${t.id} as id, ${t.taskClass} as task_class, ${t.claimedBy} as claimed_by,
+             ${t.requiredDecisionScopes} as required_decision_scopes,
+             ${t.updatedAt} as updated_at, ${t.createdAt} as created_at,
+             ${t.updatedAt} < now() - ${`${staleClaimMs} milliseconds`}::interval as stale
+      from ${t}
+      where ${t.goalId} = ${goalId} and ${t.status} = 'OPEN'
+        and (${t.claimedBy} is not null or ${t.taskClass} in ('USER_GATE', 'USER_ACTION'))`),
   );
   const gates = rowsOf<{
     id: string;
@@ -289,16 +306,19 @@ export async function attentionRows(
     opened_at: string | Date;
   }>(
     await db.execute(sql`
-      select id, kind, granularity, scope_key, opened_at from gates
-      where goal_id = ${goalId} and decision is null and (expires_at is null or expires_at > now())
-      order by opened_at`),
+      select ${g.id} as id, ${g.kind} as kind, ${g.granularity} as granularity,
+             ${g.scopeKey} as scope_key, ${g.openedAt} as opened_at
+      from ${g}
+      where ${g.goalId} = ${goalId} and ${gateOpenSql}
+      order by ${g.openedAt}`),
   );
   const liveness = new Map(
     rowsOf<{ agent_id: string; liveness: Liveness }>(
       await db.execute(sql`
-        select distinct on (agent_id) agent_id, liveness from presence
-        where goal_id = ${goalId} and ended_at is null
-        order by agent_id, state_change_seq desc`),
+        select distinct on (${here.agentId}) ${here.agentId} as agent_id, ${here.liveness} as liveness
+        from ${here}
+        where ${here.goalId} = ${goalId} and ${here.endedAt} is null
+        order by ${here.agentId}, ${here.stateChangeSeq} desc`),
     ).map((r) => [r.agent_id, r.liveness]),
   );
   const rows: AttentionRow[] = [];

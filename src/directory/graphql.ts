@@ -1,12 +1,13 @@
 import { builder } from '../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
 import { LivenessEnum, ObservationLimitEnum, PresenceRef } from '../presence/graphql.ts';
-import { LeaseStateEnum } from '../work/graphql.ts';
+import { LeaseStateEnum } from '../work/graphql/leases.ts';
 import {
   type Attention,
   type AttentionRow,
   type attentionReasons,
   attentionRows,
+  DEFAULT_DIRECTORY_LIMIT,
   type DirectoryPacket,
   type DirectoryRow,
   type directoryLimitations,
@@ -57,7 +58,7 @@ const AttentionReasonEnum = builder.enumType('AttentionReason', {
 const AttentionRowRef = builder.objectRef<AttentionRow>('AttentionRow').implement({
   description: 'One thing that needs a decision. Routes attention; assigns nothing.',
   fields: (t) => ({
-    reason: t.field({ type: AttentionReasonEnum, resolve: (r) => r.reason, description: 'Why.' }),
+    reason: t.expose('reason', { type: AttentionReasonEnum, description: 'Why.' }),
     agentId: t.exposeID('agentId', { nullable: true, description: 'The agent concerned, if any.' }),
     todoId: t.exposeID('todoId', { nullable: true, description: 'The todo concerned, if any.' }),
     gateId: t.exposeID('gateId', { nullable: true, description: 'BLOCKED_ON_GATE: the gate.' }),
@@ -66,10 +67,9 @@ const AttentionRowRef = builder.objectRef<AttentionRow>('AttentionRow').implemen
       description: 'STALLED_DELIVERY: the delivery.',
     }),
     since: t.expose('since', { type: 'DateTime', description: 'Since when it has been so.' }),
-    liveness: t.field({
+    liveness: t.expose('liveness', {
       type: LivenessEnum,
       nullable: true,
-      resolve: (r) => r.liveness,
       description: 'Annotation only: presence never creates, promotes or removes a row.',
     }),
   }),
@@ -79,15 +79,13 @@ const AttentionRef = builder.objectRef<Attention>('Attention').implement({
   description: 'The attention rollup of a goal, or a scope gap with no rows.',
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
-    rows: t.field({
+    rows: t.expose('rows', {
       type: [AttentionRowRef],
-      resolve: (a) => a.rows,
       description: 'Most urgent first.',
     }),
-    scopeGap: t.field({
+    scopeGap: t.expose('scopeGap', {
       type: ScopeGapRef,
       nullable: true,
-      resolve: (a) => a.scopeGap,
       description: 'Set when the goal is out of scope.',
     }),
   }),
@@ -101,9 +99,8 @@ const WorkRef = builder.objectRef<DirectoryRow['work']>('DirectoryWork').impleme
       description: 'Its highest-priority open claimed todo.',
     }),
     claimed: t.exposeBoolean('claimed', { description: 'Whether it claims an open todo.' }),
-    lease: t.field({
+    lease: t.expose('lease', {
       type: LeaseStateEnum,
-      resolve: (w) => w.lease,
       description: "That todo's lease.",
     }),
   }),
@@ -121,17 +118,15 @@ const DirectoryRowRef = builder.objectRef<DirectoryRow>('DirectoryRow').implemen
     hostSurface: t.exposeString('hostSurface', {
       description: 'As registered; a label, not an identity.',
     }),
-    work: t.field({ type: WorkRef, resolve: (r) => r.work, description: 'From the work graph.' }),
-    presence: t.field({
+    work: t.expose('work', { type: WorkRef, description: 'From the work graph.' }),
+    presence: t.expose('presence', {
       type: PresenceRef,
       nullable: true,
-      resolve: (r) => r.presence,
       description:
         'What a provider last saw; null when no provider sees this agent (not the same as not running).',
     }),
-    observationLimits: t.field({
+    observationLimits: t.expose('observationLimits', {
       type: [ObservationLimitEnum],
-      resolve: (r) => r.observationLimits,
       description: 'What excerpts of this agent cannot contain, as its provider declared.',
     }),
   }),
@@ -147,30 +142,26 @@ const DirectoryPacketRef = builder.objectRef<DirectoryPacket>('DirectoryPacket')
     scope: t.exposeString('scope', {
       description: '"GOAL_REGISTERED_AGENTS": one row per registered agent.',
     }),
-    audience: t.field({
+    audience: t.expose('audience', {
       type: CallerKindEnum,
       nullable: true,
-      resolve: (p) => p.audience,
       description: 'The kind of caller it was built for.',
     }),
-    rows: t.field({
+    rows: t.expose('rows', {
       type: [DirectoryRowRef],
-      resolve: (p) => p.rows,
       description: 'By agent id, at most `limit`.',
     }),
     registeredAgentCount: t.exposeInt('registeredAgentCount', {
       description: 'Registered, active agents.',
     }),
     omittedRowCount: t.exposeInt('omittedRowCount', { description: 'Agents left out by `limit`.' }),
-    limitations: t.field({
+    limitations: t.expose('limitations', {
       type: [DirectoryLimitationEnum],
-      resolve: (p) => p.limitations,
       description: 'Everything this packet cannot tell.',
     }),
-    scopeGap: t.field({
+    scopeGap: t.expose('scopeGap', {
       type: ScopeGapRef,
       nullable: true,
-      resolve: (p) => p.scopeGap,
       description: 'Set (with zero rows) when the goal is out of scope.',
     }),
     rollup: t.field({
@@ -188,10 +179,13 @@ builder.queryFields((t) => ({
     description: 'The directory packet of a goal. Out of scope: a scope gap and zero rows.',
     args: {
       goalId: t.arg.id({ required: true, description: 'The goal.' }),
-      limit: t.arg.int({ defaultValue: 200, description: 'Most rows (1-1000).' }),
+      limit: t.arg.int({
+        defaultValue: DEFAULT_DIRECTORY_LIMIT,
+        description: 'Most rows (1-1000).',
+      }),
     },
     resolve: (_root, args, { db, caller }) =>
-      readDirectory(db, caller, String(args.goalId), args.limit ?? 200),
+      readDirectory(db, caller, args.goalId, args.limit ?? undefined),
   }),
   attention: t.withAuth({ reader: true }).field({
     type: AttentionRef,
@@ -204,6 +198,6 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, args, { db, caller, deps }) =>
-      readAttention(db, caller, String(args.goalId), args.staleClaimMs ?? deps.config.staleClaimMs),
+      readAttention(db, caller, args.goalId, args.staleClaimMs ?? deps.config.staleClaimMs),
   }),
 }));

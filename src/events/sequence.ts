@@ -1,12 +1,18 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { DOORBELL_CHANNEL, type Ring } from './doorbell.ts';
+import { streamHeadsTable } from './tables.ts';
 
-/** The per-goal streams with a gap-free sequence; each is also the ring kind of its doorbell. */
-export type Stream = 'presence' | 'inbox' | 'ledger';
+/**
+ * The per-goal streams with a gap-free sequence. Each but `work` is also the ring kind of its
+ * doorbell; the work sequence only orders and versions the work graph's writes.
+ */
+export type Stream = 'presence' | 'inbox' | 'ledger' | 'work';
+/** The streams whose heads ring the doorbell when they move. */
+export type RingedStream = Exclude<Stream, 'work'>;
 
-const ringOf = (stream: Stream, goalId: string, seq: bigint): Ring => ({
+const ringOf = (stream: RingedStream, goalId: string, seq: bigint): Ring => ({
   kind: stream,
   id: goalId,
   seq: seq.toString(),
@@ -33,7 +39,7 @@ export async function lockHead(tx: Tx, goalId: string, stream: Stream): Promise<
 export async function advanceHead(
   tx: Tx,
   goalId: string,
-  stream: Stream,
+  stream: RingedStream,
   seq: bigint,
 ): Promise<void> {
   await tx.execute(sql`
@@ -54,7 +60,7 @@ export async function advanceHead(
 export async function appendAtNextSeq<R>(
   tx: Queryable,
   goalId: string,
-  stream: Stream,
+  stream: RingedStream,
   insert: (seq: SQL) => SQL,
 ): Promise<R> {
   const [row] = rowsOf<R>(
@@ -71,6 +77,29 @@ export async function appendAtNextSeq<R>(
   if (!row) throw new Error(`${stream} item was written but cannot be read`);
   return row;
 }
+
+/**
+ * Moves the goal's head of `stream` one step and returns the new value, in one statement that
+ * takes the head's row lock until the transaction ends: the writes it numbers are serialized
+ * per goal and commit in order. Rings nothing; a rollback undoes the step.
+ */
+export async function nextSeq(tx: Tx, goalId: string, stream: Stream): Promise<bigint> {
+  const [row] = await tx
+    .insert(streamHeadsTable)
+    .values({ goalId, stream, seq: 1n })
+    .onConflictDoUpdate({
+      target: [streamHeadsTable.goalId, streamHeadsTable.stream],
+      set: { seq: sql`${streamHeadsTable.seq} + 1` },
+    })
+    .returning({ seq: streamHeadsTable.seq });
+  if (!row) throw new Error(`the ${stream} sequence did not move`);
+  return row.seq;
+}
+
+/** The head of a goal's stream as an SQL expression (null when nothing was written yet). */
+export const headSql = (goalId: string | SQLWrapper, stream: Stream) =>
+  sql<string | null>`(select ${streamHeadsTable.seq} from ${streamHeadsTable}
+    where ${streamHeadsTable.goalId} = ${goalId} and ${streamHeadsTable.stream} = ${stream})`;
 
 /** The last committed sequence of a goal's stream (0 when nothing was written yet). */
 export async function readHead(db: Queryable, goalId: string, stream: Stream): Promise<bigint> {

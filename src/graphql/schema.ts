@@ -1,6 +1,12 @@
 import { builder } from './builder.ts';
 import '../registry/graphql.ts';
-import '../work/graphql.ts';
+import '../work/graphql/todos.ts';
+import '../work/graphql/claims.ts';
+import '../work/graphql/leases.ts';
+import '../work/graphql/lifecycle.ts';
+import '../work/graphql/gates.ts';
+import '../work/graphql/visions.ts';
+import '../work/graphql/frontier.ts';
 import '../presence/graphql.ts';
 import '../waits/graphql.ts';
 import '../directory/graphql.ts';

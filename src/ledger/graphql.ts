@@ -2,7 +2,8 @@ import { builder } from '../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
 import { byType, describeValues } from '../graphql/values.ts';
 import { UnknownAgentRef } from '../registry/graphql.ts';
-import { ActorRef, UnknownTodoRef, VisionRef } from '../work/graphql.ts';
+import { VisionRef } from '../work/graphql/visions.ts';
+import { ActorRef, UnknownTodoRef } from '../work/graphql/write.ts';
 import { type LedgerEvent, type LedgerRelevance, ledgerRelevances } from './append.ts';
 import {
   type EvidenceLedgerPacket,

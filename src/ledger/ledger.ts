@@ -44,14 +44,11 @@ import { lockHead } from '../events/sequence.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import { covers, parseDecisionScope, parseResumeCondition } from '../work/rules.ts';
+import { workSeqSql } from '../work/sql.ts';
 import type { GateGranularity, GateKind, TodoStatus, Vision } from '../work/tables.ts';
-import {
-  moveWorkSeq,
-  patchVision,
-  resolveActor,
-  type UnknownTodo,
-  type VisionPatch,
-} from '../work/work.ts';
+import type { UnknownTodo } from '../work/values.ts';
+import { patchVision, type VisionPatch } from '../work/visions.ts';
+import { moveWorkSeq, resolveActor } from '../work/write.ts';
 import {
   appendEvent,
   eventOf,
@@ -229,7 +226,7 @@ async function checkLedgerAccess(
       as head,
       concat_ws(':',
         (select seq from stream_heads where goal_id = ${goalId} and stream = 'ledger'),
-        (select seq from work_seqs where goal_id = ${goalId}),
+        ${workSeqSql(goalId)},
         (select concat_ws(':', count(*), max(registered_at), max(retired_at))
           from agents where goal_id = ${goalId}),
         (select count(*) from delegations where goal_id = ${goalId})) as stamp`),

@@ -210,14 +210,3 @@ export const capabilitiesTable = pgTable(
   (t) => [primaryKey({ columns: [t.goalId, t.agentId] })],
 );
 export type AgentCapabilities = typeof capabilitiesTable.$inferSelect;
-
-/**
- * The goal's work sequence: moved by every work-graph write, under the row lock that also
- * serializes those writes per goal (held to commit, so it has no commit-order gaps).
- */
-export const workSeqsTable = pgTable('work_seqs', {
-  goalId: text('goal_id')
-    .primaryKey()
-    .references(() => goalsTable.id),
-  seq: bigint('seq', { mode: 'bigint' }).notNull().default(sql`0`),
-});

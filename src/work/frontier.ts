@@ -1,0 +1,221 @@
+/** The frontier: every live todo with whether it is runnable for an agent, and what holds it back. */
+
+import { eq, sql } from 'drizzle-orm';
+import type { Caller } from '../core/caller.ts';
+import { InputError } from '../core/errors.ts';
+import type { ScopeGap } from '../core/scope.ts';
+import { validateId, validateOptionalId } from '../core/validate.ts';
+import type { Db, Tx } from '../db/database.ts';
+import { rowsOf } from '../db/sql.ts';
+import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
+import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
+import { computeFrontier, type FrontierRow, type Retired } from './rules.ts';
+import { gateStateSql, leaseStateSql, todoLiveSql, todoRetiredSql, workSeqSql } from './sql.ts';
+import {
+  capabilitiesTable,
+  gatesTable,
+  type TaskClass,
+  type TodoStatus,
+  todosTable,
+} from './tables.ts';
+import type { LeaseState, Todo } from './values.ts';
+
+/** The routing fields of a live todo: all the frontier reads. */
+export type FrontierTodo = Pick<
+  Todo,
+  | 'id'
+  | 'goalId'
+  | 'title'
+  | 'taskClass'
+  | 'status'
+  | 'priority'
+  | 'dependsOn'
+  | 'resumeWhen'
+  | 'requiredDecisionScopes'
+  | 'requiredCapability'
+  | 'claimedBy'
+  | 'leaseHolder'
+  | 'leaseFence'
+  | 'leaseExpiresAt'
+  | 'leaseState'
+>;
+
+/**
+ * The goal's live todos, narrow and mapped by hand. Decoding thousands of rows is most of
+ * the frontier's cost, so it reads only routing columns, in types both drivers decode the
+ * same way and cheaply: lists are joined with ',' (validated ids, capabilities and scopes
+ * never contain one) and split here, and Dates are built only for the few leased rows.
+ */
+async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
+  const t = todosTable;
+  const rows = rowsOf<{
+    id: string;
+    title: string;
+    task_class: TaskClass;
+    status: TodoStatus;
+    priority: number;
+    depends_on: string;
+    resume_when: string;
+    required_decision_scopes: string;
+    required_capability: string | null;
+    claimed_by: string | null;
+    lease_holder: string | null;
+    lease_fence: string;
+    lease_expires_at: string | null;
+    lease_state: LeaseState;
+  }>(
+    await tx.execute(sql`select ${t.id} as id, ${t.title} as title, ${t.taskClass} as task_class,
+        ${t.status} as status, ${t.priority} as priority,
+        array_to_string(${t.dependsOn}, ',') as depends_on,
+        array_to_string(${t.resumeWhen}, ',') as resume_when,
+        array_to_string(${t.requiredDecisionScopes}, ',') as required_decision_scopes,
+        ${t.requiredCapability} as required_capability, ${t.claimedBy} as claimed_by,
+        ${t.leaseHolder} as lease_holder, ${t.leaseFence}::text as lease_fence,
+        to_char(${t.leaseExpiresAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+          as lease_expires_at,
+        ${leaseStateSql} as lease_state
+      from ${t}
+      where ${t.goalId} = ${goalId} and ${todoLiveSql}
+      order by ${t.priority} desc, ${t.createdAt}, ${t.id}`),
+  );
+  const list = (joined: string) => (joined === '' ? [] : joined.split(','));
+  return rows.map((row) => ({
+    id: row.id,
+    goalId,
+    title: row.title,
+    taskClass: row.task_class,
+    status: row.status,
+    priority: row.priority,
+    dependsOn: list(row.depends_on),
+    resumeWhen: list(row.resume_when),
+    requiredDecisionScopes: list(row.required_decision_scopes),
+    requiredCapability: row.required_capability,
+    claimedBy: row.claimed_by,
+    leaseHolder: row.lease_holder,
+    leaseFence: BigInt(row.lease_fence),
+    leaseExpiresAt: row.lease_expires_at === null ? null : new Date(row.lease_expires_at),
+    leaseState: row.lease_state,
+  }));
+}
+
+export interface Frontier {
+  readonly type: 'Frontier';
+  readonly goalId: string;
+  readonly agentId: string;
+  readonly seq: string;
+  readonly capabilities: string[];
+  readonly rows: FrontierRow<FrontierTodo>[];
+}
+
+export type FrontierResult = Frontier | ScopeGap | UnknownAgent;
+
+/**
+ * Every live todo of the goal with `runnable` and the guards holding it back for `agentId`
+ * (a PEER's own agent when omitted). Read from one snapshot in a constant number of
+ * statements whatever the number of todos (the scope check, then five loads sent together),
+ * then computed in rules.ts.
+ */
+export async function frontier(
+  db: Db,
+  caller: Caller | null,
+  goalId: string,
+  agentIdArg?: string | null,
+): Promise<FrontierResult> {
+  validateId('goalId', goalId);
+  const agentId =
+    validateOptionalId('agentId', agentIdArg) ?? (caller?.kind === 'PEER' ? caller.agentId : null);
+  if (agentId === null) {
+    throw new InputError(
+      'agentId is required: name the agent whose frontier to compute',
+      'agentId',
+    );
+  }
+  return db.transaction(
+    async (tx) => {
+      const gap = await checkGoalScope(tx, caller, goalId);
+      if (gap) return gap;
+      const [agent, todos, retired, gates, available] = await Promise.all([
+        loadAgent(tx, goalId, agentId),
+        loadLiveTodos(tx, goalId),
+        loadRetired(tx, goalId),
+        loadFrontierGates(tx, goalId),
+        loadAvailableCapabilities(tx, goalId),
+      ]);
+      if (!agent?.active) return unknownAgent(goalId, agentId);
+      const capabilities = agent.capabilities ?? [];
+      return {
+        type: 'Frontier',
+        goalId,
+        agentId,
+        seq: agent.seq ?? '0',
+        capabilities,
+        rows: computeFrontier({
+          agentId,
+          capabilities: new Set(capabilities),
+          todos,
+          retired,
+          gates,
+          availableCapabilities: available,
+        }),
+      } satisfies Frontier;
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+async function loadAgent(tx: Tx, goalId: string, agentId: string) {
+  const c = capabilitiesTable;
+  const [agent] = rowsOf<{ active: boolean; capabilities: string[] | null; seq: string | null }>(
+    await tx.execute(sql`select ${activeAgentSql(goalId, agentId)} as active,
+      (select ${c.capabilities} from ${c}
+        where ${c.goalId} = ${goalId} and ${c.agentId} = ${agentId}) as capabilities,
+      ${workSeqSql(goalId)}::text as seq`),
+  );
+  return agent;
+}
+
+/** The goal's superseded and closed todos: three narrow columns, for lineage. */
+async function loadRetired(tx: Tx, goalId: string): Promise<Map<string, Retired>> {
+  const t = todosTable;
+  const rows = rowsOf<{ id: string; status: Retired['status']; superseded_by: string | null }>(
+    await tx.execute(sql`select ${t.id} as id, ${t.status} as status,
+        ${t.supersededBy} as superseded_by
+      from ${t} where ${t.goalId} = ${goalId} and ${todoRetiredSql}`),
+  );
+  return new Map(
+    rows.map((row) => [row.id, { status: row.status, supersededBy: row.superseded_by }]),
+  );
+}
+
+/**
+ * All the goal's gates with their state now. Gates are decisions put to people, so a goal
+ * has few; the guards need those in force and those a `gate_resolved:` condition names.
+ */
+async function loadFrontierGates(tx: Tx, goalId: string) {
+  const rows = await tx
+    .select({
+      id: gatesTable.id,
+      kind: gatesTable.kind,
+      granularity: gatesTable.granularity,
+      scopeKey: gatesTable.scopeKey,
+      state: gateStateSql,
+    })
+    .from(gatesTable)
+    .where(eq(gatesTable.goalId, goalId));
+  return rows.map((gate) => ({
+    ...gate,
+    inForce: gate.state === 'OPEN' || gate.state === 'DENIED',
+    settled: gate.state !== 'OPEN',
+  }));
+}
+
+/** Every capability some active agent of the goal declares (for `capacity_available:`). */
+async function loadAvailableCapabilities(tx: Tx, goalId: string): Promise<Set<string>> {
+  const c = capabilitiesTable;
+  const rows = rowsOf<{ capability: string }>(
+    await tx.execute(sql`select distinct cap as capability
+      from ${c} cross join lateral unnest(${c.capabilities}) as cap
+      where ${c.goalId} = ${goalId} and ${activeAgentSql(sql`${c.goalId}`, sql`${c.agentId}`)}`),
+  );
+  return new Set(rows.map((row) => row.capability));
+}

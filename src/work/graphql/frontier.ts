@@ -1,0 +1,173 @@
+/** The frontier: every live todo with `runnable` and its guards, for one agent. */
+import { builder } from '../../graphql/builder.ts';
+import { ScopeGapRef } from '../../graphql/shared.ts';
+import { byType } from '../../graphql/values.ts';
+import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { type Frontier, type FrontierTodo, frontier } from '../frontier.ts';
+import type { FrontierGuard, FrontierGuardKind, FrontierRow } from '../rules.ts';
+import { leaseOf } from '../values.ts';
+import { LeaseRef } from './leases.ts';
+import { TaskClassEnum } from './todos.ts';
+import { TodoStatusEnum } from './write.ts';
+
+const FrontierGuardKindEnum = builder.enumType('FrontierGuardKind', {
+  description:
+    'Why a live todo is not runnable for an agent. Guards are listed in this order, which is the order they are checked.',
+  values: {
+    DEPENDENCY: {
+      description:
+        'A todo in `dependsOn` is not done (following supersede lineage to its replacement).',
+    },
+    RESUME_CONDITION: { description: 'A `resumeWhen` condition does not hold yet.' },
+    DECISION_SCOPE: {
+      description:
+        'An open (or denied) gate covers a decision scope the todo requires. Priority never bypasses it; a claim or a lease does not either.',
+    },
+    CLAIMED_BY_OTHER: { description: 'Another agent claims it (the owner is named).' },
+    CAPABILITY: {
+      description: 'The agent has not declared the capability the todo requires.',
+    },
+    LEASE_HELD: { description: 'Another agent holds an active lease on it.' },
+    STALE: {
+      description:
+        'Deferred and its resume condition now holds: it may be out of date; replan, then resume or supersede it.',
+    },
+  } satisfies Record<FrontierGuardKind, unknown>,
+});
+
+const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').implement({
+  description: 'One reason a todo is held back, naming what holds it.',
+  fields: (t) => ({
+    kind: t.expose('kind', {
+      type: FrontierGuardKindEnum,
+      description: 'Which guard.',
+    }),
+    detail: t.exposeString('detail', { description: 'A sentence for people.' }),
+    todoId: t.exposeID('todoId', {
+      nullable: true,
+      description:
+        'DEPENDENCY, RESUME_CONDITION on todo_done: the todo that must be done (the end of a supersede chain).',
+    }),
+    todoStatus: t.expose('todoStatus', {
+      type: TodoStatusEnum,
+      nullable: true,
+      description: "That todo's status.",
+    }),
+    gateId: t.exposeID('gateId', {
+      nullable: true,
+      description: 'DECISION_SCOPE, RESUME_CONDITION on gate_resolved: the gate.',
+    }),
+    scope: t.exposeString('scope', {
+      nullable: true,
+      description: 'DECISION_SCOPE: the required scope the gate covers.',
+    }),
+    agentId: t.exposeID('agentId', {
+      nullable: true,
+      description: 'CLAIMED_BY_OTHER: the owner; LEASE_HELD: the holder.',
+    }),
+    capability: t.exposeString('capability', {
+      nullable: true,
+      description: 'CAPABILITY, RESUME_CONDITION on capacity_available: the capability.',
+    }),
+    condition: t.exposeString('condition', {
+      nullable: true,
+      description: 'RESUME_CONDITION: the condition as written.',
+    }),
+  }),
+});
+
+const FrontierTodoRef = builder.objectRef<FrontierTodo>('FrontierTodo').implement({
+  description:
+    'The routing fields of a live todo, as the frontier read them. Read `todos` for the rest (write scope, lineage, actors, times).',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'The todo id.' }),
+    title: t.exposeString('title', { description: 'Human-readable; never routed on.' }),
+    taskClass: t.expose('taskClass', {
+      type: TaskClassEnum,
+      description: 'Its class, as declared.',
+    }),
+    status: t.expose('status', {
+      type: TodoStatusEnum,
+      description: 'OPEN or DEFERRED.',
+    }),
+    priority: t.exposeInt('priority', { description: 'Orders rows; never bypasses a guard.' }),
+    dependsOn: t.exposeIDList('dependsOn', { description: 'Its dependencies.' }),
+    resumeWhen: t.exposeStringList('resumeWhen', { description: 'Its resume conditions.' }),
+    requiredDecisionScopes: t.exposeStringList('requiredDecisionScopes', {
+      description: 'The decision scopes it needs.',
+    }),
+    requiredCapability: t.exposeString('requiredCapability', {
+      nullable: true,
+      description: 'The capability it needs.',
+    }),
+    claimedBy: t.exposeID('claimedBy', {
+      nullable: true,
+      description: 'Its soft owner, if any.',
+    }),
+    lease: t.field({
+      type: LeaseRef,
+      resolve: (todo) => leaseOf(todo),
+      description: 'Its occupancy lease (state NONE when there is none).',
+    }),
+  }),
+});
+
+const FrontierRowRef = builder.objectRef<FrontierRow<FrontierTodo>>('FrontierRow').implement({
+  description: 'A live todo and whether the agent may run it now.',
+  fields: (t) => ({
+    todo: t.expose('todo', { type: FrontierTodoRef, description: 'The todo.' }),
+    runnable: t.exposeBoolean('runnable', {
+      description: 'True only when no guard holds it back. Not a claim, not an assignment.',
+    }),
+    guards: t.expose('guards', {
+      type: [FrontierGuardRef],
+      description: 'Every guard holding it back, in guard order; empty when runnable.',
+    }),
+  }),
+});
+
+const FrontierRef = builder.objectRef<Frontier>('Frontier').implement({
+  description:
+    "The goal's live work as one agent sees it: every OPEN or DEFERRED todo with `runnable` and its guards (dependency and resume → decision scope → claim → capability → lease → freshness). Read from one snapshot; it assigns nothing.",
+  fields: (t) => ({
+    goalId: t.exposeID('goalId', { description: 'The goal.' }),
+    agentId: t.exposeID('agentId', { description: 'The agent it was computed for.' }),
+    seq: t.expose('seq', {
+      type: 'Seq',
+      description: "The goal's work sequence it reflects; any work write moves it.",
+    }),
+    capabilities: t.exposeStringList('capabilities', {
+      description: "The agent's declared capabilities.",
+    }),
+    runnableCount: t.int({
+      resolve: (f) => f.rows.filter((r) => r.runnable).length,
+      description: 'How many rows are runnable.',
+    }),
+    rows: t.expose('rows', {
+      type: [FrontierRowRef],
+      description: 'Runnable rows first, then by priority (highest first), then oldest first.',
+    }),
+  }),
+});
+
+const FrontierResult = builder.unionType('FrontierResult', {
+  description: 'The frontier, or why it cannot be computed.',
+  types: [FrontierRef, ScopeGapRef, UnknownAgentRef],
+  resolveType: byType,
+});
+
+builder.queryFields((t) => ({
+  frontier: t.withAuth({ reader: true }).field({
+    type: FrontierResult,
+    description:
+      'Every live todo of the goal with `runnable` and the guards holding it back for one agent. Open is not runnable; priority never bypasses a gate; a claim does not prove the work is executable. Computed in a constant number of SQL statements.',
+    args: {
+      goalId: t.arg.id({ required: true, description: 'The goal.' }),
+      agentId: t.arg.id({
+        description:
+          'The active agent to compute it for; a PEER may omit it for itself. Reading it grants nothing.',
+      }),
+    },
+    resolve: (_root, args, { db, caller }) => frontier(db, caller, args.goalId, args.agentId),
+  }),
+}));

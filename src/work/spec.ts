@@ -1,0 +1,141 @@
+/** Input validation for work writes: todo specs, references, fences and lease durations. */
+
+import { InputError } from '../core/errors.ts';
+import {
+  boundedList,
+  LIMITS,
+  oneOf,
+  unique,
+  validateId,
+  validateOptionalId,
+  validateText,
+} from '../core/validate.ts';
+import {
+  formatDecisionScope,
+  parseDecisionScope,
+  parseResumeCondition,
+  type ResumeCondition,
+} from './rules.ts';
+import {
+  type ContinuationPolicy,
+  continuationPolicies,
+  type TaskClass,
+  taskClasses,
+} from './tables.ts';
+import type { TodoActionInput } from './values.ts';
+
+/** Relative, credential-free references: no absolute or home paths, no file: URLs. */
+export function validateRelativeRef(field: string, value: string, max: number): string {
+  const ref = validateText(field, value, max);
+  if (/^([/\\~]|[A-Za-z]:[/\\]|file:)/i.test(ref)) {
+    throw new InputError(`${field}: "${ref}" must be relative, not an absolute path`, field);
+  }
+  if (/\s/.test(ref)) throw new InputError(`${field}: "${ref}" must not contain spaces`, field);
+  return ref;
+}
+
+function validateWriteScope(field: string, value: string): string {
+  const scope = validateRelativeRef(field, value, LIMITS.writeScope);
+  if (scope.split('/').includes('..')) {
+    throw new InputError(`${field}: "${scope}" must not leave the repository ('..')`, field);
+  }
+  return scope;
+}
+
+export function validateFence(value: string): bigint {
+  if (!/^\d{1,19}$/.test(value)) {
+    throw new InputError('fence must be the decimal fence token acquireLease returned', 'fence');
+  }
+  return BigInt(value);
+}
+
+export function validateTtl(ttlMs: number): number {
+  if (!Number.isInteger(ttlMs) || ttlMs < 1 || ttlMs > LIMITS.maxTtlMs) {
+    throw new InputError(`ttlMs must be an integer from 1 to ${LIMITS.maxTtlMs}`, 'ttlMs');
+  }
+  return ttlMs;
+}
+
+/** What a todo is, as given to createTodo, or as a successor or replacement. */
+export interface TodoSpecInput {
+  title: string;
+  taskClass: string;
+  priority?: number | null;
+  dependsOn?: readonly string[] | null;
+  resumeWhen?: readonly string[] | null;
+  requiredDecisionScopes?: readonly string[] | null;
+  requiredCapability?: string | null;
+  writeScope?: readonly string[] | null;
+  continuationPolicy?: string | null;
+}
+
+export interface TodoSpec {
+  title: string;
+  taskClass: TaskClass;
+  priority: number;
+  dependsOn: string[];
+  resumeWhen: ResumeCondition[];
+  requiredDecisionScopes: string[];
+  requiredCapability: string | null;
+  writeScope: string[];
+  continuationPolicy: ContinuationPolicy;
+}
+
+export function validateSpec(input: TodoSpecInput, prefix = ''): TodoSpec {
+  const f = (name: string) => `${prefix}${name}`;
+  const priority = input.priority ?? 0;
+  if (!Number.isInteger(priority) || priority < 0 || priority > LIMITS.maxPriority) {
+    throw new InputError(
+      `${f('priority')} must be an integer from 0 to ${LIMITS.maxPriority}`,
+      f('priority'),
+    );
+  }
+  return {
+    title: validateText(f('title'), input.title, LIMITS.title),
+    taskClass: oneOf(f('taskClass'), input.taskClass, taskClasses),
+    priority,
+    dependsOn: unique(
+      boundedList(f('dependsOn'), input.dependsOn, LIMITS.dependsOn, (v) =>
+        validateId(f('dependsOn'), v),
+      ),
+    ),
+    resumeWhen: validateResumeWhen(f('resumeWhen'), input.resumeWhen),
+    requiredDecisionScopes: unique(
+      boundedList(
+        f('requiredDecisionScopes'),
+        input.requiredDecisionScopes,
+        LIMITS.listEntries,
+        (v) => formatDecisionScope(parseDecisionScope(f('requiredDecisionScopes'), v)),
+      ),
+    ),
+    requiredCapability: validateOptionalId(f('requiredCapability'), input.requiredCapability),
+    writeScope: unique(
+      boundedList(f('writeScope'), input.writeScope, LIMITS.listEntries, (v) =>
+        validateWriteScope(f('writeScope'), v),
+      ),
+    ),
+    continuationPolicy: oneOf(
+      f('continuationPolicy'),
+      input.continuationPolicy ?? 'INDEPENDENT_HANDOFF',
+      continuationPolicies,
+    ),
+  };
+}
+
+export function validateResumeWhen(
+  field: string,
+  values: readonly string[] | null | undefined,
+): ResumeCondition[] {
+  const parsed = boundedList(field, values, LIMITS.listEntries, (v) =>
+    parseResumeCondition(field, v),
+  );
+  return parsed.filter((c, i) => parsed.findIndex((d) => d.text === c.text) === i);
+}
+
+export function validateAction(input: TodoActionInput) {
+  return {
+    goalId: validateId('goalId', input.goalId),
+    todoId: validateId('todoId', input.todoId),
+    agentId: validateOptionalId('agentId', input.agentId),
+  };
+}

@@ -21,7 +21,7 @@ import type { Caller } from '../src/core/caller.ts';
 import { type Database, type Db, openDatabase } from '../src/db/database.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { startGateway } from '../src/gateway.ts';
-import { evidenceLedger, FrontierCache } from '../src/ledger/ledger.ts';
+import { evidenceLedger, FrontierCache } from '../src/ledger/read.ts';
 import { createLogger } from '../src/log.ts';
 import { issueCredential } from '../src/registry/registry.ts';
 import { machine, summary } from './support.ts';

@@ -7,7 +7,7 @@ import { Doorbell } from './events/doorbell.ts';
 import { StreamHub } from './events/hub.ts';
 import type { AppDeps } from './graphql/context.ts';
 import type { LedgerEvent } from './ledger/append.ts';
-import { FrontierCache, readLedgerPage } from './ledger/ledger.ts';
+import { FrontierCache, readLedgerPage } from './ledger/read.ts';
 import type { Logger } from './log.ts';
 import { type PresenceChange, readPresencePage } from './presence/read.ts';
 import { generateToken, hashToken } from './registry/tokens.ts';

@@ -4,6 +4,7 @@ import { byType, describeValues } from '../graphql/values.ts';
 import { UnknownAgentRef } from '../registry/graphql.ts';
 import { ActorRef, UnknownTodoRef, VisionRef } from '../work/graphql.ts';
 import { type LedgerEvent, type LedgerRelevance, ledgerRelevances } from './append.ts';
+import type { Boundary } from './privacy.ts';
 import {
   type EvidenceLedgerPacket,
   evidenceLedger,
@@ -20,8 +21,7 @@ import {
   recordEvent,
   recordReplanCheckpoint,
   replanKinds,
-} from './ledger.ts';
-import type { Boundary } from './privacy.ts';
+} from './read.ts';
 import {
   type GoalChange,
   goalChanges,

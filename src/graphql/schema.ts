@@ -5,7 +5,7 @@ import '../presence/graphql.ts';
 import '../waits/graphql.ts';
 import '../directory/graphql.ts';
 import '../delivery/graphql.ts';
-import '../ledger/graphql.ts';
+import '../ledger/graphql/read.ts';
 
 /** The whole schema: each domain's graphql.ts adds its types and fields when imported above. */
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,10 +1,10 @@
-import { builder } from '../graphql/builder.ts';
-import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
-import { byType, describeValues } from '../graphql/values.ts';
-import { UnknownAgentRef } from '../registry/graphql.ts';
-import { ActorRef, UnknownTodoRef, VisionRef } from '../work/graphql.ts';
-import { type LedgerEvent, type LedgerRelevance, ledgerRelevances } from './append.ts';
-import type { Boundary } from './privacy.ts';
+import { builder } from '../../graphql/builder.ts';
+import { CallerKindEnum, ScopeGapRef } from '../../graphql/shared.ts';
+import { byType, describeValues } from '../../graphql/values.ts';
+import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { ActorRef, UnknownTodoRef, VisionRef } from '../../work/graphql.ts';
+import { type LedgerEvent, type LedgerRelevance, ledgerRelevances } from '../append.ts';
+import type { Boundary } from '../privacy.ts';
 import {
   type EvidenceLedgerPacket,
   evidenceLedger,
@@ -21,7 +21,7 @@ import {
   recordEvent,
   recordReplanCheckpoint,
   replanKinds,
-} from './read.ts';
+} from '../read.ts';
 import {
   type GoalChange,
   goalChanges,
@@ -29,7 +29,7 @@ import {
   type LedgerSource,
   ledgerEventKinds,
   ledgerSources,
-} from './tables.ts';
+} from '../tables.ts';
 
 // ---- enums ---------------------------------------------------------------------------
 

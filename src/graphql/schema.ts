@@ -4,7 +4,7 @@ import '../work/graphql.ts';
 import '../presence/graphql.ts';
 import '../waits/graphql.ts';
 import '../directory/graphql.ts';
-import '../delivery/graphql.ts';
+import '../delivery/graphql/deliveries.ts';
 import '../ledger/graphql/read.ts';
 
 /** The whole schema: each domain's graphql.ts adds its types and fields when imported above. */

@@ -1,8 +1,8 @@
-import { builder } from '../graphql/builder.ts';
-import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
-import { byType, describeValues } from '../graphql/values.ts';
-import { LivenessEnum } from '../presence/graphql.ts';
-import { UnknownAgentRef } from '../registry/graphql.ts';
+import { builder } from '../../graphql/builder.ts';
+import { CallerKindEnum, ScopeGapRef } from '../../graphql/shared.ts';
+import { byType, describeValues } from '../../graphql/values.ts';
+import { LivenessEnum } from '../../presence/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql.ts';
 import {
   type ConflictField,
   type Delivery,
@@ -17,7 +17,7 @@ import {
   readDelivery,
   refusalReasons,
   type UnknownDelivery,
-} from './delivery.ts';
+} from '../delivery.ts';
 import {
   followInbox,
   type Inbox,
@@ -30,7 +30,7 @@ import {
   resolveMessage,
   type TakenMessage,
   takeNextMessage,
-} from './inbox.ts';
+} from '../inbox.ts';
 import {
   addPeer,
   type DiscoveredAgent,
@@ -46,7 +46,7 @@ import {
   rosterStatuses,
   setPrimaryPeer,
   staleReasons,
-} from './roster.ts';
+} from '../roster.ts';
 import {
   type DeliveryRow,
   deliveryKinds,
@@ -54,7 +54,7 @@ import {
   outcomes,
   pinStates,
   rosterSources,
-} from './tables.ts';
+} from '../tables.ts';
 
 // ---- enums ---------------------------------------------------------------------------
 

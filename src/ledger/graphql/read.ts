@@ -4,24 +4,24 @@ import { byType, describeValues } from '../../graphql/values.ts';
 import { UnknownAgentRef } from '../../registry/graphql.ts';
 import { ActorRef, UnknownTodoRef, VisionRef } from '../../work/graphql.ts';
 import { type LedgerEvent, type LedgerRelevance, ledgerRelevances } from '../append.ts';
+import {
+  type LedgerDigestMismatch,
+  type ReplanCheckpoint,
+  type ReplanKind,
+  recordReplanCheckpoint,
+  replanKinds,
+} from '../checkpoint.ts';
+import { type HandoffState, handoffStates, type OtherAgentFrontierRow } from '../frontier.ts';
 import type { Boundary } from '../privacy.ts';
 import {
   type EvidenceLedgerPacket,
   evidenceLedger,
-  type HandoffState,
-  handoffStates,
-  type LedgerDigestMismatch,
   type LedgerReadPurpose,
-  ledgerEvents,
   ledgerReadPurposes,
-  type OtherAgentFrontierRow,
-  type ReplanCheckpoint,
-  type ReplanKind,
   type RequiredRead,
-  recordEvent,
-  recordReplanCheckpoint,
-  replanKinds,
 } from '../read.ts';
+import { recordEvent } from '../record.ts';
+import { ledgerEvents } from '../stream.ts';
 import {
   type GoalChange,
   goalChanges,

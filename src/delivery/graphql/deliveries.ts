@@ -157,9 +157,8 @@ const PinRef = builder.objectRef<DeliveryRow>('DeliveryPin').implement({
       resolve: (r) => r.pinOccupantRef,
       description: 'The occupant pinned.',
     }),
-    baselineSeq: t.field({
+    baselineSeq: t.expose('baselineSeq', {
       type: 'Seq',
-      resolve: (r) => r.baselineSeq,
       description: 'Its stateChangeSeq at submission: only a change above it is activity.',
     }),
   }),
@@ -217,8 +216,7 @@ export const DeliveryRef = builder.objectRef<Delivery>('Delivery').implement({
       resolve: (d) => d.row.idempotencyKey,
       description: 'The key it was sent with; unique per sender and goal.',
     }),
-    replayed: t.boolean({
-      resolve: (d) => d.replayed,
+    replayed: t.exposeBoolean('replayed', {
       description:
         'This answer returns the original for a retried idempotencyKey: nothing was written or sent again.',
     }),
@@ -254,18 +252,16 @@ const BlockedRef = builder
   .implement({
     description: 'The presence that showed the recipient at a gate. Advisory, like all presence.',
     fields: (t) => ({
-      liveness: t.field({
+      liveness: t.expose('liveness', {
         type: LivenessEnum,
-        resolve: (b) => b.liveness,
         description: 'BLOCKED.',
       }),
       observedAt: t.expose('observedAt', {
         type: 'DateTime',
         description: 'When the provider last saw it.',
       }),
-      stateChangeSeq: t.field({
+      stateChangeSeq: t.expose('stateChangeSeq', {
         type: 'Seq',
-        resolve: (b) => b.stateChangeSeq,
         description: 'The change that put it there.',
       }),
     }),
@@ -274,7 +270,7 @@ const BlockedRef = builder
 const DeliveryRefusedRef = builder.objectRef<DeliveryRefused>('DeliveryRefused').implement({
   description: 'Refused before any write: no delivery, no inbox event, no notification.',
   fields: (t) => ({
-    reason: t.field({ type: RefusalReasonEnum, resolve: (r) => r.reason, description: 'Why.' }),
+    reason: t.expose('reason', { type: RefusalReasonEnum, description: 'Why.' }),
     goalId: t.exposeID('goalId', { description: 'The goal asked about.' }),
     target: t.exposeID('target', {
       nullable: true,
@@ -283,22 +279,19 @@ const DeliveryRefusedRef = builder.objectRef<DeliveryRefused>('DeliveryRefused')
     choices: t.exposeIDList('choices', {
       description: 'AMBIGUOUS_TARGET: the connected peers to choose from; empty otherwise.',
     }),
-    notReadyReason: t.field({
+    notReadyReason: t.expose('notReadyReason', {
       type: NotReadyReasonEnum,
       nullable: true,
-      resolve: (r) => r.notReadyReason,
       description: 'NOT_READY: why.',
     }),
-    scopeGap: t.field({
+    scopeGap: t.expose('scopeGap', {
       type: ScopeGapRef,
       nullable: true,
-      resolve: (r) => r.scopeGap,
       description: 'SCOPE_GAP: the gap.',
     }),
-    blocked: t.field({
+    blocked: t.expose('blocked', {
       type: BlockedRef,
       nullable: true,
-      resolve: (r) => r.blocked,
       description: 'AGENT_BLOCKED: what showed the gate.',
     }),
   }),
@@ -312,14 +305,12 @@ const IdempotencyConflictRef = builder
     fields: (t) => ({
       goalId: t.exposeID('goalId', { description: 'The goal.' }),
       idempotencyKey: t.exposeString('idempotencyKey', { description: 'The key.' }),
-      differingFields: t.field({
+      differingFields: t.expose('differingFields', {
         type: [ConflictFieldEnum],
-        resolve: (c) => c.differingFields,
         description: 'The fields in which this request differs from the original.',
       }),
-      original: t.field({
+      original: t.expose('original', {
         type: DeliveryRef,
-        resolve: (c) => c.original,
         description: 'The original delivery, with its current outcome.',
       }),
     }),
@@ -386,7 +377,7 @@ builder.queryFields((t) => ({
     description:
       'A delivery with its current outcome (settled from the presence log and clock when read) and receipts.',
     args: { id: t.arg.id({ required: true, description: 'The delivery id.' }) },
-    resolve: (_root, args, { db, caller }) => readDelivery(db, caller, String(args.id)),
+    resolve: (_root, args, { db, caller }) => readDelivery(db, caller, args.id),
   }),
 }));
 
@@ -398,14 +389,6 @@ builder.mutationFields((t) => ({
     args: {
       input: t.arg({ type: DeliverInputRef, required: true, description: 'What to deliver.' }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      deliver(db, caller, {
-        ...input,
-        goalId: String(input.goalId),
-        to: input.to == null ? null : String(input.to),
-        todoId: input.todoId == null ? null : String(input.todoId),
-        threadId: input.threadId == null ? null : String(input.threadId),
-        replyTo: input.replyTo == null ? null : String(input.replyTo),
-      }),
+    resolve: (_root, { input }, { db, caller }) => deliver(db, caller, input),
   }),
 }));

@@ -94,8 +94,7 @@ const InboxMessageRef = builder.objectRef<InboxMessage>('InboxMessage').implemen
       resolve: (m) => m.row.takeCount,
       description: 'How many times takeNextMessage handed it out afresh (a release puts it back).',
     }),
-    active: t.boolean({
-      resolve: (m) => m.active,
+    active: t.exposeBoolean('active', {
       description:
         'It is the active message (taken, not yet resolved or released), as of this read.',
     }),
@@ -108,14 +107,12 @@ const InboxRef = builder.objectRef<Inbox>('Inbox').implement({
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     recipient: t.exposeID('recipient', { description: 'The caller agent.' }),
-    messages: t.field({
+    messages: t.expose('messages', {
       type: [InboxMessageRef],
-      resolve: (i) => i.messages,
       description: 'The newest `tail` matching messages after the cursor, newest first.',
     }),
-    cursor: t.field({
+    cursor: t.expose('cursor', {
       type: 'Seq',
-      resolve: (i) => i.cursor,
       description: 'Pass as `after` to see only messages that arrive later. It only moves forward.',
     }),
     omittedCount: t.exposeInt('omittedCount', {
@@ -135,9 +132,8 @@ const InboxRef = builder.objectRef<Inbox>('Inbox').implement({
 const MarkedReadRef = builder.objectRef<MarkedRead>('MarkedRead').implement({
   description: 'The messages, with their read receipts set (a first read time is kept).',
   fields: (t) => ({
-    messages: t.field({
+    messages: t.expose('messages', {
       type: [InboxMessageRef],
-      resolve: (m) => m.messages,
       description: 'Each message named, once, newest first.',
     }),
   }),
@@ -146,9 +142,8 @@ const MarkedReadRef = builder.objectRef<MarkedRead>('MarkedRead').implement({
 const TakenMessageRef = builder.objectRef<TakenMessage>('TakenMessage').implement({
   description: 'The active message: handle it, then resolveMessage (or releaseMessage).',
   fields: (t) => ({
-    message: t.field({
+    message: t.expose('message', {
       type: InboxMessageRef,
-      resolve: (m) => m.message,
       description: 'The message.',
     }),
     repeated: t.exposeBoolean('repeated', {
@@ -211,14 +206,7 @@ builder.queryFields((t) => ({
         description: 'Only messages after this cursor (a previous answer cursor).',
       }),
     },
-    resolve: (_root, args, { db, caller }) =>
-      readInbox(db, caller, {
-        goalId: String(args.goalId),
-        unread: args.unread,
-        unprocessed: args.unprocessed,
-        tail: args.tail,
-        after: args.after,
-      }),
+    resolve: (_root, args, { db, caller }) => readInbox(db, caller, args),
   }),
 }));
 
@@ -228,27 +216,27 @@ builder.mutationFields((t) => ({
     description:
       'Sets the read receipt of messages in your inbox (once). Any id not in your inbox: BAD_USER_INPUT, nothing written.',
     args: { ids: t.arg.idList({ required: true, description: '1 to 100 message ids.' }) },
-    resolve: (_root, args, { db, caller }) => markRead(db, caller, args.ids.map(String)),
+    resolve: (_root, args, { db, caller }) => markRead(db, caller, args.ids),
   }),
   resolveMessage: t.withAuth({ peer: true }).field({
     type: InboxMessageResult,
     description:
       'Marks a message processed: takeNextMessage never returns it again. Not a reply, and not a statement that the request succeeded.',
     args: { id: t.arg.id({ required: true, description: 'A message in your inbox.' }) },
-    resolve: (_root, args, { db, caller }) => resolveMessage(db, caller, String(args.id)),
+    resolve: (_root, args, { db, caller }) => resolveMessage(db, caller, args.id),
   }),
   releaseMessage: t.withAuth({ peer: true }).field({
     type: InboxMessageResult,
     description: 'Puts the active message back unprocessed, freeing the slot. Not a rejection.',
     args: { id: t.arg.id({ required: true, description: 'The active message.' }) },
-    resolve: (_root, args, { db, caller }) => releaseMessage(db, caller, String(args.id)),
+    resolve: (_root, args, { db, caller }) => releaseMessage(db, caller, args.id),
   }),
   takeNextMessage: t.withAuth({ peer: true }).field({
     type: TakeNextMessageResult,
     description:
       'One active message at a time: the same one until it is resolved or released, else the oldest unprocessed.',
     args: { goalId: t.arg.id({ required: true, description: 'The goal.' }) },
-    resolve: (_root, args, { db, caller }) => takeNextMessage(db, caller, String(args.goalId)),
+    resolve: (_root, args, { db, caller }) => takeNextMessage(db, caller, args.goalId),
   }),
 }));
 
@@ -265,7 +253,7 @@ builder.subscriptionFields((t) => ({
       }),
     },
     subscribe: (_root, args, { db, deps, caller }) =>
-      followInbox(db, deps.doorbell, caller, String(args.goalId), args.after ?? null),
+      followInbox(db, deps.doorbell, caller, args.goalId, args.after ?? null),
     resolve: (event) => event,
   }),
 }));

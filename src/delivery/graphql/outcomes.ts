@@ -56,34 +56,29 @@ const OutcomeChangeRef = builder.objectRef<OutcomeChange>('DeliveryOutcomeChange
     version: t.exposeInt('version', {
       description: 'Its position; pass the last one seen as `after` to resume deliveryOutcome.',
     }),
-    outcome: t.field({
+    outcome: t.expose('outcome', {
       type: DeliveryOutcomeEnum,
-      resolve: (c) => c.outcome,
       description: 'The outcome from this step on.',
     }),
-    previousOutcome: t.field({
+    previousOutcome: t.expose('previousOutcome', {
       type: DeliveryOutcomeEnum,
       nullable: true,
-      resolve: (c) => c.previousOutcome,
       description: 'The outcome before it; null for the submission.',
     }),
-    reason: t.field({
+    reason: t.expose('reason', {
       type: DeliveryOutcomeReasonEnum,
       nullable: true,
-      resolve: (c) => c.reason,
       description: 'UNREACHABLE: how the occupant disappeared.',
     }),
-    seq: t.field({
+    seq: t.expose('seq', {
       type: 'Seq',
       nullable: true,
-      resolve: (c) => c.seq,
       description:
         'The presence change that decided it; null for SUBMITTED, STALLED and EXPIRED (decided by time).',
     }),
-    liveness: t.field({
+    liveness: t.expose('liveness', {
       type: LivenessEnum,
       nullable: true,
-      resolve: (c) => c.liveness,
       description: 'The liveness that change showed.',
     }),
     effectiveAt: t.expose('effectiveAt', {
@@ -152,7 +147,7 @@ builder.subscriptionFields((t) => ({
         deps.doorbell,
         deps.deliveries,
         caller,
-        String(args.deliveryId),
+        args.deliveryId,
         args.after ?? null,
       ),
     resolve: (event) => event,

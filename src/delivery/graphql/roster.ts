@@ -86,14 +86,12 @@ const RosterPeerRef = builder.objectRef<RosterPeer>('RosterPeer').implement({
   description: 'A peer the caller connected on purpose. Connected is not running (see discover).',
   fields: (t) => ({
     agentId: t.exposeID('agentId', { description: 'The peer agent.' }),
-    status: t.field({
+    status: t.expose('status', {
       type: RosterStatusEnum,
-      resolve: (p) => p.status,
       description: 'Connected, or stale (retired since).',
     }),
-    source: t.field({
+    source: t.expose('source', {
       type: RosterSourceEnum,
-      resolve: (p) => p.source,
       description: 'The act that connected it.',
     }),
     attachedAt: t.expose('attachedAt', { type: 'DateTime', description: 'When it was connected.' }),
@@ -118,18 +116,16 @@ const RosterRef = builder.objectRef<Roster>('Roster').implement({
       nullable: true,
       description: 'The caller agent (PEER); null for STEWARD and ADMIN callers, who are no agent.',
     }),
-    selfKind: t.field({
+    selfKind: t.expose('selfKind', {
       type: CallerKindEnum,
-      resolve: (r) => r.selfKind,
       description: 'The kind of caller the roster belongs to.',
     }),
     primaryPeer: t.exposeID('primaryPeer', {
       nullable: true,
       description: 'The primary peer; null when none is set.',
     }),
-    peers: t.field({
+    peers: t.expose('peers', {
       type: [RosterPeerRef],
-      resolve: (r) => r.peers,
       description: 'Connected peers, by id.',
     }),
   }),
@@ -141,26 +137,22 @@ const DiscoveredAgentRef = builder.objectRef<DiscoveredAgent>('DiscoveredAgent')
   fields: (t) => ({
     agentId: t.exposeID('agentId', { description: 'The agent.' }),
     isSelf: t.exposeBoolean('isSelf', { description: 'It is the caller.' }),
-    sources: t.field({
+    sources: t.expose('sources', {
       type: [DiscoverySourceEnum],
-      resolve: (a) => a.sources,
       description: 'Where it is known from.',
     }),
-    freshness: t.field({
+    freshness: t.expose('freshness', {
       type: FreshnessEnum,
-      resolve: (a) => a.freshness,
       description: 'How current that is.',
     }),
-    staleReason: t.field({
+    staleReason: t.expose('staleReason', {
       type: StaleReasonEnum,
       nullable: true,
-      resolve: (a) => a.staleReason,
       description: 'Why STALE; null otherwise.',
     }),
-    liveness: t.field({
+    liveness: t.expose('liveness', {
       type: LivenessEnum,
       nullable: true,
-      resolve: (a) => a.liveness,
       description: 'Advisory liveness now; null when no provider has seen it.',
     }),
     lastSeenAt: t.expose('lastSeenAt', {
@@ -189,14 +181,12 @@ const DiscoveryRef = builder.objectRef<Discovery>('Discovery').implement({
       nullable: true,
       description: 'The caller agent; null for STEWARD and ADMIN callers.',
     }),
-    agents: t.field({
+    agents: t.expose('agents', {
       type: [DiscoveredAgentRef],
-      resolve: (d) => d.agents,
       description: 'Every registered agent (retired ones read STALE), by id.',
     }),
-    limitations: t.field({
+    limitations: t.expose('limitations', {
       type: [DiscoveryLimitationEnum],
-      resolve: (d) => d.limitations,
       description: 'What this answer cannot contain.',
     }),
   }),
@@ -224,14 +214,14 @@ builder.queryFields((t) => ({
     type: RosterResult,
     description: "The caller's roster in a goal.",
     args: { goalId: t.arg.id({ required: true, description: 'The goal.' }) },
-    resolve: (_root, args, { db, caller }) => readRoster(db, caller, String(args.goalId)),
+    resolve: (_root, args, { db, caller }) => readRoster(db, caller, args.goalId),
   }),
   discover: t.withAuth({ reader: true }).field({
     type: DiscoveryResult,
     description:
       'Who is registered and how fresh that is, with whether the caller connected each. Never connects anyone.',
     args: { goalId: t.arg.id({ required: true, description: 'The goal.' }) },
-    resolve: (_root, args, { db, caller }) => discover(db, caller, String(args.goalId)),
+    resolve: (_root, args, { db, caller }) => discover(db, caller, args.goalId),
   }),
 }));
 
@@ -244,8 +234,7 @@ builder.mutationFields((t) => ({
       goalId: t.arg.id({ required: true, description: 'The goal.' }),
       agentId: t.arg.id({ required: true, description: 'The agent to connect.' }),
     },
-    resolve: (_root, args, { db, caller }) =>
-      addPeer(db, caller, String(args.goalId), String(args.agentId)),
+    resolve: (_root, args, { db, caller }) => addPeer(db, caller, args.goalId, args.agentId),
   }),
   removePeer: t.withAuth({ reader: true }).field({
     type: RosterResult,
@@ -254,8 +243,7 @@ builder.mutationFields((t) => ({
       goalId: t.arg.id({ required: true, description: 'The goal.' }),
       agentId: t.arg.id({ required: true, description: 'The agent to disconnect.' }),
     },
-    resolve: (_root, args, { db, caller }) =>
-      removePeer(db, caller, String(args.goalId), String(args.agentId)),
+    resolve: (_root, args, { db, caller }) => removePeer(db, caller, args.goalId, args.agentId),
   }),
   setPrimaryPeer: t.withAuth({ reader: true }).field({
     type: RosterChangeResult,
@@ -266,11 +254,6 @@ builder.mutationFields((t) => ({
       agentId: t.arg.id({ description: 'The peer; omit or null to clear the primary.' }),
     },
     resolve: (_root, args, { db, caller }) =>
-      setPrimaryPeer(
-        db,
-        caller,
-        String(args.goalId),
-        args.agentId == null ? null : String(args.agentId),
-      ),
+      setPrimaryPeer(db, caller, args.goalId, args.agentId ?? null),
   }),
 }));

@@ -32,15 +32,13 @@ const ReplanCheckpointRef = builder.objectRef<ReplanCheckpoint>('ReplanCheckpoin
   description:
     'An accepted replan checkpoint: the digest matched a current read of the ledger. It records a replan; it does not by itself change any todo.',
   fields: (t) => ({
-    event: t.field({
+    event: t.expose('event', {
       type: LedgerEventRef,
-      resolve: (c) => c.event,
       description: 'The REPLAN row it appended.',
     }),
-    vision: t.field({
+    vision: t.expose('vision', {
       type: VisionRef,
       nullable: true,
-      resolve: (c) => c.vision,
       description: 'The vision after a PATCHED checkpoint; null for the other kinds.',
     }),
   }),
@@ -55,9 +53,8 @@ const LedgerDigestMismatchRef = builder
       goalId: t.exposeID('goalId', { description: 'The goal.' }),
       agentId: t.exposeID('agentId', { description: 'The agent.' }),
       citedDigest: t.exposeString('citedDigest', { description: 'The digest that was cited.' }),
-      requiredRead: t.field({
+      requiredRead: t.expose('requiredRead', {
         type: RequiredReadRef,
-        resolve: (m) => m.requiredRead,
         description: 'The read to make, whose digest to cite instead.',
       }),
     }),
@@ -100,13 +97,6 @@ builder.mutationFields((t) => ({
       kind: t.arg({ type: ReplanKindEnum, required: true, description: 'What the replan did.' }),
       delta: t.arg({ type: ReplanDeltaInput, required: true, description: 'The bounded delta.' }),
     },
-    resolve: (_root, args, { db, caller }) =>
-      recordReplanCheckpoint(db, caller, {
-        goalId: String(args.goalId),
-        agentId: String(args.agentId),
-        digest: args.digest,
-        kind: args.kind,
-        delta: args.delta,
-      }),
+    resolve: (_root, args, { db, caller }) => recordReplanCheckpoint(db, caller, args),
   }),
 }));

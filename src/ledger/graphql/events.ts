@@ -108,9 +108,8 @@ export const LedgerEventRef = builder.objectRef<LedgerEvent>('LedgerEvent').impl
       description: 'Stable id, `evt:<goalId>:<seq>`.',
     }),
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
-    seq: t.field({
+    seq: t.expose('seq', {
       type: 'Seq',
-      resolve: (e) => e.seq,
       description:
         "The row's place in the goal's ledger: forward-only, gap-free in commit order. Pass it as `after` (ledgerEvents) or `before` (evidenceLedger).",
     }),
@@ -118,14 +117,12 @@ export const LedgerEventRef = builder.objectRef<LedgerEvent>('LedgerEvent').impl
       type: 'DateTime',
       description: 'When it was written. Order by seq, not by this.',
     }),
-    source: t.field({
+    source: t.expose('source', {
       type: LedgerEventSourceEnum,
-      resolve: (e) => e.source,
       description: 'Which path wrote it.',
     }),
-    eventKind: t.field({
+    eventKind: t.expose('eventKind', {
       type: LedgerEventKindEnum,
-      resolve: (e) => e.eventKind,
       description: 'What it records.',
     }),
     agentId: t.exposeID('agentId', {
@@ -162,30 +159,26 @@ export const LedgerEventRef = builder.objectRef<LedgerEvent>('LedgerEvent').impl
       description:
         'Whether it changes what someone does next (status changes, gates, blockers, validations, projections, handoffs, replans), rather than being its agent’s own trail.',
     }),
-    goalChange: t.field({
+    goalChange: t.expose('goalChange', {
       type: GoalChangeEnum,
       nullable: true,
-      resolve: (e) => e.goalChange,
       description: 'Set on goal-level rows only: what it changes for the whole goal.',
     }),
     citedDigest: t.exposeString('citedDigest', {
       nullable: true,
       description: 'REPLAN rows: the ledger digest the checkpoint cited, verified at write.',
     }),
-    boundary: t.field({
+    boundary: t.expose('boundary', {
       type: LedgerBoundaryRef,
-      resolve: (e) => e.boundary,
       description: 'The privacy boundary it passed.',
     }),
-    recordedBy: t.field({
+    recordedBy: t.expose('recordedBy', {
       type: ActorRef,
-      resolve: (e) => e.recordedBy,
       description: 'Who wrote it: the caller kind and the agent it acted as.',
     }),
-    relevance: t.field({
+    relevance: t.expose('relevance', {
       type: LedgerRelevanceEnum,
       nullable: true,
-      resolve: (e) => e.relevance,
       description:
         "Why it is in the ledger being read (evidenceLedger, ledgerEvents); null where no agent's scope was applied (recordEvent's answer).",
     }),
@@ -244,19 +237,7 @@ builder.mutationFields((t) => ({
     args: {
       input: t.arg({ type: RecordEventInput, required: true, description: 'The event.' }),
     },
-    resolve: (_root, { input }, { db, caller }) =>
-      recordEvent(db, caller, {
-        goalId: String(input.goalId),
-        eventKind: input.eventKind,
-        agentId: input.agentId == null ? null : String(input.agentId),
-        todoId: input.todoId == null ? null : String(input.todoId),
-        relatedAgentId: input.relatedAgentId == null ? null : String(input.relatedAgentId),
-        classification: input.classification ?? null,
-        status: input.status ?? null,
-        summary: input.summary,
-        evidenceRefs: input.evidenceRefs ?? [],
-        goalChange: input.goalChange ?? null,
-      }),
+    resolve: (_root, { input }, { db, caller }) => recordEvent(db, caller, input),
   }),
 }));
 
@@ -281,14 +262,7 @@ builder.subscriptionFields((t) => ({
       }),
     },
     subscribe: (_root, args, { db, deps, caller }) =>
-      ledgerEvents(
-        db,
-        deps.ledger,
-        caller,
-        String(args.goalId),
-        String(args.agentId),
-        args.after ?? null,
-      ),
+      ledgerEvents(db, deps.ledger, caller, args.goalId, args.agentId, args.after ?? null),
     resolve: (item) => item,
   }),
 }));

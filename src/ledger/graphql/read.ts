@@ -7,6 +7,7 @@ import { builder } from '../../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../../graphql/shared.ts';
 import { describeValues } from '../../graphql/values.ts';
 import { type HandoffState, handoffStates, type OtherAgentFrontierRow } from '../frontier.ts';
+import { LEDGER_LIMITS } from '../limits.ts';
 import {
   type EvidenceLedgerPacket,
   evidenceLedger,
@@ -63,18 +64,16 @@ const LedgerSourcesRef = builder
 const LedgerScopeRef = builder.objectRef<EvidenceLedgerPacket['scope']>('LedgerScope').implement({
   description: 'What the packet shows of whom.',
   fields: (t) => ({
-    audience: t.field({
+    audience: t.expose('audience', {
       type: CallerKindEnum,
       nullable: true,
-      resolve: (s) => s.audience,
       description: 'The caller kind that read it (ADMIN, STEWARD or PEER).',
     }),
     currentAgentDetail: t.exposeBoolean('currentAgentDetail', {
       description: "Whether the agent's own scoped rows are shown in detail (false on a gap).",
     }),
-    otherAgentDetail: t.field({
+    otherAgentDetail: t.expose('otherAgentDetail', {
       type: OtherAgentDetailEnum,
-      resolve: (s) => s.otherAgentDetail,
       description: 'How other agents are shown. Never row by row.',
     }),
     lanePrefixes: t.exposeStringList('lanePrefixes', {
@@ -90,10 +89,9 @@ const LedgerFiltersRef = builder
     description: 'The filters applied, echoed back so a packet can be read on its own.',
     fields: (t) => ({
       todoId: t.exposeID('todoId', { nullable: true, description: 'Only this todo.' }),
-      eventKind: t.field({
+      eventKind: t.expose('eventKind', {
         type: LedgerEventKindEnum,
         nullable: true,
-        resolve: (f) => f.eventKind,
         description: 'Only this kind.',
       }),
       since: t.expose('since', {
@@ -101,10 +99,9 @@ const LedgerFiltersRef = builder
         nullable: true,
         description: 'Only rows recorded after this.',
       }),
-      before: t.field({
+      before: t.expose('before', {
         type: 'Seq',
         nullable: true,
-        resolve: (f) => f.before,
         description: 'Only rows before this seq (a page further back).',
       }),
       limit: t.exposeInt('limit', { description: 'At most this many rows.' }),
@@ -117,16 +114,14 @@ const LedgerFiltersRef = builder
 const LedgerPageRef = builder.objectRef<EvidenceLedgerPacket['page']>('LedgerPage').implement({
   description: 'Where the rows sit in the ledger, for paging back and streaming forward.',
   fields: (t) => ({
-    headSeq: t.field({
+    headSeq: t.expose('headSeq', {
       type: 'Seq',
-      resolve: (p) => p.headSeq,
       description:
         "The goal ledger's last committed seq when the packet was read: subscribe to ledgerEvents with `after: headSeq` to continue without a gap.",
     }),
-    olderCursor: t.field({
+    olderCursor: t.expose('olderCursor', {
       type: 'Seq',
       nullable: true,
-      resolve: (p) => p.olderCursor,
       description: 'Pass as `before` for the next older page; null when there is none.',
     }),
     hasOlder: t.exposeBoolean('hasOlder', {
@@ -155,9 +150,8 @@ const OtherAgentFrontierRowRef = builder
         nullable: true,
         description: 'That todo’s title. Not a promise that it is working on it now.',
       }),
-      handoffState: t.field({
+      handoffState: t.expose('handoffState', {
         type: HandoffStateEnum,
-        resolve: (r) => r.handoffState,
         description: 'Whether a handoff to or from it is pending.',
       }),
       latestMaterialAt: t.expose('latestMaterialAt', {
@@ -183,14 +177,12 @@ const ReaderHintsRef = builder
     description:
       'What an agent must read before replanning or handing off. Hints about reads; they assign no work.',
     fields: (t) => ({
-      requiredBefore: t.field({
+      requiredBefore: t.expose('requiredBefore', {
         type: [LedgerReadPurposeEnum],
-        resolve: (h) => h.requiredBefore,
         description: 'The actions this ledger read is required before.',
       }),
-      nextRequiredReads: t.field({
+      nextRequiredReads: t.expose('nextRequiredReads', {
         type: [RequiredReadRef],
-        resolve: (h) => h.nextRequiredReads,
         description:
           'Reads still owed: the unfiltered first page when this read was filtered or paged, the next older page when no replan checkpoint of the agent is on this one and older rows exist, the frontier when it was left out. Empty when this read suffices.',
       }),
@@ -212,60 +204,50 @@ const EvidenceLedgerPacketRef = builder
         type: 'DateTime',
         description: 'When it was read.',
       }),
-      source: t.field({
+      source: t.expose('source', {
         type: LedgerSourcesRef,
-        resolve: (p) => p.source,
         description: 'What it was built from.',
       }),
-      scope: t.field({
+      scope: t.expose('scope', {
         type: LedgerScopeRef,
-        resolve: (p) => p.scope,
         description: 'What it shows of whom.',
       }),
-      filters: t.field({
+      filters: t.expose('filters', {
         type: LedgerFiltersRef,
-        resolve: (p) => p.filters,
         description: 'The filters applied.',
       }),
-      events: t.field({
+      events: t.expose('events', {
         type: [LedgerEventRef],
-        resolve: (p) => p.events,
         description:
           "The newest `limit` rows of the agent's scope that pass the filters, oldest first. Empty on a scope gap.",
       }),
-      page: t.field({
+      page: t.expose('page', {
         type: LedgerPageRef,
-        resolve: (p) => p.page,
         description: 'Cursors for older pages and for the stream.',
       }),
-      otherAgentFrontier: t.field({
+      otherAgentFrontier: t.expose('otherAgentFrontier', {
         type: [OtherAgentFrontierRowRef],
-        resolve: (p) => p.otherAgentFrontier,
         description: 'Every other active agent of the goal, by id, compressed (at most 100).',
       }),
       omittedFrontierRowCount: t.exposeInt('omittedFrontierRowCount', {
         description: 'Other agents left out of otherAgentFrontier by its cap.',
       }),
-      readerHints: t.field({
+      readerHints: t.expose('readerHints', {
         type: ReaderHintsRef,
-        resolve: (p) => p.readerHints,
         description: 'Reads required before replanning or handing off.',
       }),
       digest: t.exposeString('digest', {
         description:
           '`sha256:<hex>` of the canonical serialization of `events` (with goal and agent): the same read gives the same digest, any new row in it another. Cite it in recordReplanCheckpoint. Not a signature and not secret.',
       }),
-      scopeGap: t.field({
+      scopeGap: t.expose('scopeGap', {
         type: ScopeGapRef,
         nullable: true,
-        resolve: (p) => p.scopeGap,
         description:
           "Set, with no rows, when the goal is out of the caller's scope or a PEER asked for another agent's ledger (NOT_OWN_LEDGER).",
       }),
     }),
   });
-
-const LIMIT_DESCRIPTION = 'At most this many rows, 1 to 200.';
 
 builder.queryFields((t) => ({
   evidenceLedger: t.withAuth({ reader: true }).field({
@@ -284,7 +266,10 @@ builder.queryFields((t) => ({
       }),
       since: t.arg({ type: 'DateTime', description: 'Only rows recorded after this instant.' }),
       eventKind: t.arg({ type: LedgerEventKindEnum, description: 'Only rows of this kind.' }),
-      limit: t.arg.int({ defaultValue: 30, description: LIMIT_DESCRIPTION }),
+      limit: t.arg.int({
+        defaultValue: LEDGER_LIMITS.defaultLimit,
+        description: `At most this many rows, 1 to ${LEDGER_LIMITS.maxLimit}.`,
+      }),
       before: t.arg({
         type: 'Seq',
         description: 'Keyset cursor: only rows before this seq (page.olderCursor).',
@@ -295,20 +280,6 @@ builder.queryFields((t) => ({
       }),
     },
     resolve: (_root, args, { db, caller, deps }) =>
-      evidenceLedger(
-        db,
-        caller,
-        {
-          goalId: String(args.goalId),
-          agentId: String(args.agentId),
-          todoId: args.todoId == null ? null : String(args.todoId),
-          since: args.since ?? null,
-          eventKind: args.eventKind ?? null,
-          limit: args.limit ?? 30,
-          before: args.before ?? null,
-          includeOtherAgentFrontier: args.includeOtherAgentFrontier ?? true,
-        },
-        deps.ledgerFrontiers,
-      ),
+      evidenceLedger(db, caller, args, deps.ledgerFrontiers),
   }),
 }));

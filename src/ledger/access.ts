@@ -9,7 +9,10 @@ import { ForbiddenError, InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import type { Queryable } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
+import { streamHeadsTable } from '../events/tables.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
+import { agentsTable, delegationsTable } from '../registry/tables.ts';
+import { visionsTable, workSeqsTable } from '../work/tables.ts';
 
 /**
  * Who may read `agentId`'s ledger in `goalId`. The goal first (a typed gap that says nothing
@@ -29,6 +32,12 @@ export async function checkLedgerAccess(
   }
   const gap = await checkGoalScope(q, caller, goalId);
   if (gap) return gap;
+  const a = agentsTable;
+  const d = delegationsTable;
+  const v = visionsTable;
+  const w = workSeqsTable;
+  const h = streamHeadsTable;
+  const ledgerHead = sql`select ${h.seq} from ${h} where ${h.goalId} = ${goalId} and ${h.stream} = 'ledger'`;
   // Everything else a read needs before its scope, in the same round trip: whether the goal
   // knows the agent, its roleScope, the ledger head, and the stamp of everything the
   // other-agent frontier is computed from (ledger head, work sequence, registry).
@@ -40,20 +49,19 @@ export async function checkLedgerAccess(
     stamp: string;
   }>(
     await q.execute(sql`select
-      exists (select 1 from agents where goal_id = ${goalId} and agent_id = ${agentId})
-      or exists (select 1 from delegations where goal_id = ${goalId} and agent_id = ${agentId})
+      exists (select 1 from ${a} where ${a.goalId} = ${goalId} and ${a.agentId} = ${agentId})
+      or exists (select 1 from ${d} where ${d.goalId} = ${goalId} and ${d.agentId} = ${agentId})
       as known,
       ${activeAgentSql(goalId, agentId)} as active,
-      (select role_scope from agent_visions where goal_id = ${goalId} and agent_id = ${agentId})
+      (select ${v.roleScope} from ${v} where ${v.goalId} = ${goalId} and ${v.agentId} = ${agentId})
       as role_scope,
-      (select seq::text from stream_heads where goal_id = ${goalId} and stream = 'ledger')
-      as head,
+      (${ledgerHead})::text as head,
       concat_ws(':',
-        (select seq from stream_heads where goal_id = ${goalId} and stream = 'ledger'),
-        (select seq from work_seqs where goal_id = ${goalId}),
-        (select concat_ws(':', count(*), max(registered_at), max(retired_at))
-          from agents where goal_id = ${goalId}),
-        (select count(*) from delegations where goal_id = ${goalId})) as stamp`),
+        (${ledgerHead}),
+        (select ${w.seq} from ${w} where ${w.goalId} = ${goalId}),
+        (select concat_ws(':', count(*), max(${a.registeredAt}), max(${a.retiredAt}))
+          from ${a} where ${a.goalId} = ${goalId}),
+        (select count(*) from ${d} where ${d.goalId} = ${goalId})) as stamp`),
   );
   if (!context?.known) {
     throw new InputError(

@@ -4,11 +4,17 @@
  * once per state of the goal and cached by its stamp.
  */
 
-import { sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Queryable } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
+import { activeAgentSql } from '../registry/scope.ts';
+import { agentsTable, delegationsTable } from '../registry/tables.ts';
+import { todosTable, visionsTable } from '../work/tables.ts';
 import type { LedgerContext } from './access.ts';
 import { LEDGER_LIMITS } from './limits.ts';
+import { liveStatuses } from './scope.ts';
+import { ledgerEventsTable } from './tables.ts';
 
 export const handoffStates = ['NONE', 'OUTGOING', 'INCOMING'] as const;
 export type HandoffState = (typeof handoffStates)[number];
@@ -83,31 +89,38 @@ export async function otherAgentFrontier(
  */
 async function goalFrontier(q: Queryable, goalId: string): Promise<GoalFrontier> {
   const cap = LEDGER_LIMITS.frontierRows + 1;
-  const active = sql`select agent_id from agents where goal_id = ${goalId} and retired_at is null
-    union
-    select d.agent_id from delegations d
-      join agents a on a.goal_id = d.agent_goal_id and a.agent_id = d.agent_id
-      where d.goal_id = ${goalId} and a.retired_at is null`;
-  const [agentRows, topRows] = await Promise.all([
+  const a = agentsTable;
+  const d = delegationsTable;
+  const v = visionsTable;
+  const e = alias(ledgerEventsTable, 'e');
+  const t = todosTable;
+  // Every agent the goal knows (registered there or delegated to it), while it is active.
+  const active = sql`select c.agent_id from (
+      select ${a.agentId} from ${a} where ${a.goalId} = ${goalId}
+      union select ${d.agentId} from ${d} where ${d.goalId} = ${goalId}) c
+    where ${activeAgentSql(goalId, sql`c.agent_id`)}`;
+  const [agentRows, tops] = await Promise.all([
     // Two index probes per agent: its latest material row, and the latest handoff naming it.
-    q.execute(sql`select p.agent_id, v.vision_summary, m.seq::text as material_seq,
-        m.event_kind = 'HANDOFF' as material_is_handoff,
+    q.execute(sql`select p.agent_id, ${v.visionSummary} as vision_summary,
+        m.seq::text as material_seq, m.event_kind = 'HANDOFF' as material_is_handoff,
         to_char(m.recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
           as latest_material_at,
-        (select e.seq::text from ledger_events e
-          where e.goal_id = ${goalId} and e.related_agent_id = p.agent_id
-            and e.event_kind = 'HANDOFF'
-          order by e.seq desc limit 1) as handoff_in_seq
+        (select ${e.seq}::text from ${ledgerEventsTable} as ${e}
+          where ${e.goalId} = ${goalId} and ${e.relatedAgentId} = p.agent_id
+            and ${e.eventKind} = 'HANDOFF'
+          order by ${e.seq} desc limit 1) as handoff_in_seq
       from (${active} order by agent_id limit ${cap + 1}) p
-      left join agent_visions v on v.goal_id = ${goalId} and v.agent_id = p.agent_id
-      left join lateral (select e.seq, e.event_kind, e.recorded_at from ledger_events e
-          where e.goal_id = ${goalId} and e.agent_id = p.agent_id and e.material
-          order by e.seq desc limit 1) m on true
+      left join ${v} on ${v.goalId} = ${goalId} and ${v.agentId} = p.agent_id
+      left join lateral (select ${e.seq}, ${e.eventKind}, ${e.recordedAt} from ${ledgerEventsTable} as ${e}
+          where ${e.goalId} = ${goalId} and ${e.agentId} = p.agent_id and ${e.material}
+          order by ${e.seq} desc limit 1) m on true
       order by p.agent_id`),
     // Each agent's highest-priority live claimed todo, from one pass over the goal's todos.
-    q.execute(sql`select distinct on (claimed_by) claimed_by, id, title from todos
-      where goal_id = ${goalId} and status in ('OPEN', 'DEFERRED') and claimed_by is not null
-      order by claimed_by, priority desc, created_at, id`),
+    q
+      .selectDistinctOn([t.claimedBy], { claimedBy: t.claimedBy, id: t.id, title: t.title })
+      .from(t)
+      .where(and(eq(t.goalId, goalId), inArray(t.status, liveStatuses), isNotNull(t.claimedBy)))
+      .orderBy(t.claimedBy, desc(t.priority), t.createdAt, t.id),
   ]);
   const rows = rowsOf<{
     agent_id: string;
@@ -117,16 +130,11 @@ async function goalFrontier(q: Queryable, goalId: string): Promise<GoalFrontier>
     latest_material_at: string | null;
     handoff_in_seq: string | null;
   }>(agentRows);
-  const tops = new Map(
-    rowsOf<{ claimed_by: string; id: string; title: string }>(topRows).map((t) => [
-      t.claimed_by,
-      t,
-    ]),
-  );
+  const topOf = new Map(tops.map((top) => [top.claimedBy, top]));
   let total = rows.length;
   if (rows.length > cap) {
     const [count] = rowsOf<{ n: number }>(
-      await q.execute(sql`select count(*)::int as n from (${active}) a`),
+      await q.execute(sql`select count(*)::int as n from (${active}) p`),
     );
     total = count?.n ?? rows.length;
   }
@@ -134,7 +142,7 @@ async function goalFrontier(q: Queryable, goalId: string): Promise<GoalFrontier>
   return {
     total,
     rows: rows.slice(0, cap).map((row) => {
-      const top = tops.get(row.agent_id);
+      const top = topOf.get(row.agent_id);
       return {
         agentId: row.agent_id,
         visionSummary: row.vision_summary,

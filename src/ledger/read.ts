@@ -5,14 +5,14 @@
  */
 
 import { and, desc, eq, gt, inArray, isNotNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Caller, CallerKind } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { oneOf, validateId, validateOptionalId } from '../core/validate.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
-import { rowsOf } from '../db/sql.ts';
 import { covers, parseDecisionScope, parseResumeCondition } from '../work/rules.ts';
-import type { GateGranularity, GateKind } from '../work/tables.ts';
+import { type GateRow, gatesTable, todosTable } from '../work/tables.ts';
 import { checkLedgerAccess } from './access.ts';
 import { eventOf, type LedgerEvent } from './append.ts';
 import { digestOf, SCHEMA_VERSION } from './digest.ts';
@@ -183,31 +183,29 @@ export async function evidenceLedger(
 
 /** Gates whose rows block `todoId`: covering a scope it requires, or named by a `gate_resolved:` condition. */
 async function blockingGates(tx: Tx, goalId: string, todoId: string): Promise<string[]> {
-  const [todo] = rowsOf<{ required: string[]; resume: string[]; gates: string[] }>(
-    await tx.execute(sql`select
-        array_to_string(required_decision_scopes, ',') as required,
-        array_to_string(resume_when, ',') as resume,
-        array(select g.id || ',' || g.kind || ',' || g.granularity || ',' || g.scope_key
-          from gates g where g.goal_id = ${goalId}) as gates
-      from todos where goal_id = ${goalId} and id = ${todoId}`),
-  );
+  const t = todosTable;
+  const g = gatesTable;
+  const [todo] = await tx
+    .select({
+      required: t.requiredDecisionScopes,
+      resume: t.resumeWhen,
+      // The goal's gates come along as one JSON array, so this stays one statement.
+      gates: sql<Pick<GateRow, 'id' | 'kind' | 'granularity' | 'scopeKey'>[]>`(
+        select coalesce(json_agg(json_build_object('id', ${g.id}, 'kind', ${g.kind},
+          'granularity', ${g.granularity}, 'scopeKey', ${g.scopeKey})), '[]'::json)
+        from ${g} where ${g.goalId} = ${goalId})`,
+    })
+    .from(t)
+    .where(and(eq(t.goalId, goalId), eq(t.id, todoId)));
   if (!todo) throw new InputError(`unknown todo in this goal: ${todoId}`, 'todoId');
-  const list = (joined: unknown) =>
-    typeof joined === 'string' && joined !== '' ? joined.split(',') : [];
-  const required = list(todo.required).map((s) => parseDecisionScope('todoId', s));
+  const required = todo.required.map((s) => parseDecisionScope('todoId', s));
   const ids = new Set(
-    list(todo.resume)
+    todo.resume
       .map((c) => parseResumeCondition('todoId', c))
       .flatMap((c) => (c.kind === 'gate_resolved' ? [c.gateId] : [])),
   );
-  for (const packed of todo.gates) {
-    const [id, kind, granularity, scopeKey] = packed.split(',') as [
-      string,
-      GateKind,
-      GateGranularity,
-      string,
-    ];
-    if (required.some((r) => covers({ kind, granularity, scopeKey }, r))) ids.add(id);
+  for (const gate of todo.gates) {
+    if (required.some((r) => covers(gate, r))) ids.add(gate.id);
   }
   return [...ids];
 }
@@ -225,6 +223,7 @@ export async function scopedRows(
   blocking: string[] | null,
 ): Promise<{ newestFirst: LedgerEvent[]; hasOlder: boolean }> {
   const e = ledgerEventsTable;
+  const s = alias(ledgerEventsTable, 's');
   const conditions: (SQL | undefined)[] = [eq(e.goalId, scope.goalId), scopeSql(scope)];
   if (filters.before !== null) conditions.push(lt(e.seq, BigInt(filters.before)));
   if (filters.eventKind !== null) conditions.push(eq(e.eventKind, filters.eventKind));
@@ -234,9 +233,9 @@ export async function scopedRows(
       gt(e.recordedAt, filters.since),
       gt(
         e.seq,
-        sql`coalesce((select s.seq from ledger_events s where s.goal_id = ${scope.goalId}
-          and s.recorded_at <= ${filters.since.toISOString()}::timestamptz
-          order by s.recorded_at desc limit 1), 0)`,
+        sql`coalesce((select ${s.seq} from ${ledgerEventsTable} as ${s} where ${s.goalId} = ${scope.goalId}
+          and ${s.recordedAt} <= ${filters.since.toISOString()}::timestamptz
+          order by ${s.recordedAt} desc limit 1), 0)`,
       ),
     );
   }

@@ -12,6 +12,7 @@ import type { Db } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
+import { todosTable } from '../work/tables.ts';
 import { resolveActor, type UnknownTodo } from '../work/work.ts';
 import { appendEvent, type LedgerEvent, refusalError } from './append.ts';
 import { screenEvent } from './privacy.ts';
@@ -101,9 +102,10 @@ export async function recordEvent(
         'relatedAgentId',
       );
     }
+    const t = todosTable;
     const [found] = rowsOf<{ todo: boolean; related: boolean }>(
       await tx.execute(sql`select
-        ${todoId === null ? sql`true` : sql`exists (select 1 from todos where goal_id = ${goalId} and id = ${todoId})`} as todo,
+        ${todoId === null ? sql`true` : sql`exists (select 1 from ${t} where ${t.goalId} = ${goalId} and ${t.id} = ${todoId})`} as todo,
         ${relatedAgentId === null ? sql`true` : activeAgentSql(goalId, relatedAgentId)} as related`),
     );
     if (!found?.todo) {

@@ -26,9 +26,9 @@
 
 import { and, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
-import { rowsOf, textArray } from '../db/sql.ts';
+import { textArray } from '../db/sql.ts';
 import { covers, parseDecisionScope, parseResumeCondition } from '../work/rules.ts';
-import type { GateGranularity, GateKind, TodoStatus } from '../work/tables.ts';
+import { gatesTable, type TodoStatus, todosTable, visionsTable } from '../work/tables.ts';
 import type { LedgerEvent, LedgerRelevance } from './append.ts';
 import { ledgerEventsTable } from './tables.ts';
 
@@ -45,6 +45,9 @@ export interface AgentScope {
   /** Gates that cover a scope the agent's live work requires, or that it waits for (rule 4). */
   readonly gates: Set<string>;
 }
+
+/** Todos still to be done: a lane holds them unclaimed, and only they wait on anything. */
+export const liveStatuses: readonly TodoStatus[] = ['OPEN', 'DEFERRED'];
 
 const LANE_WORD = /^[A-Za-z0-9._-][A-Za-z0-9._/*-]*$/;
 
@@ -66,64 +69,60 @@ export async function loadAgentScope(
   agentId: string,
   roleScope?: string | null,
 ): Promise<AgentScope> {
+  const v = visionsTable;
+  const t = todosTable;
+  const g = gatesTable;
   if (roleScope === undefined) {
-    const [vision] = rowsOf<{ role_scope: string }>(
-      await q.execute(
-        sql`select role_scope from agent_visions where goal_id = ${goalId} and agent_id = ${agentId}`,
-      ),
-    );
-    roleScope = vision?.role_scope ?? null;
+    const [vision] = await q
+      .select({ roleScope: v.roleScope })
+      .from(v)
+      .where(and(eq(v.goalId, goalId), eq(v.agentId, agentId)));
+    roleScope = vision?.roleScope ?? null;
   }
   const lanePrefixes = lanePrefixesOf(roleScope);
-  const laneClause =
+  const inLane =
     lanePrefixes.length === 0
       ? sql`false`
-      : sql`(t.claimed_by is null and t.status in ('OPEN', 'DEFERRED') and exists (
-          select 1 from unnest(t.write_scope) ws, unnest(${textArray(lanePrefixes)}) p
+      : sql`(${t.claimedBy} is null and ${inArray(t.status, liveStatuses)} and exists (
+          select 1 from unnest(${t.writeScope}) ws, unnest(${textArray(lanePrefixes)}) p
           where ws = p or starts_with(ws, p || '/')))`;
   const [todos, gates] = await Promise.all([
-    q.execute(sql`select t.id, t.claimed_by = ${agentId} as claimed, t.status,
-        array_to_string(t.depends_on, ',') as depends_on,
-        array_to_string(t.resume_when, ',') as resume_when,
-        array_to_string(t.required_decision_scopes, ',') as required_decision_scopes
-      from todos t
-      where t.goal_id = ${goalId} and (t.claimed_by = ${agentId} or ${laneClause})`),
-    q.execute(sql`select id, kind, granularity, scope_key from gates where goal_id = ${goalId}`),
+    q
+      .select({
+        id: t.id,
+        claimed: sql<boolean | null>`${t.claimedBy} = ${agentId}`,
+        status: t.status,
+        dependsOn: t.dependsOn,
+        resumeWhen: t.resumeWhen,
+        requiredDecisionScopes: t.requiredDecisionScopes,
+      })
+      .from(t)
+      .where(and(eq(t.goalId, goalId), or(eq(t.claimedBy, agentId), inLane))),
+    q
+      .select({ id: g.id, kind: g.kind, granularity: g.granularity, scopeKey: g.scopeKey })
+      .from(g)
+      .where(eq(g.goalId, goalId)),
   ]);
-  const list = (joined: string) => (joined === '' ? [] : joined.split(','));
   const claimed = new Set<string>();
   const lane = new Set<string>();
   const dependencies = new Set<string>();
   const gateIds = new Set<string>();
   const required: ReturnType<typeof parseDecisionScope>[] = [];
-  for (const todo of rowsOf<{
-    id: string;
-    claimed: boolean;
-    status: TodoStatus;
-    depends_on: string;
-    resume_when: string;
-    required_decision_scopes: string;
-  }>(todos)) {
+  for (const todo of todos) {
     (todo.claimed ? claimed : lane).add(todo.id);
-    if (todo.status !== 'OPEN' && todo.status !== 'DEFERRED') continue;
-    for (const id of list(todo.depends_on)) dependencies.add(id);
-    for (const text of list(todo.resume_when)) {
+    if (!liveStatuses.includes(todo.status)) continue;
+    for (const id of todo.dependsOn) dependencies.add(id);
+    for (const text of todo.resumeWhen) {
       const condition = parseResumeCondition('resumeWhen', text);
       if (condition.kind === 'todo_done') dependencies.add(condition.todoId);
       if (condition.kind === 'gate_resolved') gateIds.add(condition.gateId);
     }
-    for (const text of list(todo.required_decision_scopes)) {
+    for (const text of todo.requiredDecisionScopes) {
       required.push(parseDecisionScope('requiredDecisionScopes', text));
     }
   }
-  for (const gate of rowsOf<{
-    id: string;
-    kind: GateKind;
-    granularity: GateGranularity;
-    scope_key: string;
-  }>(gates)) {
-    const scope = { kind: gate.kind, granularity: gate.granularity, scopeKey: gate.scope_key };
-    if (required.some((r) => covers(scope, r))) gateIds.add(gate.id);
+  for (const gate of gates) {
+    if (required.some((r) => covers(gate, r))) gateIds.add(gate.id);
   }
   for (const id of [...claimed, ...lane]) dependencies.delete(id);
   return { goalId, agentId, lanePrefixes, claimed, lane, dependencies, gates: gateIds };

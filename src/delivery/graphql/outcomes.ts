@@ -99,6 +99,7 @@ const OutcomeChangeRef = builder.objectRef<OutcomeChange>('DeliveryOutcomeChange
 
 const currentStep = (d: Delivery) => outcomeChanges(d.row, d.history).at(-1) as OutcomeChange;
 
+/** Delivery's outcome fields: defined here, beside the outcome types they return. */
 builder.objectFields(DeliveryRef, (t) => ({
   outcome: t.field({
     type: DeliveryOutcomeEnum,

@@ -9,7 +9,7 @@ import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { Actor, CallerKind } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { Tx } from '../db/database.ts';
-import { textArray } from '../db/sql.ts';
+import { bare, textArray } from '../db/sql.ts';
 import { appendAtNextSeq } from '../events/sequence.ts';
 import type { GateGranularity, GateKind, TodoStatus, TodoTransitionKind } from '../work/tables.ts';
 import { type Boundary, type Refusal, screenEvent } from './privacy.ts';
@@ -165,7 +165,7 @@ export async function appendEvent(tx: Tx, event: NewLedgerEvent): Promise<Ledger
       const entries = Object.entries(values) as [keyof typeof columns, unknown][];
       return sql`insert into ${e}
           (${sql.join(
-            entries.map(([key]) => sql.identifier(columns[key].name)),
+            entries.map(([key]) => bare(columns[key])),
             sql`, `,
           )})
         values (${sql.join(

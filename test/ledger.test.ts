@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { type Caller, OPERATOR } from '../src/core/caller.ts';
 import { rowsOf } from '../src/db/sql.ts';
-import { recordEvent } from '../src/ledger/ledger.ts';
+import { recordEvent } from '../src/ledger/record.ts';
 import { generateToken } from '../src/registry/tokens.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {

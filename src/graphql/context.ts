@@ -5,7 +5,7 @@ import type { DeliveryKeeper } from '../delivery/keeper.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import type { StreamHub } from '../events/hub.ts';
 import type { LedgerEvent } from '../ledger/append.ts';
-import type { FrontierCache } from '../ledger/ledger.ts';
+import type { FrontierCache } from '../ledger/frontier.ts';
 import type { Logger } from '../log.ts';
 import type { PresenceChange } from '../presence/read.ts';
 import type { WaitKeeper } from '../waits/keeper.ts';

@@ -5,15 +5,24 @@
  * service, so the work graph can append without importing the ledger's read model.
  */
 
-import { sql } from 'drizzle-orm';
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { Actor, CallerKind } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { Tx } from '../db/database.ts';
-import { textArray } from '../db/sql.ts';
+import { bare, textArray } from '../db/sql.ts';
 import { appendAtNextSeq } from '../events/sequence.ts';
 import type { GateGranularity, GateKind, TodoStatus, TodoTransitionKind } from '../work/tables.ts';
 import { type Boundary, type Refusal, screenEvent } from './privacy.ts';
-import type { GoalChange, LedgerEventKind, LedgerEventRow, LedgerSource } from './tables.ts';
+import {
+  type GoalChange,
+  type LedgerEventKind,
+  type LedgerEventRow,
+  type LedgerSource,
+  ledgerEventsTable,
+  type NewLedgerEventRow,
+} from './tables.ts';
+
+const columns = getTableColumns(ledgerEventsTable);
 
 // ---- values --------------------------------------------------------------------------
 
@@ -139,27 +148,33 @@ export async function appendEvent(tx: Tx, event: NewLedgerEvent): Promise<Ledger
     recordedByKind: event.recordedBy.kind,
     recordedByAgent: event.recordedBy.agentId,
     credentialId: event.recordedBy.credentialId,
-  };
+  } satisfies Omit<NewLedgerEventRow, 'seq'>;
   // One statement holds the head lock from numbering to commit: the goal's ledger write rate
   // is bounded by how long that lock is held, so it is held for one round trip, not three.
+  const e = ledgerEventsTable;
   const written = await appendAtNextSeq<{ seq: string; recorded_at: string }>(
     tx,
     event.goalId,
     'ledger',
-    (seq) => sql`insert into ledger_events (goal_id, seq, source, event_kind, agent_id, todo_id,
-        gate_id, related_agent_id, classification, status, summary, evidence_refs, material,
-        goal_change, cited_digest, raw_logs_recorded, raw_trajectory_recorded,
-        credential_values_recorded, absolute_paths_recorded, redaction_count,
-        recorded_by_kind, recorded_by_agent, credential_id)
-      values (${row.goalId}, ${seq}, ${row.source}, ${row.eventKind}, ${row.agentId},
-        ${row.todoId}, ${row.gateId}, ${row.relatedAgentId}, ${row.classification},
-        ${row.status}, ${row.summary}, ${textArray(row.evidenceRefs)}, ${row.material},
-        ${row.goalChange}, ${row.citedDigest}, ${row.rawLogsRecorded},
-        ${row.rawTrajectoryRecorded}, ${row.credentialValuesRecorded},
-        ${row.absolutePathsRecorded}, ${row.redactionCount}, ${row.recordedByKind},
-        ${row.recordedByAgent}, ${row.credentialId})
-      returning seq::text as seq,
-        to_char(recorded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as recorded_at`,
+    (seq) => {
+      const values: { [K in keyof NewLedgerEventRow]: SQL | NewLedgerEventRow[K] } = {
+        ...row,
+        seq,
+        evidenceRefs: textArray(row.evidenceRefs),
+      };
+      const entries = Object.entries(values) as [keyof typeof columns, unknown][];
+      return sql`insert into ${e}
+          (${sql.join(
+            entries.map(([key]) => bare(columns[key])),
+            sql`, `,
+          )})
+        values (${sql.join(
+          entries.map(([, value]) => sql`${value}`),
+          sql`, `,
+        )})
+        returning ${e.seq}::text as seq,
+          to_char(${e.recordedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as recorded_at`;
+    },
   );
   return eventOf({ ...row, seq: BigInt(written.seq), recordedAt: new Date(written.recorded_at) });
 }

@@ -46,7 +46,7 @@ type NewDelivery = Omit<
   | 'takeCount'
 >;
 
-/** Bounds (DESIGN §7: bodies are bounded; larger content goes in a durable artifact). */
+/** Bounds (README, "Delivery, inbox and roster": bodies are bounded; larger content goes in a durable artifact). */
 export const MAX_BODY_BYTES = 16_384;
 export const MAX_SUBJECT_CHARS = 200;
 export const MAX_IDEMPOTENCY_KEY_CHARS = 128;
@@ -205,7 +205,7 @@ const refused = (
 });
 
 /**
- * Hands one registered agent a bounded request or context (DESIGN §7). Validates fully,
+ * Hands one registered agent a bounded request or context (README, "Delivery, inbox and roster"). Validates fully,
  * then decides every refusal before writing: a refusal writes nothing. A retried key
  * returns the original (with its current outcome) or a conflict, and never writes again.
  * Otherwise one transaction appends the delivery to the goal's inbox stream under its

@@ -3,7 +3,7 @@ import { bigint, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 
 /**
  * Per-goal stream heads. Advancing a head takes a row lock held to commit, so a goal's
- * sequence numbers commit in order with no gaps (DESIGN §1 rule 8): a reader that resumes
+ * sequence numbers commit in order with no gaps (docs/architecture.md, "Writes, sequences and streams"): a reader that resumes
  * after N never misses a committed item above N.
  */
 export const streamHeadsTable = pgTable(

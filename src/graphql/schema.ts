@@ -18,5 +18,5 @@ import '../ledger/graphql/events.ts';
 import '../ledger/graphql/read.ts';
 import '../ledger/graphql/checkpoint.ts';
 
-/** The whole schema: each domain's graphql.ts adds its types and fields when imported above. */
+/** The whole schema: each schema file imported above adds its types and fields. */
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,5 +1,5 @@
 /**
- * The ledger's write path: the only way a row enters the ledger (DESIGN §8, "Writing").
+ * The ledger's write path: the only way a row enters the ledger (README, "Evidence ledger", "Writing").
  * Other domains append their rows with `appendEvent(tx, event)` inside their own transaction,
  * so a change and its row commit together or not at all. This file imports no other domain's
  * service, so the work graph can append without importing the ledger's read model.

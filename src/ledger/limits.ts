@@ -1,4 +1,4 @@
-/** Bounds of ledger reads, checkpoints and streams (DESIGN §8). */
+/** Bounds of ledger reads, checkpoints and streams (README, "Evidence ledger"). */
 export const LEDGER_LIMITS = {
   defaultLimit: 30,
   maxLimit: 200,

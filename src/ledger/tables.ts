@@ -55,7 +55,7 @@ const at = (name: string) => timestamp(name, { withTimezone: true });
 /**
  * The evidence ledger: append-only (a trigger in the migration refuses UPDATE and DELETE).
  * `seq` is the goal's ledger sequence, allocated under the `ledger` stream head lock held to
- * commit, so rows commit in `seq` order with no gaps (DESIGN §1 rule 8).
+ * commit, so rows commit in `seq` order with no gaps (docs/architecture.md, "Writes, sequences and streams").
  *
  * Every free-text column passed the privacy screen (ledger/privacy.ts) before it was
  * written; the boundary columns record what the row declares it does not hold.

@@ -154,8 +154,3 @@ export function ensureWritableFolder(folder: string): void {
     );
   }
 }
-
-/** Sends a NOTIFY that is delivered only if and when the surrounding transaction commits. */
-export async function notify(tx: Queryable, channel: string, payload: string): Promise<void> {
-  await tx.execute(sql`select pg_notify(${channel}, ${payload})`);
-}

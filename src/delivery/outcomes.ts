@@ -1,7 +1,7 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/database.ts';
 import { bare, rowsOf, textArray } from '../db/sql.ts';
-import { DOORBELL_CHANNEL } from '../events/doorbell.ts';
+import { ringSql } from '../events/doorbell.ts';
 import { lockHead } from '../events/sequence.ts';
 import { classifyChange, feedChanges } from '../presence/pins.ts';
 import type { Liveness, PresenceChangeRow } from '../presence/tables.ts';
@@ -210,9 +210,7 @@ async function record(
       ) as s(id, version, outcome, reason, seq, liveness, effective_at)
       where s.id in (select id from moved)
     )
-    select pg_notify(${DOORBELL_CHANNEL},
-      json_build_object('kind', 'delivery', 'id', id, 'seq', outcome_version::text)::text)
-    from moved`);
+    select ${ringSql('delivery', sql`id`, sql`outcome_version`)} from moved`);
   const recorded = await db
     .select()
     .from(deliveriesTable)

@@ -1,21 +1,29 @@
-import { type Database, notify, type Queryable } from '../db/database.ts';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Database, Queryable } from '../db/database.ts';
 
 /** The one LISTEN/NOTIFY channel every gateway instance shares. */
 export const DOORBELL_CHANNEL = 'switchboard';
 
 /**
- * What a ring says: something of `kind` changed under `id` (a goal; for `credential` a
- * credential id; for `delivery` a delivery id, whose outcome reached version `seq`) up to `seq`. A ring is only a doorbell: whoever hears it re-reads the tables
- * from its own cursor, so a lost ring delays an event and never loses one.
+ * Every kind of ring, and what its `id` and `seq` name. A ring is only a doorbell: whoever
+ * hears it re-reads the tables from its own cursor, so a lost ring delays an event and never
+ * loses one. Every ring is built by `ringSql`, in the statement whose commit it announces.
  */
+export const ringKinds = {
+  credential: 'id: a credential that was revoked or whose agent retired; seq: 0',
+  presence: "id: a goal; seq: its presence stream's new head",
+  inbox: "id: a goal; seq: its inbox stream's new head",
+  ledger: "id: a goal; seq: its ledger's new head",
+  delivery: "id: a delivery; seq: its outcome's new version",
+} as const;
+export type RingKind = keyof typeof ringKinds;
+
+/** A ring as heard: JSON of `{ kind, id, seq }`, the text `ringSql` sends. */
 export interface Ring {
   readonly kind: RingKind;
   readonly id: string;
   readonly seq: string;
 }
-
-export const ringKinds = ['credential', 'presence', 'inbox', 'delivery', 'ledger'] as const;
-export type RingKind = (typeof ringKinds)[number];
 
 type Handler = (ring: Ring) => void;
 
@@ -84,7 +92,16 @@ export class Doorbell {
   }
 }
 
+/**
+ * The SQL expression that rings: `pg_notify` of one `Ring`, delivered when the transaction
+ * commits (never if it rolls back). `id` and `seq` may be columns of the statement it is in.
+ */
+export function ringSql(kind: RingKind, id: SQL | string, seq: SQL | string): SQL {
+  return sql`pg_notify(${DOORBELL_CHANNEL}, json_build_object(
+    'kind', ${kind}::text, 'id', (${id})::text, 'seq', (${seq})::text)::text)`;
+}
+
 /** Rings the doorbell when `tx` commits (and never if it rolls back). */
-export async function ring(tx: Queryable, value: Ring): Promise<void> {
-  await notify(tx, DOORBELL_CHANNEL, JSON.stringify(value));
+export async function ring(tx: Queryable, { kind, id, seq }: Ring): Promise<void> {
+  await tx.execute(sql`select ${ringSql(kind, id, seq)}`);
 }

@@ -1,7 +1,7 @@
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Queryable, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
-import { DOORBELL_CHANNEL, type Ring } from './doorbell.ts';
+import { ringSql } from './doorbell.ts';
 import { streamHeadsTable } from './tables.ts';
 
 /**
@@ -11,12 +11,6 @@ import { streamHeadsTable } from './tables.ts';
 export type Stream = 'presence' | 'inbox' | 'ledger' | 'work';
 /** The streams whose heads ring the doorbell when they move. */
 export type RingedStream = Exclude<Stream, 'work'>;
-
-const ringOf = (stream: RingedStream, goalId: string, seq: bigint): Ring => ({
-  kind: stream,
-  id: goalId,
-  seq: seq.toString(),
-});
 
 /**
  * Locks the goal's head of `stream` until the transaction ends and returns its current value.
@@ -46,8 +40,7 @@ export async function advanceHead(
     with moved as (
       update stream_heads set seq = ${seq.toString()}::bigint
       where goal_id = ${goalId} and stream = ${stream} returning seq)
-    select pg_notify(${DOORBELL_CHANNEL}, ${JSON.stringify(ringOf(stream, goalId, seq))})
-    from moved`);
+    select ${ringSql(stream, goalId, seq.toString())} from moved`);
 }
 
 /**
@@ -70,8 +63,7 @@ export async function appendAtNextSeq<R>(
         on conflict (goal_id, stream) do update set seq = stream_heads.seq + 1
         returning seq),
       item as (${insert(sql`(select seq from head)`)})
-      select item.*, pg_notify(${DOORBELL_CHANNEL}, json_build_object(
-        'kind', ${stream}::text, 'id', ${goalId}::text, 'seq', (select seq::text from head))::text)
+      select item.*, ${ringSql(stream, goalId, sql`select seq from head`)}
       from item`),
   );
   if (!row) throw new Error(`${stream} item was written but cannot be read`);

@@ -20,6 +20,7 @@ const config: Config = {
   maxBodyBytes: 10_000_000,
   staleClaimMs: 3_600_000,
   logLevel: 'silent',
+  doorbellProbeMs: 1000,
 };
 const gateway = await startGateway(config, createLogger('silent'));
 const gc = (globalThis as { gc?: () => void }).gc;

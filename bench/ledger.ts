@@ -190,6 +190,7 @@ async function main() {
     maxBodyBytes: 1_000_000,
     staleClaimMs: 3_600_000,
     logLevel: 'silent',
+    doorbellProbeMs: 1000,
   };
   const gateway = await startGateway(config, createLogger('silent'), { database });
   const { token } = await issueCredential(database.db, {

@@ -19,6 +19,8 @@ export interface Config {
   /** Attention rollup: a claim with no advancement for this long is STALE_CLAIM. */
   readonly staleClaimMs: number;
   readonly logLevel: LogLevel;
+  /** How often the doorbell proves it listens; while deaf, how often streams poll (ms). */
+  readonly doorbellProbeMs: number;
 }
 
 export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -55,6 +57,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       3_600_000,
     ),
     logLevel: parseLogLevel(env.LOG_LEVEL),
+    doorbellProbeMs: parseInteger(
+      'SWITCHBOARD_DOORBELL_PROBE_MS',
+      env.SWITCHBOARD_DOORBELL_PROBE_MS,
+      1000,
+    ),
   };
 }
 

@@ -42,7 +42,7 @@ export async function startGateway(
   const adminToken = config.adminToken ?? ensureAdminTokenFile(config.dataDir, log);
   const database =
     options.database ?? (await openDatabase(config.database, { loadDataDir: options.loadDataDir }));
-  const doorbell = new Doorbell();
+  const doorbell = new Doorbell({ probeMs: config.doorbellProbeMs, log });
   const waits = new WaitKeeper(database.db, doorbell);
   const presence = new StreamHub(
     doorbell,

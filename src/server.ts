@@ -80,6 +80,14 @@ export function buildServer(deps: AppDeps): Server {
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     if (path === '/readyz') {
       if (!accepting) return sendJson(res, 503, { status: 'stopping' });
+      const doorbell = deps.doorbell.status();
+      if (!doorbell.listening) {
+        return sendJson(res, 503, {
+          status: 'doorbell not listening',
+          reason: doorbell.reason,
+          since: doorbell.since.toISOString(),
+        });
+      }
       return void deps.database.ping().then(
         () => sendJson(res, 200, { status: 'ready', driver: deps.database.driver }),
         () => sendJson(res, 503, { status: 'database unreachable' }),

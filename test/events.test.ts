@@ -10,7 +10,7 @@ let doorbell: Doorbell;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  doorbell = new Doorbell();
+  doorbell = new Doorbell({ probeMs: 200 });
   await doorbell.open(database);
 });
 afterAll(async () => {
@@ -60,26 +60,77 @@ describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
       const off = doorbell.onReconnect(() => {
         reconnects++;
       });
-      await database.db.execute(
-        sql`select pg_terminate_backend(pid) from pg_stat_activity
-            where query ilike 'listen%' and datname = current_database()`,
-      );
-      await eventually(
-        () => (reconnects > 0 ? true : undefined),
-        'the listener to reconnect',
-        15_000,
-      );
-      // And it still hears rings afterwards.
-      const id = uid('cred');
-      const heard: Ring[] = [];
-      doorbell.on('credential', id, (r) => heard.push(r));
-      await database.db.transaction((tx) => ring(tx, { kind: 'credential', id, seq: '1' }));
-      await eventually(() => (heard.length === 1 ? true : undefined), 'a ring after reconnect');
+      await killListener(doorbell);
+      await eventually(() => (reconnects > 0 ? true : undefined), 'the listener to reconnect');
+      await expectRingHeard(doorbell);
       off();
     },
-    20_000,
+  );
+
+  it.skipIf(driver === 'pglite')(
+    'a burst of kills of its LISTEN connection never leaves it deaf',
+    async () => {
+      const relistens = doorbell.stats.relistens;
+      const until = Date.now() + 2_000;
+      while (Date.now() < until) await killListener(doorbell);
+      await eventually(
+        () => (doorbell.status().listening ? true : undefined),
+        'listening again after the burst',
+        5_000,
+      );
+      expect(doorbell.stats.relistens).toBeGreaterThan(relistens);
+      await expectRingHeard(doorbell);
+    },
+  );
+
+  it.skipIf(driver === 'pglite')(
+    'while it cannot listen it says why and polls; then listens again and catches up',
+    async () => {
+      let catchUps = 0;
+      const off = doorbell.onReconnect(() => {
+        catchUps++;
+      });
+      const deaf: string[] = [];
+      // Kill every listening connection as soon as it appears, until deafness and at least
+      // two polls were seen.
+      await eventually(
+        async () => {
+          await killListener(doorbell);
+          const status = doorbell.status();
+          if (!status.listening) deaf.push(status.reason);
+          return deaf.length > 0 && catchUps >= 2 ? true : undefined;
+        },
+        'deaf, and polling',
+        10_000,
+      );
+      expect(deaf[0]).toMatch(/probe|listen/);
+      await eventually(
+        () => (doorbell.status().listening ? true : undefined),
+        'listening again',
+        5_000,
+      );
+      expect(doorbell.stats.relistens).toBeGreaterThan(0);
+      await expectRingHeard(doorbell);
+      off();
+    },
   );
 });
+
+async function killListener(bell: Doorbell): Promise<void> {
+  await database.db.execute(
+    sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where application_name = ${bell.connectionName}`,
+  );
+}
+
+async function expectRingHeard(bell: Doorbell): Promise<void> {
+  const id = uid('cred');
+  const heard: Ring[] = [];
+  const off = bell.on('credential', id, (r) => heard.push(r));
+  await database.db.transaction((tx) => ring(tx, { kind: 'credential', id, seq: '1' }));
+  await eventually(() => (heard.length === 1 ? true : undefined), 'a ring after reconnect');
+  off();
+}
 
 describe(`follow: catch-up streams (${driver})`, () => {
   it('reads at once, re-reads on each ring, collapses bursts, and ends on done', async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { recordOutcomes } from '../src/waits/waits.ts';
 import { database, t } from './support/gateway-per-file.ts';
@@ -454,4 +455,50 @@ describe(`rule 6-7: several agents, and scope (${driver})`, () => {
     const unknown = await t.ok(START, { input: input(goalId, { agentId: 'ghost' }) });
     expect(unknown.startWait).toEqual({ __typename: 'UnknownAgent', agentId: 'ghost' });
   });
+});
+
+describe(`the doorbell going deaf (${driver})`, () => {
+  it.skipIf(driver === 'pglite')(
+    'while its LISTEN connection keeps dying, /readyz says 503 with the reason and a wait still resolves by polling',
+    async () => {
+      const gateway = await startTestGateway(database, { doorbellProbeMs: 200 });
+      const bell = gateway.gateway.deps.doorbell;
+      const { goalId, alpha } = await world(gateway);
+      const { stream, close } = follow(gateway, { input: input(goalId) });
+      await stream.take(1); // PENDING
+      const kill = () =>
+        database.db.execute(
+          sql`select pg_terminate_backend(pid) from pg_stat_activity
+              where application_name = ${bell.connectionName}`,
+        );
+      const readyz = `${gateway.url.replace(/\/graphql$/, '')}/readyz`;
+      // Keep killing every listening connection until the instance reports itself deaf.
+      const deaf = await eventually(
+        async () => {
+          await kill();
+          const response = await fetch(readyz);
+          return response.status === 503 ? response.json() : undefined;
+        },
+        '/readyz to answer 503',
+        10_000,
+      );
+      expect(deaf).toMatchObject({ status: 'doorbell not listening', reason: expect.any(String) });
+      // Still deaf (kills continue): the change reaches the wait through the poll.
+      let killing = true;
+      const killer = (async () => {
+        while (killing) await kill();
+      })();
+      await alpha('DONE');
+      const [, done] = await stream.take(2, 5_000);
+      expect(done).toMatchObject({ status: 'SATISFIED' });
+      killing = false;
+      await killer;
+      await eventually(
+        async () => ((await fetch(readyz)).status === 200 ? true : undefined),
+        '/readyz to answer 200 again',
+      );
+      await close();
+      await gateway.stop();
+    },
+  );
 });

@@ -24,16 +24,27 @@ export interface Database {
   readonly driver: DatabaseSource['driver'];
   readonly db: Db;
   /**
-   * Calls `onNotify` for each NOTIFY on `channel`. `onConnect` runs each time the listening
-   * connection is (re)established, after the LISTEN is in place: anything sent while it was
-   * down is lost, so listeners use it to catch up from their cursors.
+   * Opens a listening connection of its own for `channel` and resolves once its LISTEN is in
+   * place; `onNotify` gets each payload. On Postgres the driver reconnects a dropped
+   * connection by itself and calls `onRelisten` when its LISTEN is back (anything sent in
+   * between is lost); but a failed re-LISTEN is swallowed and nothing says so, so the doorbell
+   * proves the connection with probes and opens a new one (events/doorbell.ts).
    */
   listen(
     channel: string,
+    name: string,
     onNotify: (payload: string) => void,
-    onConnect: () => void,
-  ): Promise<() => Promise<void>>;
+    onRelisten: () => void,
+  ): Promise<Listener>;
+  /** Sends a NOTIFY outside any transaction (the doorbell's probes). */
+  notify(channel: string, payload: string): Promise<void>;
   ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A listening connection, named by its `application_name` on Postgres. */
+export interface Listener {
+  readonly name: string;
   close(): Promise<void>;
 }
 
@@ -64,9 +75,27 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     driver: 'postgres',
     db,
-    async listen(channel, onNotify, onConnect) {
-      const { unlisten } = await client.listen(channel, onNotify, onConnect);
-      return unlisten;
+    async listen(channel, name, onNotify, onRelisten) {
+      const listener = postgres(url, {
+        max: 1,
+        onnotice: () => {},
+        connect_timeout: 5,
+        connection: { application_name: name },
+      });
+      try {
+        let first = true;
+        await listener.listen(channel, onNotify, () => {
+          if (!first) onRelisten();
+          first = false;
+        });
+      } catch (error) {
+        await listener.end({ timeout: 0 });
+        throw error;
+      }
+      return { name, close: () => listener.end({ timeout: 0 }) };
+    },
+    async notify(channel, payload) {
+      await client`select pg_notify(${channel}, ${payload})`;
     },
     async ping() {
       await client`select 1`;
@@ -117,10 +146,12 @@ async function openPglite(
   return {
     driver: 'pglite',
     db,
-    async listen(channel, onNotify, onConnect) {
+    async listen(channel, name, onNotify) {
       const unlisten = await client.listen(channel, onNotify);
-      onConnect(); // in-process: the connection never drops, so this runs once
-      return () => unlisten();
+      return { name, close: () => unlisten() };
+    },
+    async notify(channel, payload) {
+      await client.query('select pg_notify($1, $2)', [channel, payload]);
     },
     async ping() {
       await client.query('select 1');

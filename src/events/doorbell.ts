@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database, Listener, Queryable } from '../db/database.ts';
+import type { Logger } from '../log.ts';
 
 /** The one LISTEN/NOTIFY channel every gateway instance shares. */
 export const DOORBELL_CHANNEL = 'switchboard';
@@ -27,36 +29,76 @@ export interface Ring {
 
 type Handler = (ring: Ring) => void;
 
+/** Whether the doorbell hears rings now; when not, why and since when. */
+export type DoorbellStatus =
+  | { readonly listening: true }
+  | { readonly listening: false; readonly reason: string; readonly since: Date };
+
+export interface DoorbellOptions {
+  /**
+   * How often the doorbell proves it is listening by sending itself a probe (ms). A probe not
+   * back within twice this long makes it deaf; while deaf, every stream, wait and delivery of
+   * the instance catches up from its cursor every `probeMs`, so outcomes are late, not lost.
+   */
+  readonly probeMs: number;
+  readonly log?: Logger;
+}
+
+const RELISTEN_BACKOFF_MS = [50, 100, 200, 400, 500] as const;
+
 /**
- * Fans one LISTEN connection out to in-process handlers keyed by (kind, id), and tells
- * everyone to catch up whenever the listening connection comes back.
+ * Fans one LISTEN connection out to in-process handlers keyed by (kind, id), and knows
+ * whether that connection really listens: a probe it sends itself must come back. When one
+ * does not (the connection died, or came back without its LISTEN, or the database is down),
+ * it opens a new connection with a short bounded backoff, polls in the meantime, and once
+ * listening again tells everyone to catch up from their cursors.
  */
 export class Doorbell {
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly catchUps = new Set<() => void>();
-  private unlisten: (() => Promise<void>) | null = null;
+  private readonly probeId = randomUUID();
+  private database: Database | null = null;
+  private listener: Listener | null = null;
+  private current: DoorbellStatus = {
+    listening: false,
+    reason: 'not opened yet',
+    since: new Date(),
+  };
+  private probe: { seq: number; sentAt: number; arrived: () => void } | null = null;
+  private probeSeq = 0;
+  private probeTimer: NodeJS.Timeout | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private relistening: Promise<void> | null = null;
+  private closed = false;
+  /** Times it had to open a new listening connection; the latest probe round trip (ms). */
+  readonly stats = { relistens: 0, probeRoundTripMs: null as number | null };
 
-  /** Starts listening; resolves once the LISTEN is in place. */
+  constructor(private readonly options: DoorbellOptions) {}
+
+  /** Starts listening; resolves once the LISTEN is in place and a probe has come back. */
   async open(database: Database): Promise<void> {
-    let connected = false;
-    this.unlisten = await database.listen(
-      DOORBELL_CHANNEL,
-      (payload) => this.dispatch(payload),
-      () => {
-        // The first connect is not a reconnect: nothing could have been missed yet.
-        if (connected) for (const catchUp of this.catchUps) catchUp();
-        connected = true;
-      },
-    );
+    this.database = database;
+    await this.listen();
+    this.current = { listening: true };
+    this.probeTimer = setInterval(() => void this.checkProbe(), this.options.probeMs);
+    this.probeTimer.unref();
+  }
+
+  status(): DoorbellStatus {
+    return this.current;
+  }
+
+  /** The `application_name` of its listening connections (operators and tests find them by it). */
+  get connectionName(): string {
+    return `switchboard-doorbell-${this.probeId.slice(0, 8)}`;
   }
 
   async close(): Promise<void> {
-    try {
-      await this.unlisten?.();
-    } catch {
-      // The connection is already gone (database closed or unreachable): nothing to undo.
-    }
-    this.unlisten = null;
+    this.closed = true;
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    this.stopPolling();
+    await this.relistening;
+    await this.closeListener();
     this.handlers.clear();
     this.catchUps.clear();
   }
@@ -73,24 +115,149 @@ export class Doorbell {
     };
   }
 
-  /** Calls `catchUp` after the listening connection was lost and re-established. */
+  /**
+   * Calls `catchUp` whenever rings may have been missed: after a new listening connection is
+   * proven, and every `probeMs` while the doorbell is deaf.
+   */
   onReconnect(catchUp: () => void): () => void {
     this.catchUps.add(catchUp);
     return () => this.catchUps.delete(catchUp);
   }
 
-  private dispatch(payload: string): void {
-    let ring: Ring;
+  /** Opens a listening connection and proves it with a probe, or throws. */
+  private async listen(): Promise<void> {
+    const database = this.database as Database;
+    this.listener = await database.listen(
+      DOORBELL_CHANNEL,
+      this.connectionName,
+      (payload) => this.dispatch(payload),
+      () => this.catchUp(),
+    );
+    await new Promise<void>((resolve, reject) => {
+      const timeout = setTimeout(
+        () => reject(new Error('the first probe did not come back')),
+        2 * this.options.probeMs,
+      );
+      this.sendProbe(() => {
+        clearTimeout(timeout);
+        resolve();
+      }).catch((error: unknown) => {
+        clearTimeout(timeout);
+        reject(error);
+      });
+    });
+  }
+
+  private async sendProbe(arrived: () => void): Promise<void> {
+    const seq = ++this.probeSeq;
+    this.probe = { seq, sentAt: performance.now(), arrived };
+    await (this.database as Database).notify(
+      DOORBELL_CHANNEL,
+      JSON.stringify({ kind: 'probe', id: this.probeId, seq: String(seq) }),
+    );
+  }
+
+  /** Each tick: a probe still out after two ticks means deaf; otherwise send the next one. */
+  private async checkProbe(): Promise<void> {
+    if (this.closed || this.relistening) return;
+    if (this.probe) {
+      if (performance.now() - this.probe.sentAt > 2 * this.options.probeMs) {
+        this.deaf(`no probe came back within ${2 * this.options.probeMs} ms`);
+      }
+      return;
+    }
     try {
-      ring = JSON.parse(payload) as Ring;
+      await this.sendProbe(() => {});
+    } catch (error) {
+      this.deaf(`a probe could not be sent: ${describe(error)}`);
+    }
+  }
+
+  private deaf(reason: string): void {
+    if (this.closed || this.relistening) return;
+    this.current = { listening: false, reason, since: new Date() };
+    this.options.log?.warn('doorbell deaf: polling until it listens again', { reason });
+    this.startPolling();
+    this.relistening = this.relisten().finally(() => {
+      this.relistening = null;
+    });
+  }
+
+  private async relisten(): Promise<void> {
+    for (let attempt = 0; !this.closed; attempt++) {
+      await this.closeListener();
+      try {
+        await this.listen();
+        break;
+      } catch (error) {
+        if (!this.current.listening) {
+          const reason = `cannot listen: ${describe(error)}`;
+          this.current = { listening: false, reason, since: this.current.since };
+        }
+        const backoff = RELISTEN_BACKOFF_MS[Math.min(attempt, RELISTEN_BACKOFF_MS.length - 1)];
+        await new Promise((resolve) => setTimeout(resolve, backoff));
+      }
+    }
+    if (this.closed) return;
+    const since = this.current.listening ? null : this.current.since;
+    this.current = { listening: true };
+    this.stats.relistens++;
+    this.stopPolling();
+    this.options.log?.info('doorbell listening again', {
+      deafMs: since ? Date.now() - since.getTime() : 0,
+    });
+    this.catchUp();
+  }
+
+  private async closeListener(): Promise<void> {
+    const listener = this.listener;
+    this.listener = null;
+    this.probe = null;
+    try {
+      await listener?.close();
+    } catch {
+      // The connection is already gone: nothing to undo.
+    }
+  }
+
+  private startPolling(): void {
+    if (this.pollTimer) return;
+    this.pollTimer = setInterval(() => this.catchUp(), this.options.probeMs);
+    this.pollTimer.unref();
+  }
+
+  private stopPolling(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = null;
+  }
+
+  private catchUp(): void {
+    for (const catchUp of this.catchUps) catchUp();
+  }
+
+  private dispatch(payload: string): void {
+    let ring: Ring | { kind: 'probe'; id: string; seq: string };
+    try {
+      ring = JSON.parse(payload);
     } catch {
       return; // not ours
     }
+    if (ring.kind === 'probe') {
+      const probe = this.probe;
+      if (ring.id === this.probeId && probe && String(probe.seq) === ring.seq) {
+        this.stats.probeRoundTripMs = performance.now() - probe.sentAt;
+        this.probe = null;
+        probe.arrived();
+      }
+      return;
+    }
     for (const key of [`${ring.kind}:${ring.id}`, `${ring.kind}:*`]) {
-      for (const handler of this.handlers.get(key) ?? []) handler(ring);
+      for (const handler of this.handlers.get(key) ?? []) handler(ring as Ring);
     }
   }
 }
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The SQL expression that rings: `pg_notify` of one `Ring`, delivered when the transaction

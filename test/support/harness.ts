@@ -40,6 +40,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     maxBodyBytes: 100_000,
     staleClaimMs: 3_600_000,
     logLevel: 'silent',
+    doorbellProbeMs: 1000,
     ...overrides,
   };
 }

@@ -13,6 +13,7 @@ import { SubscriberTooSlow } from './events/hub.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { schema } from './graphql/schema.ts';
 import { resolveCaller } from './registry/credentials.ts';
+import { OpenStreams } from './streams.ts';
 
 export interface Server {
   /** Listens on `port` (0 picks a free one) and resolves to the port in use. */
@@ -36,6 +37,8 @@ export const CLOSE_FORBIDDEN = 4403;
 export function buildServer(deps: AppDeps): Server {
   const { config } = deps;
   let accepting = true;
+  // A revoked credential's (or retired agent's) streams end, then its sockets close.
+  const streams = new OpenStreams(deps);
 
   const yoga = createYoga<Partial<SocketContext>, Context>({
     schema,
@@ -71,6 +74,7 @@ export function buildServer(deps: AppDeps): Server {
         blockFieldSuggestion: { enabled: !config.exploration },
       }),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
+      streams.plugin,
       ...(config.exploration ? [] : [disableIntrospection]),
     ],
   });
@@ -119,6 +123,13 @@ export function buildServer(deps: AppDeps): Server {
           );
           if (!caller) return false;
           callers.set(ctx.extra.socket, caller);
+          const { socket } = ctx.extra;
+          if (caller.credentialId !== null) {
+            const untrack = streams.trackSocket(caller.credentialId, () =>
+              socket.close(CLOSE_FORBIDDEN, 'credential revoked'),
+            );
+            socket.once('close', untrack);
+          }
           return true;
         } catch (error) {
           if (error instanceof UnauthenticatedError) return false;
@@ -149,15 +160,6 @@ export function buildServer(deps: AppDeps): Server {
     wss,
   );
 
-  // Revocation (and retirement) ring the doorbell on commit; whichever instance holds the
-  // credential's sockets closes them.
-  const unsubscribeRevocations = deps.doorbell.on('credential', null, ({ id }) => {
-    for (const socket of wss.clients) {
-      if (callers.get(socket)?.credentialId === id)
-        socket.close(CLOSE_FORBIDDEN, 'credential revoked');
-    }
-  });
-
   return {
     start: (port) =>
       new Promise((resolve, reject) => {
@@ -182,7 +184,7 @@ export function buildServer(deps: AppDeps): Server {
 
     async stop() {
       accepting = false;
-      unsubscribeRevocations();
+      streams.close();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       for (const socket of wss.clients) socket.close(1001, 'server stopping');
       http.closeAllConnections();

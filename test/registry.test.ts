@@ -9,6 +9,7 @@ import {
   issueCredential,
   peerInNewGoal,
   registerAgent,
+  subscribe,
   uid,
   wsClient,
   wsQuery,
@@ -334,4 +335,79 @@ describe(`credentials on every transport (${driver})`, () => {
     expect(me.me).toEqual({ kind: 'PEER', goalIds: [] });
     await client.dispose();
   });
+});
+
+describe(`revocation reaches every open stream (${driver})`, () => {
+  const STREAM = `subscription($g: ID!, $a: ID!, $after: Seq) {
+    ledgerEvents(goalId: $g, agentId: $a, after: $after) { __typename ... on LedgerEvent { seq } }
+  }`;
+  const RECORD = `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`;
+
+  /** An SSE subscription: `first` resolves at its first event, `ended` with all it got. */
+  async function sseStream(token: string, variables: Record<string, unknown>) {
+    const response = await fetch(t.url, {
+      method: 'POST',
+      headers: {
+        accept: 'text/event-stream',
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({ query: STREAM, variables }),
+    });
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    let sawFirst = () => {};
+    const first = new Promise<void>((resolve) => {
+      sawFirst = resolve;
+    });
+    const ended = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return text;
+        text += decoder.decode(value, { stream: true });
+        if (text.includes('"LedgerEvent"')) sawFirst();
+      }
+    })();
+    return { first, ended };
+  }
+
+  for (const how of ['revoked', 'retired'] as const) {
+    it(`ends SSE and WebSocket subscriptions of a ${how} credential with UNAUTHENTICATED, also when no ring arrives`, async () => {
+      const peer = await peerInNewGoal(t);
+      let closed: { code: number } | undefined;
+      const client = wsClient(t.wsUrl, peer.token, (event) => {
+        closed = event;
+      });
+      const variables = { g: peer.goalId, a: peer.agentId, after: '0' };
+      const ws = subscribe(client, STREAM, variables, 'ledgerEvents');
+      const sse = await sseStream(peer.token, variables);
+      await t.ok(
+        RECORD,
+        { input: { goalId: peer.goalId, eventKind: 'VALIDATION', summary: 'both streams live' } },
+        peer.token,
+      );
+      await ws.take(1); // both subscriptions are live
+      await sse.first;
+      // Written behind the gateway's back: no doorbell rings, only the re-check can see it.
+      if (how === 'revoked') {
+        await database.db.execute(
+          sql`update credentials set revoked_at = now() where id = ${peer.credentialId}`,
+        );
+      } else {
+        await database.db.execute(
+          sql`update agents set retired_at = now()
+              where goal_id = ${peer.goalId} and agent_id = ${peer.agentId}`,
+        );
+      }
+      const body = await sse.ended; // the server ends the SSE stream
+      expect(body).toContain('"code":"UNAUTHENTICATED"');
+      expect(body).toContain('event: complete');
+      await eventually(() => (ws.errors.length > 0 ? true : undefined), 'the ws error', 5_000);
+      expect(JSON.stringify(ws.errors[0])).toContain('UNAUTHENTICATED');
+      expect((await eventually(() => closed, 'the socket to close', 5_000)).code).toBe(4403);
+      await client.dispose();
+    });
+  }
 });

@@ -1,7 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { type Caller, OPERATOR } from '../core/caller.ts';
 import { UnauthenticatedError } from '../core/errors.ts';
 import type { Queryable } from '../db/database.ts';
+import { registeredAgentSql } from './scope.ts';
 import { type Credential, credentialsTable } from './tables.ts';
 import { hashToken } from './tokens.ts';
 
@@ -55,4 +56,29 @@ export function callerOf(row: Credential): Caller {
         goalIds: row.goalIds,
       };
   }
+}
+
+/**
+ * Which of `ids` still stand for a caller: not revoked, and for a PEER, its agent still
+ * registered and not retired. One statement, however many credentials.
+ */
+export async function validCredentials(
+  db: Queryable,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: credentialsTable.id })
+    .from(credentialsTable)
+    .where(
+      and(
+        inArray(credentialsTable.id, [...ids]),
+        isNull(credentialsTable.revokedAt),
+        or(
+          ne(credentialsTable.kind, 'PEER'),
+          registeredAgentSql(sql`${credentialsTable.goalId}`, sql`${credentialsTable.agentId}`),
+        ),
+      ),
+    );
+  return new Set(rows.map((row) => row.id));
 }

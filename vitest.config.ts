@@ -16,5 +16,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     retry: 0,
+    // graphql-ws checks errors with instanceof: it must load the same graphql copy as the code.
+    server: { deps: { inline: ['graphql-ws'] } },
   },
 });

@@ -103,7 +103,9 @@ export function buildServer(deps: AppDeps): Server {
   });
 
   // noServer: the HTTP server owns 'listen' errors (a port in use is reported once, by start).
-  const wss = new WebSocketServer({ noServer: true });
+  // Frames are capped like request bodies (the library's default is 100 MiB), also before
+  // connection_init is authenticated: a larger frame closes that socket with 1009.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxBodyBytes });
   http.on('upgrade', (req, socket, head) => {
     if ((req.url ?? '/').split('?')[0] !== '/graphql') return void socket.destroy();
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
@@ -145,16 +147,26 @@ export function buildServer(deps: AppDeps): Server {
           params,
           ...socketContext,
         });
-        const args = {
+        // A bad operation (syntax, token or depth limits) is an error on its own id: the
+        // socket and its other subscriptions carry on.
+        let document: ReturnType<typeof parse>;
+        try {
+          document = parse(params.query);
+          const errors = validate(schema, document);
+          if (errors.length > 0) return errors.map(operationError);
+        } catch (error) {
+          if (error instanceof Error && error.name === 'GraphQLError')
+            return [operationError(error)];
+          throw error;
+        }
+        return {
           schema,
           operationName: params.operationName,
-          document: parse(params.query),
+          document,
           variableValues: params.variables,
           contextValue: await contextFactory(),
           rootValue: { execute, subscribe },
         };
-        const errors = validate(args.schema, args.document);
-        return errors.length > 0 ? errors : args;
       },
     },
     wss,
@@ -193,6 +205,16 @@ export function buildServer(deps: AppDeps): Server {
       await closed;
     },
   };
+}
+
+/**
+ * An operation's parse or validation error, rebuilt as this module's GraphQLError: the parser
+ * and the limit plugins may raise another copy's class, and graphql-ws recognises errors by
+ * class.
+ */
+function operationError(error: Error): GraphQLError {
+  const { message, extensions } = error as Partial<GraphQLError> & Error;
+  return new GraphQLError(message, { extensions: extensions ?? {} });
 }
 
 interface Enveloped {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { printSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { startGateway } from '../src/gateway.ts';
 import { schema } from '../src/graphql/schema.ts';
@@ -15,6 +16,7 @@ import {
   openTestDatabase,
   peerInNewGoal,
   startTestGateway,
+  subscribe,
   testConfig,
   wsClient,
   wsQuery,
@@ -303,5 +305,50 @@ describe('schema', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+});
+
+describe(`one bad message never takes a socket down (${driver})`, () => {
+  it('answers a syntax error, too many tokens and too much depth on their own operation ids; the socket and its live subscription carry on', async () => {
+    const peer = await peerInNewGoal(t);
+    let closed: { code: number } | undefined;
+    const client = wsClient(t.wsUrl, peer.token, (event) => {
+      closed = event;
+    });
+    const STREAM = `subscription($g: ID!, $a: ID!) {
+      ledgerEvents(goalId: $g, agentId: $a, after: "0") { __typename }
+    }`;
+    const live = subscribe(client, STREAM, { g: peer.goalId, a: peer.agentId }, 'ledgerEvents');
+    const bad = [
+      'subscription { ledgerEvents(',
+      `{ me { ${Array.from({ length: 4100 }, () => 'kind').join(' ')} } }`,
+      `{ ${'me { '.repeat(14)}kind${' }'.repeat(15)}`,
+    ];
+    for (const query of bad) {
+      const failed = await wsQuery(client, query).then(
+        (result) => result.errors,
+        (error: unknown) => error,
+      );
+      expect(JSON.stringify(failed)).toMatch(/message/);
+    }
+    await t.ok(
+      `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`,
+      { input: { goalId: peer.goalId, eventKind: 'VALIDATION', summary: 'still here' } },
+      peer.token,
+    );
+    expect(await live.take(1)).toEqual([{ __typename: 'LedgerEvent' }]);
+    expect(closed).toBeUndefined();
+    expect((await wsQuery(client, '{ me { kind } }')).data).toEqual({ me: { kind: 'PEER' } });
+    live.dispose();
+    await client.dispose();
+  });
+
+  it('closes a socket whose frame is over the body limit (1009), before authenticating it, and nothing else', async () => {
+    const socket = new WebSocket(t.wsUrl, 'graphql-transport-ws');
+    await new Promise((resolve) => socket.once('open', resolve));
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { pad: 'x'.repeat(200_000) } }));
+    expect(await closed).toBe(1009);
+    expect((await t.ok(`{ me { kind } }`)).me.kind).toBe('ADMIN');
   });
 });

@@ -160,9 +160,15 @@ export class Doorbell {
   /** Each tick: a probe still out after two ticks means deaf; otherwise send the next one. */
   private async checkProbe(): Promise<void> {
     if (this.closed || this.relistening) return;
-    if (this.probe) {
-      if (performance.now() - this.probe.sentAt > 2 * this.options.probeMs) {
-        this.deaf(`no probe came back within ${2 * this.options.probeMs} ms`);
+    const out = this.probe;
+    if (out) {
+      if (performance.now() - out.sentAt > 2 * this.options.probeMs) {
+        // Timers run before I/O: after a busy event loop the probe may be waiting in the
+        // socket. Decide after the I/O phase (setImmediate), not before.
+        setImmediate(() => {
+          if (this.probe === out)
+            this.deaf(`no probe came back within ${2 * this.options.probeMs} ms`);
+        });
       }
       return;
     }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
@@ -12,6 +13,7 @@ import { ForbiddenError, InputError, UnauthenticatedError } from './core/errors.
 import { SubscriberTooSlow } from './events/hub.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { schema } from './graphql/schema.ts';
+import { screenInput } from './graphql/screen-input.ts';
 import { resolveCaller } from './registry/credentials.ts';
 import { OpenStreams } from './streams.ts';
 
@@ -74,8 +76,9 @@ export function buildServer(deps: AppDeps): Server {
         blockFieldSuggestion: { enabled: !config.exploration },
       }),
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
+      screenInput,
       streams.plugin,
-      ...(config.exploration ? [] : [disableIntrospection]),
+      ...(config.exploration ? [] : [closedSchema]),
     ],
   });
 
@@ -252,9 +255,24 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-const disableIntrospection: Plugin = {
-  onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule),
+/** With exploration off: no introspection, and no "Did you mean" hints in validation errors. */
+const closedSchema: Plugin = {
+  onValidate: ({ addValidationRule }) => {
+    addValidationRule(NoSchemaIntrospectionCustomRule);
+    return ({ result, setResult }) =>
+      setResult(
+        result.map(
+          (error) =>
+            new GraphQLError(withoutSuggestions(error.message), {
+              nodes: error.nodes,
+              extensions: error.extensions,
+            }),
+        ),
+      );
+  },
 };
+
+const withoutSuggestions = (message: string) => message.replace(/ ?Did you mean [^?]*\?/g, '');
 
 const CODES = [
   { type: InputError, code: 'BAD_USER_INPUT', status: 200 },
@@ -263,9 +281,14 @@ const CODES = [
   { type: SubscriberTooSlow, code: 'SUBSCRIBER_TOO_SLOW', status: 200 },
 ] as const;
 
+/** What the limit plugins say instead of their limits (which are not echoed). */
+const LIMIT_MESSAGE = 'Syntax Error: Query validation error.';
+
 /**
  * Errors the services throw on purpose keep their message and get a code; GraphQL errors
- * raised by validation or the auth plugin pass through; anything else is logged and masked.
+ * raised by parsing, validation, variable coercion or the auth plugin get a code too, without
+ * "Did you mean" hints when exploration is off; anything else is masked, and logged with an
+ * error id the client also gets — never with the query's parameters.
  */
 function maskError(error: unknown, message: string, deps: AppDeps): Error {
   const located = error instanceof GraphQLError ? error : null;
@@ -283,15 +306,53 @@ function maskError(error: unknown, message: string, deps: AppDeps): Error {
     });
   }
   if (located && (!located.originalError || located.originalError instanceof GraphQLError)) {
-    return located;
+    const limit = located.message === LIMIT_MESSAGE;
+    const coercion =
+      /^Variable "\$|^(Expected value of type|Int cannot|Float cannot|String cannot|Boolean cannot|ID cannot|Enum ")/.test(
+        located.message,
+      );
+    const text = limit
+      ? "the operation exceeds this server's limits on depth, aliases, tokens, directives or cost"
+      : deps.config.exploration
+        ? located.message
+        : withoutSuggestions(located.message);
+    const code =
+      located.extensions.code ??
+      (limit || coercion ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED');
+    return new GraphQLError(text, {
+      nodes: located.nodes,
+      path: located.path,
+      extensions: { ...located.extensions, code },
+    });
   }
+  const errorId = randomUUID();
   deps.log.error('unexpected error', {
-    error: original instanceof Error ? (original.stack ?? original.message) : String(original),
+    errorId,
     path: located?.path?.join('.'),
+    ...describeUnexpected(original),
   });
   return new GraphQLError(message, {
     nodes: located?.nodes,
     path: located?.path,
-    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    extensions: { code: 'INTERNAL_SERVER_ERROR', errorId },
   });
+}
+
+/**
+ * An unexpected error for the log: its class, the database's error code and the stack frames.
+ * Never its message: a failed query's message carries its SQL parameters (bodies, titles,
+ * token hashes).
+ */
+function describeUnexpected(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { kind: typeof error };
+  const cause = error.cause as { code?: unknown; name?: unknown } | undefined;
+  return {
+    kind: error.constructor.name,
+    dbCode: (error as { code?: unknown }).code ?? cause?.code,
+    cause: cause instanceof Error ? cause.constructor.name : undefined,
+    frames: error.stack
+      ?.split('\n')
+      .filter((line) => line.trimStart().startsWith('at '))
+      .slice(0, 8),
+  };
 }

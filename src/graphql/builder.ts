@@ -74,12 +74,22 @@ export const builder = new SchemaBuilder<{
 builder.scalarType('DateTime', {
   description: 'An instant, as an ISO-8601 string in UTC.',
   serialize: (value) => (value instanceof Date ? value : new Date(value)).toISOString(),
-  parseValue: (value) => {
-    const date = typeof value === 'string' ? new Date(value) : new Date(Number.NaN);
-    if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO-8601 string');
-    return date;
-  },
+  parseValue: (value) => parseDateTime(value),
+  parseLiteral: (node) => parseDateTime(node.kind === Kind.STRING ? node.value : null),
 });
+
+/** Years 1 to 9999: what every Postgres timestamp column holds and ISO-8601 writes plainly. */
+const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+function parseDateTime(value: unknown): Date {
+  const date = typeof value === 'string' ? new Date(value) : new Date(Number.NaN);
+  if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO-8601 string');
+  if (date.getTime() < EARLIEST || date.getTime() > LATEST) {
+    throw new GraphQLError('DateTime must lie between the years 0001 and 9999');
+  }
+  return date;
+}
 
 builder.scalarType('Seq', {
   description:
@@ -90,14 +100,18 @@ builder.scalarType('Seq', {
     parseSeq(node.kind === Kind.STRING || node.kind === Kind.INT ? node.value : null),
 });
 
+/** The largest position any stream can reach: Postgres' bigint. */
+const MAX_SEQ = 9_223_372_036_854_775_807n;
+
 function parseSeq(value: unknown): string {
   if (
     (typeof value === 'string' || typeof value === 'number') &&
-    /^\d{1,19}$/.test(String(value))
+    /^\d{1,19}$/.test(String(value)) &&
+    BigInt(value) <= MAX_SEQ
   ) {
-    return String(value);
+    return String(BigInt(value));
   }
-  throw new GraphQLError('Seq must be a non-negative decimal integer string');
+  throw new GraphQLError('Seq must be a decimal integer string from 0 to 9223372036854775807');
 }
 
 builder.queryType({ description: 'Reads. Scope comes from the credential, never from arguments.' });

@@ -1,0 +1,43 @@
+import { GraphQLError, Kind, visit } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+/**
+ * Text no column can hold: a NUL character (Postgres text refuses it) or a lone UTF-16
+ * surrogate (not Unicode; JSON columns refuse it). Refused before any resolver runs, in
+ * variables and in literals alike, as BAD_USER_INPUT, so nothing is written.
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function unstorableIn(value: unknown): boolean {
+  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (Array.isArray(value)) return value.some(unstorableIn);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(unstorableIn);
+  return false;
+}
+
+function refusal(args: { document: unknown; variableValues?: unknown }): GraphQLError | null {
+  let found = unstorableIn(args.variableValues);
+  if (!found) {
+    visit(args.document as Parameters<typeof visit>[0], {
+      StringValue(node) {
+        if (node.kind === Kind.STRING && UNSTORABLE.test(node.value)) found = true;
+      },
+    });
+  }
+  return found
+    ? new GraphQLError('text must not contain NUL characters or unpaired UTF-16 surrogates', {
+        extensions: { code: 'BAD_USER_INPUT' },
+      })
+    : null;
+}
+
+export const screenInput: Plugin = {
+  onExecute: ({ args, setResultAndStopExecution }) => {
+    const error = refusal(args);
+    if (error) setResultAndStopExecution({ errors: [error] });
+  },
+  onSubscribe: ({ args, setResultAndStopExecution }) => {
+    const error = refusal(args);
+    if (error) setResultAndStopExecution({ errors: [error] });
+  },
+};

@@ -178,11 +178,18 @@ describe(`rule 3-4: replacement and disappearance are typed (${driver})`, () => 
     void alpha;
   });
 
-  it('no presence at start ends it at once NOT_RUNNING with the limitation named', async () => {
+  it('no presence at start ends it at once NOT_RUNNING with the limitation named, after showing it PENDING', async () => {
     const { goalId } = await world();
     const { stream, close } = follow(t, { input: input(goalId, { agentId: 'beta' }) });
     await stream.completed;
     expect(stream.items).toEqual([
+      expect.objectContaining({
+        status: 'PENDING',
+        reason: null,
+        limitations: ['NO_PRESENCE_AT_START'],
+        targets: [{ agentId: 'beta', pinned: false, baselineSeq: '0' }],
+        resolution: null,
+      }),
       expect.objectContaining({
         status: 'NOT_RUNNING',
         reason: 'NO_PRESENCE_AT_START',

@@ -263,7 +263,7 @@ async function waitStream(
   const found = input
     ? await startWait(ctx.db, ctx.caller, toWaitInput(input))
     : await readWait(ctx.db, ctx.caller, String(waitId));
-  if (found.type === 'Wait') return ctx.deps.waits.watch(found);
+  if (found.type === 'Wait') return ctx.deps.waits.watch(found, input != null);
   return single(found);
 }
 

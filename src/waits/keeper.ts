@@ -28,11 +28,17 @@ export class WaitKeeper {
     );
   }
 
-  /** The wait as it is now, then (if it was pending) exactly one terminal state, then the end. */
-  watch(wait: Wait): AsyncIterableIterator<Wait> {
+  /**
+   * The wait as it is now, then (if it was pending) exactly one terminal state, then the end.
+   * A wait `started` by this subscription always shows itself PENDING first, with what could
+   * and could not be pinned, also when it ended at once.
+   */
+  watch(wait: Wait, started = false): AsyncIterableIterator<Wait> {
     return new Repeater<Wait>(async (push, stop) => {
+      const endedAtOnce = wait.row.status !== 'PENDING';
+      if (started && endedAtOnce) await push(asPending(wait));
       await push(wait);
-      if (wait.row.status !== 'PENDING') return stop();
+      if (endedAtOnce) return stop();
       const goalId = wait.row.goalId;
       const settled = new Promise<Wait>((finish) => {
         const watcher: Watcher = { settler: new Settler(wait), finish };
@@ -72,4 +78,20 @@ export class WaitKeeper {
       }
     }
   }
+}
+
+/** A settled wait as it stood when it started: pending, pins and limitations as recorded. */
+function asPending(wait: Wait): Wait {
+  return {
+    ...wait,
+    row: {
+      ...wait.row,
+      status: 'PENDING',
+      reason: null,
+      resolvedAgentId: null,
+      resolvedSeq: null,
+      resolvedLiveness: null,
+      resolvedAt: null,
+    },
+  };
 }

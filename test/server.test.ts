@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { printSchema } from 'graphql';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { startGateway } from '../src/gateway.ts';
@@ -351,4 +351,31 @@ describe(`one bad message never takes a socket down (${driver})`, () => {
     expect(await closed).toBe(1009);
     expect((await t.ok(`{ me { kind } }`)).me.kind).toBe('ADMIN');
   });
+});
+
+describe('the embedded database has one writer', () => {
+  it.skipIf(driver === 'postgres')(
+    'a second opener of the same data folder is refused with one line; a lock left by a dead process is taken over',
+    async () => {
+      const { openDatabase } = await import('../src/db/database.ts');
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'sb-lock-'));
+      // Restored from the run's migrated template: creating a database on disk takes seconds.
+      const template = new Blob([readFileSync(inject('pgliteDump') as string)]);
+      const first = await openDatabase({ driver: 'pglite', dataDir }, { loadDataDir: template });
+      await expect(openDatabase({ driver: 'pglite', dataDir })).rejects.toThrow(
+        new RegExp(`in use by process ${process.pid}`),
+      );
+      await first.close();
+      // A process that is gone left its lock behind.
+      const gone = spawn(process.execPath, ['-e', '0']);
+      await new Promise((resolve) => gone.on('exit', resolve));
+      writeFileSync(path.join(dataDir, 'switchboard.lock'), `${gone.pid}\n`);
+      const second = await openDatabase({ driver: 'pglite', dataDir });
+      expect(readFileSync(path.join(dataDir, 'switchboard.lock'), 'utf8').trim()).toBe(
+        String(process.pid),
+      );
+      await second.close();
+    },
+    60_000,
+  );
 });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -140,8 +141,18 @@ async function openPglite(
   dataDir: string | null,
   loadDataDir: Blob | undefined,
 ): Promise<Database> {
-  if (dataDir !== null) ensureWritableFolder(dataDir);
-  const client = await createMigratedPglite(dataDir, loadDataDir);
+  let unlock = () => {};
+  if (dataDir !== null) {
+    ensureWritableFolder(dataDir);
+    unlock = lockDataDir(dataDir);
+  }
+  let client: PGlite;
+  try {
+    client = await createMigratedPglite(dataDir, loadDataDir);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const db = drizzlePglite(client) as unknown as Db;
   return {
     driver: 'pglite',
@@ -158,8 +169,42 @@ async function openPglite(
     },
     async close() {
       if (!client.closed) await client.close();
+      unlock();
     },
   };
+}
+
+/**
+ * The embedded database has one writer: a lock file in its folder names the process that
+ * holds it. A second gateway on the same folder (even in the same process) refuses to start;
+ * a lock left by a process that is gone (kill -9) is taken over. Returns the release.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, 'switchboard.lock');
+  for (;;) {
+    try {
+      fs.writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+      return () => fs.rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
+    if (Number.isInteger(holder) && isAlive(holder)) {
+      throw new ConfigError(
+        `SWITCHBOARD_DATA_DIR: the embedded database in "${dataDir}" is in use by process ${holder}; stop that gateway, or give this one another SWITCHBOARD_DATA_DIR or a DATABASE_URL`,
+      );
+    }
+    fs.rmSync(file, { force: true }); // its process is gone
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** PGlite on disk (or in memory when `dataDir` is null), with every migration applied. */

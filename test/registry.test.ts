@@ -228,6 +228,14 @@ describe(`registry (${driver})`, () => {
 });
 
 describe(`credentials on every transport (${driver})`, () => {
+  it('refuses a request without a credential with HTTP 401 and UNAUTHENTICATED, never a scope gap', async () => {
+    const peer = await peerInNewGoal(t);
+    const result = await t.gql(AGENTS, { goalId: peer.goalId }, null);
+    expect(result.status).toBe(401);
+    expect(result.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(result.data ?? null).toBeNull();
+  });
+
   it('accepts a valid token and refuses a bad one over HTTP', async () => {
     const peer = await peerInNewGoal(t);
     expect((await t.ok(`{ me { kind } }`, {}, peer.token)).me.kind).toBe('PEER');

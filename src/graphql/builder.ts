@@ -64,9 +64,7 @@ export const builder = new SchemaBuilder<{
           })
         : new GraphQLError(
             'this operation needs a credential: send Authorization: Bearer <token>',
-            {
-              extensions: { code: 'UNAUTHENTICATED' },
-            },
+            { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } },
           ),
   },
 });

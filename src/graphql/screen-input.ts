@@ -6,6 +6,7 @@ import type { Plugin } from 'graphql-yoga';
  * surrogate (not Unicode; JSON columns refuse it). Refused before any resolver runs, in
  * variables and in literals alike, as BAD_USER_INPUT, so nothing is written.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this looks for
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function unstorableIn(value: unknown): boolean {

@@ -16,7 +16,10 @@ export const ScopeGapReasonEnum = builder.enumType('ScopeGapReason', {
       description:
         'The credential does not cover this goal. Also the answer for a goal that does not exist: the two are deliberately indistinguishable.',
     },
-    UNKNOWN: { description: 'Membership could not be classified (no credential was sent).' },
+    UNKNOWN: {
+      description:
+        'Membership could not be classified. Never the answer to a request without a credential: that is refused before any scope check, with HTTP 401 and UNAUTHENTICATED.',
+    },
     NOT_OWN_LEDGER: {
       description:
         "A PEER asked for another agent's evidence ledger (or its stream): a peer reads only its own. The goal is in scope; this says nothing about the other agent's rows.",

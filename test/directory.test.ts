@@ -129,7 +129,10 @@ describe(`directory packet (${driver})`, () => {
       ['c', null],
     ]);
     expect(directory.audience).toBe('PEER');
-    expect(directory.limitations).toEqual(['PRESENCE_PROVIDER_UNAVAILABLE']);
+    expect(directory.limitations).toEqual([
+      'PRESENCE_PROVIDER_UNAVAILABLE',
+      'PRESENCE_IS_ADVISORY',
+    ]);
   });
 
   it('reads UNKNOWN with a named coverage gap when the provider cannot classify, the TTL expired, or the provider restarted', async () => {

@@ -523,7 +523,8 @@ describe(`gates and decision scopes (${driver})`, () => {
       kind: 'DIRECTION',
       granularity: 'GLOBAL',
       scopeKey: 'x',
-      expiresAt: new Date(Date.now() + 300).toISOString(),
+      // Long enough to read the frontier once before it passes, even on a loaded machine.
+      expiresAt: new Date(Date.now() + 3_000).toISOString(),
     });
     let frontier = await frontierOf(a.token, goalId);
     expect(rowOf(frontier, denied.id).guards).toMatchObject([
@@ -538,7 +539,7 @@ describe(`gates and decision scopes (${driver})`, () => {
       return gates.gates.rows.find((r: any) => r.id === soon.id)?.state === 'EXPIRED'
         ? true
         : undefined;
-    }, 'the gate to expire');
+    }, 'the gate to expire', 10_000);
     frontier = await frontierOf(a.token, goalId);
     expect(rowOf(frontier, expiring.id)).toMatchObject({ runnable: true, guards: [] });
     expect(guardKinds(rowOf(frontier, denied.id))).toEqual(['DECISION_SCOPE']);
@@ -748,7 +749,7 @@ describe(`claims and leases (${driver})`, () => {
     expect(rowOf(await frontierOf(a.token, goalId), work.id)).toMatchObject({ runnable: true });
   });
 
-  it('lets a holder renew its expired lease while nobody took it over', async () => {
+  it('an expired lease is gone: even its holder cannot renew it; acquiring again gives a new fence', async () => {
     const { goalId, a } = await team();
     const work = await todo(a.token, goalId);
     await t.ok(ACQUIRE, { input: { goalId, todoId: work.id, ttlMs: 1 } }, a.token);
@@ -756,12 +757,24 @@ describe(`claims and leases (${driver})`, () => {
       const list = await t.ok(TODOS, { goalId }, a.token);
       return list.todos.rows[0].lease.state === 'EXPIRED' ? true : undefined;
     }, 'the lease to expire');
+    const before = await counts(goalId);
     const renewed = await t.ok(
       RENEW,
       { input: { goalId, todoId: work.id, fence: '1', ttlMs: 60_000 } },
       a.token,
     );
-    expect(renewed.renewLease).toMatchObject({ __typename: 'Lease', state: 'ACTIVE', fence: '1' });
+    expect(renewed.renewLease).toMatchObject({
+      __typename: 'StaleFence',
+      fence: '1',
+      lease: { state: 'EXPIRED', fence: '1' },
+    });
+    expect(await counts(goalId)).toEqual(before);
+    const again = await t.ok(
+      ACQUIRE,
+      { input: { goalId, todoId: work.id, ttlMs: 60_000 } },
+      a.token,
+    );
+    expect(again.acquireLease).toMatchObject({ __typename: 'Lease', state: 'ACTIVE', fence: '2' });
   });
 
   it('serializes racing claims: exactly one agent wins, the others are told who', async () => {
@@ -918,7 +931,8 @@ describe(`lifecycle (${driver})`, () => {
       evidenceRefs: [],
       closedAt: expect.any(String),
     });
-    expect(replacement).toMatchObject({ status: 'OPEN', title: 'new plan' });
+    // Lineage both ways: the replacement names the todo it replaces.
+    expect(replacement).toMatchObject({ status: 'OPEN', title: 'new plan', successorOf: old.id });
 
     let frontier = await frontierOf(a.token, goalId);
     expect(frontier.rows.map((r) => r.todo.id)).not.toContain(old.id);
@@ -999,8 +1013,16 @@ describe(`lifecycle (${driver})`, () => {
     );
     expect(named.supersedeTodo).toMatchObject({
       todo: { status: 'SUPERSEDED', supersededBy: next.id },
-      replacement: { id: next.id },
+      replacement: { id: next.id, successorOf: old.id },
     });
+    // A todo that already continues another cannot be named as a second one's replacement.
+    const other = await todo(a.token, goalId);
+    await expectBadInput(
+      SUPERSEDE,
+      { input: { goalId, todoId: other.id, reason: 'r', replacementId: next.id } },
+      a.token,
+      'already continues',
+    );
   });
 
   it('illegal transitions are typed and write nothing', async () => {

@@ -161,8 +161,9 @@ export async function readDirectory(
   const rows = records.map((r) => toRow(r, collectedAt));
   const providerAvailable = records[0]?.provider_available ?? (await anyProvider(db, goalId));
   const limitations = new Set<DirectoryLimitation>();
+  // Presence is advisory whether or not a provider reports it.
+  limitations.add('PRESENCE_IS_ADVISORY');
   if (!providerAvailable) limitations.add('PRESENCE_PROVIDER_UNAVAILABLE');
-  else limitations.add('PRESENCE_IS_ADVISORY');
   if (rows.some((row) => row.presence?.stale))
     limitations.add('PRESENCE_STALE_AFTER_PROVIDER_RESTART');
   if (!(caller?.kind === 'PEER' && caller.goalId === goalId))

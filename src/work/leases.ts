@@ -93,9 +93,9 @@ function checkFence(todo: Todo, fence: bigint, actor: Actor): void {
 }
 
 /**
- * Extends the lease to now + `ttlMs`, only for the holder of the current fence. A lease
- * that expired but was not taken over still has the current fence and can be renewed;
- * once another agent acquired it, the old fence is stale.
+ * Extends the lease to now + `ttlMs`, only for the holder of the current fence, and only
+ * while the lease is active. An expired lease is gone, taken over or not: renewing it is a
+ * StaleFence (its lease reads EXPIRED); the holder acquires again and gets a new fence.
  */
 export async function renewLease(
   db: Db,
@@ -109,6 +109,15 @@ export async function renewLease(
     const todo = await loadTodo(tx, goalId, todoId);
     checkLive(todo, 'RENEW_LEASE');
     checkFence(todo, fence, actor);
+    if (todo.leaseState !== 'ACTIVE') {
+      refuse({
+        type: 'StaleFence',
+        goalId,
+        todoId,
+        fence: String(fence),
+        lease: leaseOf(todo),
+      } satisfies StaleFence);
+    }
     const updated = await transition(
       tx,
       seq,

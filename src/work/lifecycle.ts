@@ -135,11 +135,24 @@ export async function supersedeTodo(
           'replacementId',
         );
       }
-      next = named;
+      if (named.successorOf !== null && named.successorOf !== todo.id) {
+        throw new InputError(
+          `replacement ${replacementId} already continues ${named.successorOf}; name another or create one`,
+          'replacementId',
+        );
+      }
+      // Lineage both ways: the replacement names the todo it replaces.
+      const [adopted] = await tx
+        .update(todosTable)
+        .set({ successorOf: todo.id })
+        .where(and(eq(todosTable.goalId, goalId), eq(todosTable.id, named.id)))
+        .returning(todoColumns);
+      next = adopted as Todo;
     } else {
       const spec = replacement as TodoSpec;
       await checkReferences(tx, goalId, null, spec.dependsOn, spec.resumeWhen);
       next = await insertTodo(tx, seq, actor, goalId, spec, {
+        successorOf: todo.id,
         claimedBy: continuationOwner(todo, actor),
         via: 'SUPERSEDE',
       });

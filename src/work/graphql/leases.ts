@@ -59,7 +59,7 @@ const LeaseHeldRef = builder.objectRef<LeaseHeld>('LeaseHeld').implement({
 
 const StaleFenceRef = builder.objectRef<StaleFence>('StaleFence').implement({
   description:
-    'The fence presented is not the current lease of the caller (it was taken over after expiry, released, or belongs to another agent). Nothing was written.',
+    'The fence presented is not a current lease of the caller: it expired (an expired lease is gone, even for its holder: acquire again for a new fence), was taken over, released, or belongs to another agent. Nothing was written.',
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     todoId: t.exposeID('todoId', { description: 'The todo.' }),

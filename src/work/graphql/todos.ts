@@ -103,7 +103,8 @@ export const TodoRef = builder.objectRef<Todo>('Todo').implement({
     }),
     successorOf: t.exposeID('successorOf', {
       nullable: true,
-      description: 'The completed todo this one continues.',
+      description:
+        'The todo this one continues: the completed todo it succeeds, or the superseded todo it replaces.',
     }),
     supersededBy: t.exposeID('supersededBy', {
       nullable: true,

@@ -116,7 +116,7 @@ describe(`configuration (${driver})`, () => {
         expect(lines[0]).toMatch(message);
       }),
     );
-  }, 60_000);
+  }, 180_000); // four processes starting TypeScript at once: minutes on a loaded 2-core machine
 });
 
 describe(`process lifecycle (${driver})`, () => {
@@ -126,7 +126,7 @@ describe(`process lifecycle (${driver})`, () => {
     const ready = await eventually(
       () => run.logs().find((line) => line.msg === 'switchboard ready'),
       'the gateway to log that it is ready',
-      30_000,
+      90_000,
     );
     // No admin token was configured: one was generated into the data folder, path logged only.
     const tokenFile = path.join(env.SWITCHBOARD_DATA_DIR as string, 'admin-token');
@@ -157,7 +157,7 @@ describe(`process lifecycle (${driver})`, () => {
     expect(run.logs().map((line) => line.msg)).toContain('switchboard stopped');
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
     await client.dispose();
-  }, 60_000);
+  }, 180_000);
 });
 
 describe(`http surface (${driver})`, () => {

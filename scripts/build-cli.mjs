@@ -1,0 +1,33 @@
+// Bundles src/cli into dist/cli/switchboard.js (plus lazily loaded chunks) with esbuild, so
+// `switchboard` runs compiled JavaScript, not a TypeScript loader. Run by `npm run build:cli`
+// and by the `prepare` script on `npm install`. Plain JavaScript: it must run before tsx.
+import { readFileSync, rmSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url).pathname;
+const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+rmSync(`${root}dist/cli`, { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { switchboard: 'src/cli/main.ts' },
+  outdir: 'dist/cli',
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: !process.argv.includes('--no-minify'),
+  legalComments: 'none',
+  logLevel: 'warning',
+  // CommonJS dependencies (cli-table3) call require(): give the ESM bundle one.
+  banner: {
+    js: "import { createRequire as __sbCreateRequire } from 'node:module'; const require = __sbCreateRequire(import.meta.url);",
+  },
+  // ws's optional native add-ons; it runs without them.
+  external: ['bufferutil', 'utf-8-validate'],
+  define: { SWITCHBOARD_VERSION: JSON.stringify(version) },
+  metafile: process.argv.includes('--meta'),
+}).then((result) => {
+  if (result.metafile) console.log(JSON.stringify(result.metafile, null, 0).length);
+});

@@ -6,7 +6,22 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asCaller, goalWithPeers, runCli, startGateway, tempHome } from './support/cli.ts';
+import {
+  DeliveryDocument,
+  DiscoverDocument,
+  EvidenceLedgerDocument,
+  InboxDocument,
+  RosterDocument,
+} from '../src/client/index.ts';
+import {
+  asCaller,
+  eventually,
+  goalWithPeers,
+  registerProvider,
+  runCli,
+  startGateway,
+  tempHome,
+} from './support/cli.ts';
 
 let gw: Awaited<ReturnType<typeof startGateway>>;
 beforeAll(async () => {
@@ -120,5 +135,371 @@ describe('directory', () => {
     expect(gap.code).toBe(4);
     expect(gap.json().scopeGap).toMatchObject({ goalId: other.goalId });
     expect(gap.stderr).toContain('scope gap');
+  });
+});
+
+/** The API's own answer to `document`, for comparing with --json. */
+const api = (document: { toString(): string }, variables: Record<string, unknown>, token: string) =>
+  gw.t.ok(String(document), variables, token);
+
+/** Waits (with a deadline) until `predicate` holds of the child's stderr. */
+function stderrSays(predicate: (stderr: string) => boolean) {
+  let resolve: () => void = () => {};
+  const seen = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { onStderr: (all: string) => predicate(all) && resolve(), seen };
+}
+
+/** A report to the restarted gateway (the first try may hit a pooled socket of the old one). */
+const reportAfterRestart = (report: () => Promise<unknown>) =>
+  eventually(
+    () =>
+      report().then(
+        () => true,
+        () => undefined,
+      ),
+    'a report to the restarted gateway',
+  );
+
+async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('send, inbox, next, read, resolve, release, delivery', () => {
+  it('a request travels from sender to recipient; --json equals the API packets', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const [a, b] = [peers[0]!, peers[1]!];
+    const asA = asCaller(gw.url, a.token, goalId);
+    const asB = asCaller(gw.url, b.token, goalId);
+
+    const sent = await runCli(
+      ['send', '--to', b.agentId, '--subject', 'review please', '--body', 'see src/x.ts', '--json'],
+      { env: asA },
+    );
+    expect(sent.code).toBe(0);
+    const delivery = sent.json();
+    expect(delivery).toMatchObject({
+      __typename: 'Delivery',
+      outcome: 'SUBMITTED',
+      to: b.agentId,
+      from: a.agentId,
+    });
+    expect(delivery.limitations).toContain('ACTIVITY_NOT_OBSERVABLE');
+
+    const shown = await runCli(['delivery', delivery.id, '--json'], { env: asA });
+    expect(shown.code).toBe(0);
+    expect(shown.json()).toEqual(
+      (await api(DeliveryDocument, { id: delivery.id }, a.token)).delivery,
+    );
+    const human = await runCli(['delivery', delivery.id], { env: asA });
+    expect(human.stdout).toContain('SUBMITTED');
+    expect(human.stdout).toContain('activity cannot be observed');
+
+    // body from standard input, with `-`
+    const piped = await runCli(['send', '--to', b.agentId, '--subject', 'piped', '-', '--json'], {
+      env: asA,
+      input: 'body from stdin',
+    });
+    expect(piped.code).toBe(0);
+
+    const inbox = await runCli(['inbox', '--json'], { env: asB });
+    expect(inbox.code).toBe(0);
+    expect(inbox.json()).toEqual((await api(InboxDocument, { goalId }, b.token)).inbox);
+    expect(inbox.json().messages.map((m: any) => m.subject)).toEqual(['piped', 'review please']);
+    expect((await runCli(['inbox'], { env: asB })).stdout).toContain('2 unread, 2 unprocessed');
+
+    const next = await runCli(['next', '--json'], { env: asB });
+    expect(next.code).toBe(0);
+    expect(next.json()).toMatchObject({
+      __typename: 'TakenMessage',
+      repeated: false,
+      message: { id: delivery.id, body: 'see src/x.ts' },
+    });
+    const again = await runCli(['next'], { env: asB });
+    expect(again.stdout).toContain('still active');
+    expect((await runCli(['release', delivery.id], { env: asB })).code).toBe(0);
+    expect((await runCli(['read', delivery.id, '--json'], { env: asB })).code).toBe(0);
+    expect((await runCli(['resolve', delivery.id], { env: asB })).stdout).toContain('processed');
+    const second = await runCli(['next', '--json'], { env: asB });
+    expect(second.json().message.body).toBe('body from stdin');
+    expect((await runCli(['resolve', second.json().message.id], { env: asB })).code).toBe(0);
+    const empty = await runCli(['next', '--json'], { env: asB });
+    expect(empty.code).toBe(12);
+    expect(empty.json()).toMatchObject({ __typename: 'InboxEmpty' });
+
+    const receipt = (await runCli(['delivery', delivery.id, '--json'], { env: asA })).json();
+    expect(receipt.receipt.processedAt).not.toBeNull();
+  });
+
+  it('typed refusals: NOT_READY and AMBIGUOUS_TARGET 5, UNKNOWN_TARGET 11, conflict 9, BLOCKED 5, scope gap 4', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 3);
+    const [a, b, c] = [peers[0]!, peers[1]!, peers[2]!];
+    const asA = asCaller(gw.url, a.token, goalId);
+    const send = (...extra: string[]) =>
+      runCli(['send', '--subject', 's', '--body', 'b', '--json', ...extra], { env: asA });
+
+    const notReady = await send();
+    expect(notReady.code).toBe(5);
+    expect(notReady.json()).toMatchObject({
+      reason: 'NOT_READY',
+      notReadyReason: 'NO_CONNECTED_PEER',
+    });
+    expect(notReady.stderr).toContain('NOT_READY');
+
+    expect((await runCli(['peer', 'add', b.agentId], { env: asA })).code).toBe(0);
+    expect((await runCli(['peer', 'add', c.agentId], { env: asA })).code).toBe(0);
+    const ambiguous = await send();
+    expect(ambiguous.code).toBe(5);
+    expect(ambiguous.json().choices.sort()).toEqual([b.agentId, c.agentId].sort());
+    expect(ambiguous.stderr).toContain('--to');
+
+    const primary = await runCli(['peer', 'primary', c.agentId, '--json'], { env: asA });
+    expect(primary.json()).toMatchObject({ __typename: 'Roster', primaryPeer: c.agentId });
+    const peersOut = await runCli(['peers', '--json'], { env: asA });
+    expect(peersOut.json()).toEqual((await api(RosterDocument, { goalId }, a.token)).roster);
+    const toPrimary = await send();
+    expect(toPrimary.code).toBe(0);
+    expect(toPrimary.json().to).toBe(c.agentId);
+
+    const unknown = await send('--to', 'nobody-here');
+    expect(unknown.code).toBe(11);
+
+    await send('--to', b.agentId, '--key', 'same-key');
+    const conflict = await runCli(
+      [
+        'send',
+        '--to',
+        b.agentId,
+        '--subject',
+        'other',
+        '--body',
+        'b',
+        '--key',
+        'same-key',
+        '--json',
+      ],
+      { env: asA },
+    );
+    expect(conflict.code).toBe(9);
+    expect(conflict.json()).toMatchObject({
+      __typename: 'IdempotencyConflict',
+      differingFields: ['SUBJECT'],
+    });
+    const replay = await send('--to', b.agentId, '--key', 'same-key');
+    expect(replay.code).toBe(0);
+    expect(replay.json().replayed).toBe(true);
+
+    const provider = await registerProvider(gw.t, [goalId]);
+    await provider.report([{ goalId, agentId: b.agentId, liveness: 'BLOCKED' }]);
+    const blocked = await send('--to', b.agentId);
+    expect(blocked.code).toBe(5);
+    expect(blocked.json()).toMatchObject({ reason: 'AGENT_BLOCKED' });
+
+    const other = await goalWithPeers(gw.t, 1);
+    const gap = await send('--to', other.peers[0]!.agentId, '--goal', other.goalId);
+    expect(gap.code).toBe(4);
+
+    const discover = await runCli(['discover', '--json'], { env: asA });
+    expect(discover.json()).toEqual((await api(DiscoverDocument, { goalId }, a.token)).discover);
+    expect((await runCli(['peer', 'remove', b.agentId], { env: asA })).code).toBe(0);
+    expect((await runCli(['delivery', 'no-such-delivery'], { env: asA })).code).toBe(11);
+    expect((await runCli(['send', '--to', b.agentId, '--subject', 's'], { env: asA })).code).toBe(
+      2,
+    );
+  });
+
+  it('send --wait: ACTIVITY_OBSERVED 0, STALLED 7, EXPIRED 6', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const [a, b] = [peers[0]!, peers[1]!];
+    const asA = asCaller(gw.url, a.token, goalId);
+    const provider = await registerProvider(gw.t, [goalId]);
+    await provider.report([{ goalId, agentId: b.agentId, liveness: 'IDLE' }]);
+    const sendWait = (...extra: string[]) =>
+      runCli(
+        ['send', '--to', b.agentId, '--subject', 's', '--body', 'b', '--wait', '--json', ...extra],
+        {
+          env: asA,
+        },
+      );
+
+    const stalled = await sendWait('--window', '300ms', '--timeout', '60s');
+    expect(stalled.code).toBe(7);
+    expect(stalled.json()).toMatchObject({ __typename: 'Delivery', outcome: 'STALLED' });
+    expect(stalled.stderr).toContain('STALLED');
+
+    const expired = await sendWait('--timeout', '400ms');
+    expect(expired.code).toBe(6);
+    expect(expired.json()).toMatchObject({ outcome: 'EXPIRED' });
+
+    const observed = sendWait('--window', '60s', '--timeout', '60s');
+    // once the request is in b's inbox (submitted, pinned), b starts working
+    await eventually(
+      async () => {
+        const { inbox } = await api(InboxDocument, { goalId, unprocessed: true }, b.token);
+        return inbox.messages.length === 3 ? true : undefined;
+      },
+      'the third delivery in the inbox',
+      10_000,
+    );
+    await provider.report([{ goalId, agentId: b.agentId, liveness: 'WORKING' }]);
+    const result = await withDeadline(observed, 15_000, 'send --wait to see activity');
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({ outcome: 'ACTIVITY_OBSERVED' });
+  }, 30_000);
+});
+
+describe('wait', () => {
+  it('keeps waiting across a gateway restart, then exits SATISFIED (0) naming the agent', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const [a, b] = [peers[0]!, peers[1]!];
+    const provider = await registerProvider(gw.t, [goalId]);
+    await provider.report([{ goalId, agentId: b.agentId, liveness: 'WORKING' }]);
+    const waiting = stderrSays((s) => s.includes('waiting for'));
+    const child = runCli(['wait', b.agentId, '--until', 'done', '--timeout', '60s', '--json'], {
+      env: asCaller(gw.url, a.token, goalId),
+      onStderr: waiting.onStderr,
+      timeoutMs: 30_000,
+    });
+    // --json prints nothing until the outcome; human mode would say "waiting for" on stderr
+    const human = runCli(['wait', b.agentId, '--until', 'done', '--timeout', '60s'], {
+      env: asCaller(gw.url, a.token, goalId),
+      onStderr: waiting.onStderr,
+      timeoutMs: 30_000,
+    });
+    await withDeadline(waiting.seen, 10_000, 'the wait to be pending');
+    await gw.stop();
+    await gw.start();
+    await reportAfterRestart(() =>
+      provider.report([{ goalId, agentId: b.agentId, liveness: 'DONE' }]),
+    );
+    const result = await child;
+    expect(result.code).toBe(0);
+    expect(result.json()).toMatchObject({
+      __typename: 'Wait',
+      status: 'SATISFIED',
+      resolution: { agentId: b.agentId, liveness: 'DONE' },
+    });
+    const humanResult = await human;
+    expect(humanResult.code).toBe(0);
+    expect(humanResult.stdout).toContain(`SATISFIED: ${b.agentId} is DONE`);
+  }, 40_000);
+
+  it('TIMED_OUT 6, NOT_RUNNING 8, several agents (the first wins), usage 2', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 3);
+    const [a, b, c] = [peers[0]!, peers[1]!, peers[2]!];
+    const env = asCaller(gw.url, a.token, goalId);
+    const provider = await registerProvider(gw.t, [goalId]);
+    await provider.report([{ goalId, agentId: b.agentId, liveness: 'IDLE' }]);
+
+    const timedOut = await runCli(
+      ['wait', b.agentId, '--until', 'done', '--timeout', '500ms', '--json'],
+      { env },
+    );
+    expect(timedOut.code).toBe(6);
+    expect(timedOut.json()).toMatchObject({ status: 'TIMED_OUT' });
+
+    const notRunning = await runCli(['wait', c.agentId, '--timeout', '5s'], { env });
+    expect(notRunning.code).toBe(8);
+    expect(notRunning.stderr).toContain('NO_PRESENCE_AT_START');
+
+    await provider.report([
+      {
+        goalId,
+        agentId: c.agentId,
+        liveness: 'IDLE',
+        providerSessionRef: 'w1:p2',
+        occupantRef: 'pane-2/agent',
+      },
+    ]);
+    const waiting = stderrSays((s) => s.includes('waiting for'));
+    const both = runCli(['wait', b.agentId, c.agentId, '--until', 'working', '--timeout', '30s'], {
+      env,
+      onStderr: waiting.onStderr,
+    });
+    await withDeadline(waiting.seen, 10_000, 'the wait to be pending');
+    await provider.report([
+      {
+        goalId,
+        agentId: c.agentId,
+        liveness: 'WORKING',
+        providerSessionRef: 'w1:p2',
+        occupantRef: 'pane-2/agent',
+      },
+    ]);
+    const won = await both;
+    expect(won.code).toBe(0);
+    expect(won.stdout).toContain(`SATISFIED: ${c.agentId} is WORKING`);
+
+    expect((await runCli(['wait', b.agentId], { env })).code).toBe(2);
+    expect(
+      (await runCli(['wait', b.agentId, '--timeout', '1s', '--until', 'asleep'], { env })).code,
+    ).toBe(2);
+    expect((await runCli(['wait', 'nobody', '--timeout', '1s'], { env })).code).toBe(11);
+  }, 30_000);
+});
+
+describe('evidence-log, record, checkpoint', () => {
+  it('own ledger with --json equal to the packet; typed failures', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const [a, b] = [peers[0]!, peers[1]!];
+    const env = asCaller(gw.url, a.token, goalId);
+    const recorded = await runCli(
+      [
+        'record',
+        '--kind',
+        'validation',
+        '--status',
+        'passed',
+        '--summary',
+        'unit tests green',
+        '--ref',
+        'test/x.test.ts',
+        '--json',
+      ],
+      { env },
+    );
+    expect(recorded.code).toBe(0);
+    expect(recorded.json()).toMatchObject({ __typename: 'LedgerEvent', eventKind: 'VALIDATION' });
+
+    const log = await runCli(['evidence-log', '--json'], { env });
+    expect(log.code).toBe(0);
+    const packet = log.json();
+    const { evidenceLedger } = await api(
+      EvidenceLedgerDocument,
+      { goalId, agentId: a.agentId, limit: 30, includeOtherAgentFrontier: true },
+      a.token,
+    );
+    expect({ ...packet, generatedAt: null }).toEqual({ ...evidenceLedger, generatedAt: null });
+    expect(packet.events.map((e: any) => e.summary)).toContain('unit tests green');
+    const thin = await runCli(['evidence-log', '--thin', '--limit', '30'], { env });
+    expect(thin.stdout).toContain('VALIDATION/passed');
+    expect(thin.stdout).toContain(packet.digest);
+
+    const checkpoint = await runCli(
+      ['checkpoint', '--digest', packet.digest, '--kind', 'preserved', '--delta', 'plan holds'],
+      { env },
+    );
+    expect(checkpoint.code).toBe(0);
+    const mismatch = await runCli(
+      ['checkpoint', '--digest', `sha256:${'0'.repeat(64)}`, '--kind', 'preserved'],
+      { env },
+    );
+    expect(mismatch.code).toBe(5);
+
+    const foreign = await runCli(['evidence-log', '--agent', b.agentId, '--json'], { env });
+    expect(foreign.code).toBe(4);
+    expect(foreign.json().scopeGap).toMatchObject({ reason: 'NOT_OWN_LEDGER' });
+    const vague = await runCli(['evidence-log', '--agent', 'codex'], { env });
+    expect(vague.code).toBe(2);
+    expect(vague.stderr.trim().split('\n')).toHaveLength(1);
   });
 });

@@ -21,7 +21,7 @@ import {
   StartWaitDocument,
   WhoamiDocument,
 } from '../src/client/index.ts';
-import { goalWithPeers, registerProvider, startGateway, uid } from './support/cli.ts';
+import { eventually, goalWithPeers, registerProvider, startGateway, uid } from './support/cli.ts';
 
 const schema = buildSchema(readFileSync('schema/schema.graphql', 'utf8'));
 const operationsDir = 'src/client/operations';
@@ -119,7 +119,14 @@ describe('against a gateway', () => {
     await gw.stop();
     await gw.start();
     // the provider speaks to the new instance (same database)
-    await provider.report([{ goalId, agentId: target.agentId, liveness: 'DONE' }]);
+    await eventually(
+      () =>
+        provider.report([{ goalId, agentId: target.agentId, liveness: 'DONE' }]).then(
+          () => true,
+          () => undefined,
+        ),
+      'a report to the restarted gateway',
+    );
     const result = await outcome;
     expect(result).toMatchObject({ __typename: 'Wait', status: 'SATISFIED' });
     expect(connections).toContain('reconnecting');

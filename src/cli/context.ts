@@ -205,3 +205,15 @@ export function duration(value: string): number {
 
 /** commander collector for a repeatable option. */
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** commander argument parser for an enum given in any case ("validation" → "VALIDATION"). */
+export function enumArg(values: readonly string[]) {
+  return (value: string): string => {
+    const upper = value.toUpperCase().replaceAll('-', '_');
+    if (!values.includes(upper))
+      throw new InvalidArgumentError(
+        `expected one of ${values.map((v) => v.toLowerCase()).join(', ')}`,
+      );
+    return upper;
+  };
+}

@@ -503,3 +503,282 @@ describe('evidence-log, record, checkpoint', () => {
     expect(vague.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('work graph: todo, frontier, gate, lease, vision', () => {
+  it('a todo through its life, with typed refusals and their codes', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const [a, b] = [peers[0]!, peers[1]!];
+    const asA = asCaller(gw.url, a.token, goalId);
+    const asB = asCaller(gw.url, b.token, goalId);
+    const admin = asCaller(gw.url, gw.adminToken, goalId);
+
+    const created = await runCli(
+      ['todo', 'create', '--title', 'write the CLI', '--priority', '5', '--json'],
+      { env: asA },
+    );
+    expect(created.code).toBe(0);
+    const todoId = created.json().id;
+    const gated = await runCli(
+      ['todo', 'create', '--title', 'ship it', '--scope', 'PRODUCTION:LANE:deploy', '--json'],
+      { env: asA },
+    );
+    expect(gated.code).toBe(0);
+
+    expect((await runCli(['todo', 'claim', todoId], { env: asA })).code).toBe(0);
+    const taken = await runCli(['todo', 'claim', todoId, '--json'], { env: asB });
+    expect(taken.code).toBe(5);
+    expect(taken.json()).toMatchObject({ __typename: 'ClaimedByOther', owner: a.agentId });
+    expect((await runCli(['todo', 'claim', 'no-such-todo'], { env: asA })).code).toBe(11);
+
+    const list = await runCli(['todo', 'list', '--status', 'open', '--json'], { env: asA });
+    expect(list.json().rows.map((t: any) => t.id)).toContain(todoId);
+    const show = await runCli(['todo', 'show', todoId], { env: asA });
+    expect(show.stdout).toContain('CLAIM');
+
+    const lease = await runCli(['lease', 'acquire', todoId, '--ttl', '10m', '--json'], {
+      env: asA,
+    });
+    expect(lease.code).toBe(0);
+    const fence = lease.json().fence;
+    expect(
+      (await runCli(['lease', 'renew', todoId, '--fence', fence, '--ttl', '10m'], { env: asA }))
+        .code,
+    ).toBe(0);
+    expect(
+      (await runCli(['lease', 'release', todoId, '--fence', `${fence}0`], { env: asA })).code,
+    ).toBe(5);
+    expect((await runCli(['lease', 'release', todoId, '--fence', fence], { env: asA })).code).toBe(
+      0,
+    );
+
+    const opened = await runCli(
+      [
+        'gate',
+        'open',
+        '--kind',
+        'production',
+        '--granularity',
+        'lane',
+        '--key',
+        'deploy',
+        '--reason',
+        'ship v2?',
+        '--json',
+      ],
+      { env: asA },
+    );
+    expect(opened.code).toBe(0);
+    const frontier = await runCli(['frontier', '--json'], { env: asA });
+    const row = frontier.json().rows.find((r: any) => r.todo.id === gated.json().id);
+    expect(row).toMatchObject({ runnable: false });
+    expect(row.guards.map((g: any) => g.kind)).toContain('DECISION_SCOPE');
+    expect((await runCli(['gate', 'list'], { env: asA })).stdout).toContain('ship v2?');
+    expect(
+      (await runCli(['gate', 'resolve', opened.json().id, '--decision', 'granted'], { env: asA }))
+        .code,
+    ).toBe(4);
+    expect(
+      (await runCli(['gate', 'resolve', opened.json().id, '--decision', 'granted'], { env: admin }))
+        .code,
+    ).toBe(0);
+
+    expect(
+      (
+        await runCli(
+          [
+            'vision',
+            'set',
+            '--role-scope',
+            'src/cli',
+            '--vision',
+            'ship the CLI',
+            '--acceptance',
+            'tests green',
+            '--replan-trigger',
+            'schema change',
+          ],
+          { env: asA },
+        )
+      ).code,
+    ).toBe(0);
+    expect(
+      (await runCli(['vision', 'show', '--agent', a.agentId, '--json'], { env: asB })).json()
+        .rows[0],
+    ).toMatchObject({
+      roleScope: 'src/cli',
+    });
+
+    const done = await runCli(['todo', 'complete', todoId, '--ref', 'test/cli.test.ts', '--json'], {
+      env: asA,
+    });
+    expect(done.json()).toMatchObject({ __typename: 'CompletedTodo', todo: { status: 'DONE' } });
+    const again = await runCli(['todo', 'complete', todoId, '--ref', 'x'], { env: asA });
+    expect(again.code).toBe(5);
+    expect(again.stderr).toContain('refused');
+    const closed = await runCli(['todo', 'close', gated.json().id, '--reason', 'not needed'], {
+      env: asA,
+    });
+    expect(closed.code).toBe(0);
+    expect((await runCli(['attention', '--json'], { env: asA })).code).toBe(0);
+  });
+});
+
+describe('admin, observe, help, completion', () => {
+  it('an operator sets up a goal, agents and a token the agent then uses', async () => {
+    const goalId = `goal-${Math.random().toString(36).slice(2, 10)}`;
+    const admin = { SWITCHBOARD_URL: gw.url, SWITCHBOARD_TOKEN: gw.adminToken };
+    expect(
+      (await runCli(['admin', 'goal', 'create', goalId, '--title', 'CLI goal'], { env: admin }))
+        .code,
+    ).toBe(0);
+    expect(
+      (await runCli(['admin', 'goal', 'create', goalId, '--title', 'again'], { env: admin })).code,
+    ).toBe(5);
+    expect(
+      (await runCli(['admin', 'agent', 'register', 'builder', '--goal', goalId], { env: admin }))
+        .code,
+    ).toBe(0);
+    expect(
+      (await runCli(['admin', 'agent', 'register', 'watcher', '--goal', goalId], { env: admin }))
+        .code,
+    ).toBe(0);
+    const issued = await runCli(
+      ['admin', 'token', 'issue', '--kind', 'peer', '--goal', goalId, '--agent', 'builder'],
+      {
+        env: admin,
+      },
+    );
+    expect(issued.code).toBe(0);
+    const token = issued.stdout.trim();
+    expect(token).not.toContain('\n');
+    expect(issued.stderr).not.toContain(token);
+    const me = await runCli(['whoami', '--json'], {
+      env: { SWITCHBOARD_URL: gw.url, SWITCHBOARD_TOKEN: token },
+    });
+    expect(me.json()).toMatchObject({ kind: 'PEER', agentId: 'builder', goalId });
+    const agents = await runCli(['admin', 'agent', 'list', '--goal', goalId, '--json'], {
+      env: admin,
+    });
+    expect(
+      agents
+        .json()
+        .rows.map((r: any) => r.agentId)
+        .sort(),
+    ).toEqual(['builder', 'watcher']);
+    expect(
+      (await runCli(['admin', 'goal', 'list', '--json'], { env: admin }))
+        .json()
+        .map((g: any) => g.id),
+    ).toContain(goalId);
+
+    // a PEER may not register agents: FORBIDDEN → 4
+    const forbidden = await runCli(['admin', 'agent', 'register', 'x', '--goal', goalId], {
+      env: { SWITCHBOARD_URL: gw.url, SWITCHBOARD_TOKEN: token },
+    });
+    expect(forbidden.code).toBe(4);
+
+    const observe = await runCli(['observe', 'watcher', '--json'], {
+      env: { SWITCHBOARD_URL: gw.url, SWITCHBOARD_TOKEN: token },
+    });
+    expect(observe.code).toBe(8);
+    expect(observe.json()).toMatchObject({ __typename: 'ObservationGap', reason: 'NO_PROVIDER' });
+
+    const credential = (
+      await runCli(
+        [
+          'admin',
+          'token',
+          'issue',
+          '--kind',
+          'peer',
+          '--goal',
+          goalId,
+          '--agent',
+          'watcher',
+          '--json',
+        ],
+        { env: admin },
+      )
+    ).json();
+    expect(
+      (await runCli(['admin', 'token', 'revoke', credential.credential.id], { env: admin })).code,
+    ).toBe(0);
+    const revoked = await runCli(['whoami'], {
+      env: { SWITCHBOARD_URL: gw.url, SWITCHBOARD_TOKEN: credential.token },
+    });
+    expect(revoked.code).toBe(3);
+    expect(
+      (await runCli(['admin', 'agent', 'retire', 'watcher', '--goal', goalId], { env: admin }))
+        .code,
+    ).toBe(0);
+  });
+
+  it('help on every verb carries an example; exit codes and completion scripts print', async () => {
+    const codes = await runCli(['help', 'exit-codes', '--json']);
+    expect(codes.json().map((c: any) => c.code)).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+    ]);
+    const completion = await runCli(['completion', 'bash']);
+    expect(completion.stdout).toContain('complete -o default -F _switchboard_complete switchboard');
+    expect((await runCli(['completion', 'zsh'])).stdout).toContain('bashcompinit');
+    const verbs = [
+      'whoami',
+      'login',
+      'logout',
+      'directory',
+      'attention',
+      'observe',
+      'discover',
+      'peers',
+      'peer',
+      'send',
+      'delivery',
+      'inbox',
+      'next',
+      'read',
+      'resolve',
+      'release',
+      'wait',
+      'evidence-log',
+      'record',
+      'checkpoint',
+      'todo list',
+      'todo show',
+      'todo create',
+      'todo claim',
+      'todo release',
+      'todo complete',
+      'todo supersede',
+      'todo defer',
+      'todo resume',
+      'todo close',
+      'frontier',
+      'gate list',
+      'gate open',
+      'gate resolve',
+      'lease acquire',
+      'lease renew',
+      'lease release',
+      'vision show',
+      'vision set',
+      'admin goal create',
+      'admin goal list',
+      'admin agent register',
+      'admin agent list',
+      'admin agent retire',
+      'admin token issue',
+      'admin token revoke',
+      'admin delegate',
+      'completion',
+    ];
+    const missing: string[] = [];
+    await Promise.all(
+      verbs.map(async (verb) => {
+        const help = await runCli([...verb.split(' '), '--help']);
+        if (help.code !== 0 || !/Examples?:\n\s+\$ switchboard/.test(help.stdout))
+          missing.push(verb);
+      }),
+    );
+    expect(missing).toEqual([]);
+  }, 60_000);
+});

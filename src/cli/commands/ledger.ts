@@ -217,7 +217,8 @@ export function ledgerCommands(program: Command): void {
     .addHelpText(
       'after',
       examples(
-        'D=$(switchboard evidence-log --json | jq -r .digest); switchboard checkpoint --digest "$D" --kind preserved --delta "plan holds"',
+        'switchboard checkpoint --digest sha256:9f2c… --kind preserved --delta "plan holds"',
+        'D=$(switchboard evidence-log --json | jq -r .digest); switchboard checkpoint --digest "$D" --kind patched --delta \'{"summary":"narrowed","roleScope":"src/cli"}\'',
       ),
     )
     .action(

@@ -15,6 +15,7 @@ import {
 } from '../client/index.ts';
 import { type Profile, readProfiles } from '../client/profiles.ts';
 import { Exit, ExitCode, usage } from './exit-codes.ts';
+import { nodeTransport } from './http.ts';
 import { parseDuration } from './output.ts';
 
 /** Renders the human form of a result (may load a table library first). */
@@ -80,7 +81,11 @@ export class Context {
 
   constructor(args: GlobalArgs) {
     this.connection = resolveConnection(args);
-    this.client = createClient({ url: this.connection.url, token: this.connection.token });
+    this.client = createClient({
+      url: this.connection.url,
+      token: this.connection.token,
+      transport: nodeTransport,
+    });
     this.json = Boolean(args.json);
     this.quiet = Boolean(args.quiet);
     this.debug = Boolean(args.debug);

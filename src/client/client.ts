@@ -11,6 +11,29 @@ import {
 } from './errors.ts';
 import type { TypedDocumentString } from './generated/graphql.ts';
 
+/** One HTTP POST, as the client needs it; the default is global fetch (browsers, Node). */
+export type Transport = (request: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}) => Promise<{ status: number; text: string }>;
+
+/** A Transport over a fetch implementation. */
+export function fetchTransport(
+  doFetch: typeof fetch = globalThis.fetch.bind(globalThis),
+): Transport {
+  return async ({ url, headers, body, timeoutMs }) => {
+    const response = await doFetch(url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return { status: response.status, text: await response.text() };
+  };
+}
+
 export interface ClientOptions {
   /** The gateway's GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
   url: string;
@@ -18,6 +41,8 @@ export interface ClientOptions {
   token?: string | null;
   /** Defaults to the global fetch. */
   fetch?: typeof fetch;
+  /** Replaces fetch altogether (the CLI uses node:http without keep-alive: it exits sooner). */
+  transport?: Transport;
   /** Abort a request after this long (default 30 s). */
   requestTimeoutMs?: number;
 }
@@ -39,24 +64,24 @@ function operationName(source: string): string | undefined {
 }
 
 export function createClient(options: ClientOptions): SwitchboardClient {
-  const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const transport = options.transport ?? fetchTransport(options.fetch);
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
   return {
     url: options.url,
     async request(document, ...rest) {
       const query = document.toString();
       const variables = rest[0] ?? {};
-      let response: Response;
+      let response: { status: number; text: string };
       try {
-        response = await doFetch(options.url, {
-          method: 'POST',
+        response = await transport({
+          url: options.url,
           headers: {
             'content-type': 'application/json',
             accept: 'application/graphql-response+json, application/json',
             ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
           },
           body: JSON.stringify({ query, variables, operationName: operationName(query) }),
-          signal: AbortSignal.timeout(timeoutMs),
+          timeoutMs,
         });
       } catch (cause) {
         throw new ClientError(ClientErrorKind.UNREACHABLE, `cannot reach ${options.url}`, {
@@ -65,7 +90,7 @@ export function createClient(options: ClientOptions): SwitchboardClient {
       }
       let body: { data?: unknown; errors?: GraphQLErrorShape[] };
       try {
-        body = (await response.json()) as typeof body;
+        body = JSON.parse(response.text) as typeof body;
       } catch (cause) {
         if (response.status === 401)
           throw new ClientError(ClientErrorKind.UNAUTHENTICATED, 'the gateway refused the token', {
@@ -82,7 +107,7 @@ export function createClient(options: ClientOptions): SwitchboardClient {
         throw new ClientError(ClientErrorKind.UNAUTHENTICATED, 'the gateway refused the token', {
           status: 401,
         });
-      if (!response.ok || body.data == null)
+      if (response.status >= 300 || body.data == null)
         throw new ClientError(
           ClientErrorKind.SERVER,
           `${options.url} answered ${response.status}`,

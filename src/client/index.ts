@@ -3,7 +3,14 @@
  * entry is browser-safe (fetch + graphql-ws with an injectable WebSocket); Node-only parts
  * (config profiles) are in ./profiles.ts.
  */
-export { type ClientOptions, createClient, DEFAULT_URL, type SwitchboardClient } from './client.ts';
+export {
+  type ClientOptions,
+  createClient,
+  DEFAULT_URL,
+  fetchTransport,
+  type SwitchboardClient,
+  type Transport,
+} from './client.ts';
 export { ClientError, ClientErrorKind } from './errors.ts';
 export * from './generated/graphql.ts';
 export * from './streams.ts';

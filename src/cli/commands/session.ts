@@ -6,6 +6,7 @@ import { createClient, WhoamiDocument } from '../../client/index.ts';
 import { configFile, readProfiles, removeProfile, saveProfile } from '../../client/profiles.ts';
 import { type Context, examples, explain, resolveConnection, run } from '../context.ts';
 import { Exit, ExitCode, usage } from '../exit-codes.ts';
+import { nodeTransport } from '../http.ts';
 import { table } from '../output.ts';
 
 function readStdin(): string {
@@ -86,7 +87,9 @@ export function sessionCommands(program: Command): void {
           const url = options.url ?? process.env.SWITCHBOARD_URL ?? existing.url ?? base.url;
           let me: Awaited<ReturnType<Context['whoami']>>;
           try {
-            me = (await createClient({ url, token }).request(WhoamiDocument)).me;
+            me = (
+              await createClient({ url, token, transport: nodeTransport }).request(WhoamiDocument)
+            ).me;
           } catch (error) {
             if (error instanceof ClientError)
               throw explain(error, { ...base, url, token, urlSource: 'flag' });

@@ -227,8 +227,10 @@ describe('send, inbox, next, read, resolve, release, delivery', () => {
     const again = await runCli(['next'], { env: asB });
     expect(again.stdout).toContain('still active');
     expect((await runCli(['release', delivery.id], { env: asB })).code).toBe(0);
+    expect((await runCli(['resolve', '--active'], { env: asB })).code).toBe(12); // released: none active
     expect((await runCli(['read', delivery.id, '--json'], { env: asB })).code).toBe(0);
-    expect((await runCli(['resolve', delivery.id], { env: asB })).stdout).toContain('processed');
+    expect((await runCli(['next', '--json'], { env: asB })).json().message.id).toBe(delivery.id);
+    expect((await runCli(['resolve', '--active'], { env: asB })).stdout).toContain('processed');
     const second = await runCli(['next', '--json'], { env: asB });
     expect(second.json().message.body).toBe('body from stdin');
     expect((await runCli(['resolve', second.json().message.id], { env: asB })).code).toBe(0);

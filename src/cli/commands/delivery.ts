@@ -377,11 +377,25 @@ export function deliveryCommands(program: Command): void {
     call: (ctx: Context, id: string) => Promise<MessageResult>,
   ) =>
     program
-      .command(`${verb} <id>`)
+      .command(`${verb} [id]`)
       .description(what)
-      .addHelpText('after', examples(`switchboard ${verb} d-123`))
+      .option('--active', 'the active message (the one `next` returned)')
+      .addHelpText('after', examples(`switchboard ${verb} d-123`, `switchboard ${verb} --active`))
       .action(
-        run<object, [string]>(async (ctx, _options, id) => {
+        run<{ active?: boolean }, [string | undefined]>(async (ctx, options, given) => {
+          let id = given;
+          if (!id && options.active) {
+            const { inbox } = await ctx.client.request(InboxDocument, {
+              goalId: await ctx.goal(),
+              tail: 1,
+            });
+            if (inbox.__typename !== 'Inbox')
+              return ctx.finish(inbox, () => undefined, failureOf(inbox));
+            if (!inbox.activeMessageId)
+              throw new Exit(ExitCode.EMPTY, 'no active message: `switchboard next` takes one');
+            id = inbox.activeMessageId;
+          }
+          if (!id) throw usage(`${verb} needs a message id, or --active`);
           const result = await call(ctx, id);
           await ctx.finish(
             result,

@@ -9,6 +9,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
+import os from 'node:os';
 import { benchGateway, machine, seedGoal, summary } from './support.ts';
 
 const RUNS = Number(process.env.RUNS ?? 20);
@@ -59,11 +60,14 @@ async function measure(args: string[]) {
 const result = {
   bench: 'cli',
   machine: machine(),
+  // other work on the machine skews wall times: the 1-minute load average before and after
+  loadAverageBefore: os.loadavg()[0],
   bundleBytes: statSync(new URL('../dist/cli/switchboard.js', import.meta.url)).size,
   nodeStartMs: await measure(['-e', '0']),
   whoamiJsonMs: await measure([bin, 'whoami', '--json']),
   directoryJsonMs: { agents: AGENTS, ...(await measure([bin, 'directory', '--json'])) },
   targetMs: 200,
 };
+Object.assign(result, { loadAverageAfter: os.loadavg()[0] });
 console.log(JSON.stringify(result, null, 2));
 await stop();

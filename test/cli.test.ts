@@ -784,3 +784,122 @@ describe('admin, observe, help, completion', () => {
     expect(missing).toEqual([]);
   }, 60_000);
 });
+
+describe('more verbs', () => {
+  it('delivery --follow streams each outcome change to the end; --quiet prints nothing', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const [a, b] = [peers[0]!, peers[1]!];
+    const env = asCaller(gw.url, a.token, goalId);
+    const provider = await registerProvider(gw.t, [goalId]);
+    await provider.report([{ goalId, agentId: b.agentId, liveness: 'IDLE' }]);
+    const quiet = await runCli(
+      [
+        'send',
+        '--to',
+        b.agentId,
+        '--subject',
+        's',
+        '--body',
+        'b',
+        '--window',
+        '200ms',
+        '--timeout',
+        '600ms',
+        '--quiet',
+      ],
+      { env },
+    );
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toBe('');
+    const { inbox } = await api(InboxDocument, { goalId }, b.token);
+    const id = inbox.messages[0].id;
+    const followed = await runCli(['delivery', id, '--follow', '--json'], { env });
+    expect(followed.code).toBe(6);
+    const changes = followed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(changes.map((c) => c.outcome).filter((o) => o !== 'SUBMITTED')).toEqual([
+      'STALLED',
+      'EXPIRED',
+    ]);
+    expect(changes.at(-1).final).toBe(true);
+  });
+
+  it('todo supersede, defer, resume; admin delegate; observe an excerpt', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const [a, b] = [peers[0]!, peers[1]!];
+    const env = asCaller(gw.url, a.token, goalId);
+    const first = (await runCli(['todo', 'create', '--title', 'first', '--json'], { env })).json();
+    const second = (
+      await runCli(['todo', 'create', '--title', 'second', '--json'], { env })
+    ).json();
+    const deferred = await runCli(
+      ['todo', 'defer', second.id, '--resume-when', `todo_done:${first.id}`, '--json'],
+      { env },
+    );
+    expect(deferred.json()).toMatchObject({ status: 'DEFERRED' });
+    expect((await runCli(['todo', 'resume', second.id, '--json'], { env })).json()).toMatchObject({
+      status: 'OPEN',
+    });
+    const superseded = await runCli(
+      ['todo', 'supersede', first.id, '--reason', 'split', '--title', 'first, part one', '--json'],
+      { env },
+    );
+    expect(superseded.json()).toMatchObject({
+      __typename: 'SupersededTodo',
+      todo: { status: 'SUPERSEDED' },
+    });
+    expect((await runCli(['todo', 'supersede', first.id, '--reason', 'x'], { env })).code).toBe(2);
+
+    const other = await goalWithPeers(gw.t, 0);
+    const delegated = await runCli(
+      ['admin', 'delegate', a.agentId, '--from', goalId, '--to', other.goalId, '--json'],
+      {
+        env: { SWITCHBOARD_URL: gw.url, SWITCHBOARD_TOKEN: gw.adminToken },
+      },
+    );
+    expect(delegated.json()).toMatchObject({ __typename: 'Delegation', goalId: other.goalId });
+    expect((await runCli(['whoami', '--json'], { env })).json().goalIds).toContain(other.goalId);
+
+    const provider = await registerProvider(gw.t, [goalId]);
+    await provider.report([{ goalId, agentId: b.agentId, liveness: 'WORKING' }]);
+    await gw.t.ok(
+      `mutation($input: ReportObservationInput!) { reportObservation(input: $input) { __typename } }`,
+      {
+        input: {
+          goalId,
+          agentId: b.agentId,
+          source: 'RECENT',
+          lines: ['$ npm test', 'ok 12 tests'],
+          capturedAt: new Date().toISOString(),
+        },
+      },
+      provider.token,
+    );
+    const observed = await runCli(['observe', b.agentId, '--source', 'recent', '--lines', '5'], {
+      env,
+    });
+    expect(observed.code).toBe(0);
+    expect(observed.stdout).toContain('ok 12 tests');
+    expect(observed.stdout).toContain('advisory');
+    const directory = await runCli(['directory'], { env });
+    expect(directory.stdout).toMatch(new RegExp(`${b.agentId}.*WORKING`));
+  });
+
+  it('the bin says how to build when dist/ is missing', async () => {
+    const { cpSync, mkdirSync, mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { spawnSync } = await import('node:child_process');
+    const root = mkdtempSync(path.join(tmpdir(), 'switchboard-nodist-'));
+    mkdirSync(path.join(root, 'bin'));
+    cpSync('bin/switchboard.js', path.join(root, 'bin', 'switchboard.js'));
+    const run = spawnSync(process.execPath, [path.join(root, 'bin', 'switchboard.js'), 'whoami'], {
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      'switchboard: not built yet: run `npm run build:cli` (or `npm install`) in the repository',
+    );
+  });
+});

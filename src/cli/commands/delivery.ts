@@ -246,26 +246,25 @@ export function deliveryCommands(program: Command): void {
         const { delivery } = await ctx.client.request(DeliveryDocument, { id });
         if (delivery.__typename !== 'Delivery')
           return ctx.finish(delivery, () => undefined, failureOf(delivery));
-        if (
-          !options.follow ||
-          delivery.history.some((h) => h.final) ||
-          delivery.pin.state !== 'PINNED'
-        )
+        if (!options.follow)
           return ctx.finish(
             delivery,
             () => deliveryText(delivery),
             outcomeExit(delivery.outcome, id),
           );
-        if (!ctx.json) await ctx.print(delivery, () => deliveryText(delivery));
-        const outcome = await followOutcome(ctx, delivery, true, (change) => {
+        // --follow: one line per outcome change (JSON lines with --json), the history first
+        const line = (change: { outcome: string; effectiveAt: string; reason: string | null }) => {
           if (ctx.json) process.stdout.write(`${JSON.stringify(change)}\n`);
-          else if (!ctx.quiet) {
-            const c = change as { outcome: string; effectiveAt: string; reason: string | null };
+          else if (!ctx.quiet)
             process.stdout.write(
-              `${c.outcome}${c.reason ? ` (${c.reason})` : ''}  ${ago(c.effectiveAt)}\n`,
+              `${change.outcome}${change.reason ? ` (${change.reason})` : ''}  ${ago(change.effectiveAt)}\n`,
             );
-          }
-        });
+        };
+        if (!ctx.json && !ctx.quiet) process.stdout.write(`${deliveryText(delivery)}\n\n`);
+        for (const change of delivery.history) line(change);
+        let outcome = delivery.outcome;
+        if (!delivery.history.some((h) => h.final) && delivery.pin.state === 'PINNED')
+          outcome = await followOutcome(ctx, delivery, true, (change) => line(change as never));
         const exit = outcomeExit(outcome, id);
         if (exit) throw exit;
       }),

@@ -18,6 +18,8 @@ import {
   deliveryOutcomes,
   followWait,
   inboxArrivals,
+  ledgerEvents,
+  presenceChanges,
   StartWaitDocument,
   WhoamiDocument,
 } from '../src/client/index.ts';
@@ -159,6 +161,80 @@ describe('against a gateway', () => {
     const first = await inbox.next();
     expect(first.value).toMatchObject({ __typename: 'InboxMessage', id: delivered.id });
     await inbox.return(undefined);
+  }, 30_000);
+});
+
+describe('presence and ledger streams', () => {
+  let gw: Awaited<ReturnType<typeof startGateway>>;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(async () => {
+    await gw?.close();
+  });
+
+  it('presenceChanges and ledgerEvents resume from their cursor across a restart, each item once', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const [a, b] = [peers[0]!, peers[1]!];
+    const provider = await registerProvider(gw.t, [goalId]);
+    const streams = { url: gw.url, token: gw.adminToken, webSocketImpl: WebSocket };
+    const presence = presenceChanges(streams, goalId, undefined, '0');
+    const ledger = ledgerEvents({ ...streams, token: a.token }, goalId, a.agentId, '0');
+    const seen: string[] = [];
+    const events: string[] = [];
+    const collecting = (async () => {
+      for await (const change of presence) {
+        seen.push(`${change.agentId}:${change.presence?.liveness}:${change.seq}`);
+        if (seen.length === 3) return;
+      }
+    })();
+    const recording = (async () => {
+      for await (const event of ledger) {
+        if (event.__typename === 'LedgerEvent') events.push(event.summary);
+        if (events.length === 2) return;
+      }
+    })();
+    await provider.report([{ goalId, agentId: a.agentId, liveness: 'WORKING' }]);
+    const record = (summary: string) =>
+      gw.t.ok(
+        'mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }',
+        { input: { goalId, eventKind: 'VALIDATION', summary } },
+        a.token,
+      );
+    await record('before the restart');
+    await expect.poll(() => seen.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => events.length, { timeout: 5000 }).toBe(1);
+    await gw.stop();
+    await gw.start();
+    await eventually(
+      () =>
+        provider
+          .report([
+            { goalId, agentId: a.agentId, liveness: 'DONE' },
+            {
+              goalId,
+              agentId: b.agentId,
+              liveness: 'IDLE',
+              providerSessionRef: 'w1:p2',
+              occupantRef: 'pane-2/agent',
+            },
+          ])
+          .then(
+            () => true,
+            () => undefined,
+          ),
+      'a report to the restarted gateway',
+    );
+    await record('after the restart');
+    await Promise.all([collecting, recording]);
+    expect(seen).toEqual([
+      `${a.agentId}:WORKING:${seen[0]!.split(':')[2]}`,
+      `${a.agentId}:DONE:${seen[1]!.split(':')[2]}`,
+      `${b.agentId}:IDLE:${seen[2]!.split(':')[2]}`,
+    ]);
+    const seqs = seen.map((s) => BigInt(s.split(':')[2]!));
+    expect(seqs[0]! < seqs[1]! && seqs[1]! < seqs[2]!).toBe(true);
+    expect(events).toEqual(['before the restart', 'after the restart']);
   }, 30_000);
 });
 

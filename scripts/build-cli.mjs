@@ -1,8 +1,20 @@
 // Bundles src/cli into dist/cli/switchboard.js (plus lazily loaded chunks) with esbuild, so
 // `switchboard` runs compiled JavaScript, not a TypeScript loader. Run by `npm run build:cli`
 // and by the `prepare` script on `npm install`. Plain JavaScript: it must run before tsx.
+// Flags: --no-minify (readable output for profiling), --if-available (see below).
 import { readFileSync, rmSync } from 'node:fs';
-import { build } from 'esbuild';
+
+// `npm ci --omit=dev` (the Dockerfile) runs `prepare` too, without esbuild: the gateway image
+// does not need the CLI, so a production install skips the build instead of failing.
+let build;
+try {
+  ({ build } = await import('esbuild'));
+} catch {
+  if (!process.argv.includes('--if-available'))
+    throw new Error('esbuild is not installed: npm install');
+  console.warn('switchboard: esbuild not installed (production install): CLI not built');
+  process.exit(0);
+}
 
 const root = new URL('..', import.meta.url).pathname;
 const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));

@@ -12,7 +12,7 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts', 'test/support/cli-build.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     retry: 0,

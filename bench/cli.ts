@@ -1,0 +1,73 @@
+/**
+ * Start-up cost of the `switchboard` binary as agents use it: wall time of
+ * `switchboard whoami --json` and `switchboard directory --json` (a goal of 100 agents with
+ * presence), median of 20 runs each, against a gateway in its own process. Node's own start
+ * (`node -e 0`) is measured alongside, since it is the floor. Target: ≤ 200 ms.
+ *
+ *   npm run bench:cli                          # PGlite
+ *   DATABASE_URL=postgres://… npm run bench:cli
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import os from 'node:os';
+import { benchGateway, machine, seedGoal, summary } from './support.ts';
+
+const RUNS = Number(process.env.RUNS ?? 20);
+const AGENTS = 100;
+const bin = new URL('../bin/switchboard.js', import.meta.url).pathname;
+
+execFileSync(process.execPath, [new URL('../scripts/build-cli.mjs', import.meta.url).pathname]);
+const { url, gql, stop } = await benchGateway();
+const { goalId, agentIds, report } = await seedGoal(gql, AGENTS);
+await report(agentIds, 'WORKING');
+const issued = await gql(
+  `mutation($input: IssueCredentialInput!) { issueCredential(input: $input) { token } }`,
+  { input: { kind: 'PEER', goalId, agentId: agentIds[0] } },
+);
+const env = {
+  PATH: process.env.PATH,
+  HOME: '/nonexistent-switchboard-bench',
+  SWITCHBOARD_URL: url,
+  SWITCHBOARD_TOKEN: issued.issueCredential.token as string,
+  SWITCHBOARD_GOAL: goalId,
+};
+
+function timed(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('close', (code) => {
+      const ms = performance.now() - start;
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited ${code}`));
+      else if (args.includes('directory') && JSON.parse(out).rows.length !== AGENTS)
+        reject(new Error('directory did not list every agent'));
+      else resolve(ms);
+    });
+  });
+}
+
+async function measure(args: string[]) {
+  for (let i = 0; i < 2; i++) await timed(args); // warm the OS file cache and the gateway
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) times.push(await timed(args));
+  return { ...summary(times), runs: RUNS };
+}
+
+const result = {
+  bench: 'cli',
+  machine: machine(),
+  // other work on the machine skews wall times: the 1-minute load average before and after
+  loadAverageBefore: os.loadavg()[0],
+  bundleBytes: statSync(new URL('../dist/cli/switchboard.js', import.meta.url)).size,
+  nodeStartMs: await measure(['-e', '0']),
+  whoamiJsonMs: await measure([bin, 'whoami', '--json']),
+  directoryJsonMs: { agents: AGENTS, ...(await measure([bin, 'directory', '--json'])) },
+  targetMs: 200,
+};
+Object.assign(result, { loadAverageAfter: os.loadavg()[0] });
+console.log(JSON.stringify(result, null, 2));
+await stop();

@@ -1,0 +1,214 @@
+/** admin goal|agent|token|delegate: registry writes and credentials (ADMIN credentials). */
+import type { Command } from 'commander';
+import {
+  AgentsDocument,
+  type CallerKind,
+  CreateGoalDocument,
+  DelegateGoalDocument,
+  GoalsDocument,
+  IssueCredentialDocument,
+  RegisterAgentDocument,
+  RetireAgentDocument,
+  RevokeCredentialDocument,
+} from '../../client/index.ts';
+import { enumArg, examples, run } from '../context.ts';
+import { usage } from '../exit-codes.ts';
+import { failureOf, scopeGapOf } from '../outcomes.ts';
+import { ago, dim, table } from '../output.ts';
+
+export function adminCommand(program: Command): void {
+  const admin = program
+    .command('admin')
+    .description('registry and credentials (ADMIN): goal, agent, token, delegate');
+
+  const goal = admin.command('goal').description('goals: create, list');
+  goal
+    .command('create <goalId>')
+    .description('create a goal')
+    .requiredOption('--title <text>', 'title')
+    .addHelpText('after', examples('switchboard admin goal create demo --title "Demo goal"'))
+    .action(
+      run<{ title: string }, [string]>(async (ctx, o, goalId) => {
+        const { createGoal: r } = await ctx.client.request(CreateGoalDocument, {
+          input: { goalId, title: o.title },
+        });
+        await ctx.finish(
+          r,
+          () => (r.__typename === 'Goal' ? `created goal ${r.id}: ${r.title}` : undefined),
+          failureOf(r),
+        );
+      }),
+    );
+  goal
+    .command('list')
+    .description('the goals in your scope')
+    .addHelpText('after', examples('switchboard admin goal list'))
+    .action(
+      run(async (ctx) => {
+        const { goals } = await ctx.client.request(GoalsDocument);
+        await ctx.print(goals, () =>
+          table(
+            ['goal', 'title', 'created'],
+            goals.map((g) => [g.id, g.title, ago(g.createdAt)]),
+          ),
+        );
+      }),
+    );
+
+  const agent = admin.command('agent').description('agents: register, list, retire');
+  agent
+    .command('register <agentId>')
+    .description('register an agent identity in the goal (--goal)')
+    .option('--model <name>', 'agent model', 'unspecified')
+    .option('--surface <name>', 'host surface, e.g. claude-code, codex, cli', 'cli')
+    .addHelpText(
+      'after',
+      examples(
+        'switchboard admin agent register builder --goal demo --model claude --surface claude-code',
+      ),
+    )
+    .action(
+      run<{ model: string; surface: string }, [string]>(async (ctx, o, agentId) => {
+        const goalId = await ctx.goal();
+        const { registerAgent: r } = await ctx.client.request(RegisterAgentDocument, {
+          input: { goalId, agentId, agentModel: o.model, hostSurface: o.surface },
+        });
+        await ctx.finish(
+          r,
+          () => (r.__typename === 'Agent' ? `registered ${r.agentId} in ${r.goalId}` : undefined),
+          failureOf(r),
+        );
+      }),
+    );
+  agent
+    .command('list')
+    .description('the agents registered to the goal')
+    .option('--retired', 'include retired agents')
+    .addHelpText('after', examples('switchboard admin agent list --goal demo --retired'))
+    .action(
+      run<{ retired?: boolean }>(async (ctx, o) => {
+        const goalId = await ctx.goal();
+        const { agents } = await ctx.client.request(AgentsDocument, {
+          goalId,
+          includeRetired: Boolean(o.retired),
+        });
+        await ctx.finish(
+          agents,
+          () =>
+            table(
+              ['agent', 'model', 'surface', 'registered', 'retired'],
+              agents.rows.map((a) => [
+                a.agentId,
+                a.agentModel,
+                a.hostSurface,
+                ago(a.registeredAt),
+                a.retiredAt ? ago(a.retiredAt) : null,
+              ]),
+            ),
+          scopeGapOf(agents),
+        );
+      }),
+    );
+  agent
+    .command('retire <agentId>')
+    .description('retire an agent: kept in the registry, no longer a member; its sockets close')
+    .addHelpText('after', examples('switchboard admin agent retire builder --goal demo'))
+    .action(
+      run<object, [string]>(async (ctx, _o, agentId) => {
+        const goalId = await ctx.goal();
+        const { retireAgent: r } = await ctx.client.request(RetireAgentDocument, {
+          goalId,
+          agentId,
+        });
+        await ctx.finish(
+          r,
+          () => (r.__typename === 'Agent' ? `retired ${r.agentId}` : undefined),
+          failureOf(r),
+        );
+      }),
+    );
+
+  const token = admin.command('token').description('credentials: issue, revoke');
+  token
+    .command('issue')
+    .description(
+      'issue a credential; prints the token (shown once) alone on stdout, details on stderr',
+    )
+    .requiredOption(
+      '--kind <kind>',
+      'peer, steward, provider or admin',
+      enumArg(['PEER', 'STEWARD', 'PROVIDER', 'ADMIN']),
+    )
+    .option('--agent <id>', 'PEER: the agent (of --goal)')
+    .option('--goals <ids>', 'STEWARD/PROVIDER: comma-separated goal ids')
+    .option('--provider <id>', 'PROVIDER: the provider id')
+    .option('--label <text>', 'a label')
+    .addHelpText(
+      'after',
+      examples(
+        'switchboard admin token issue --kind peer --goal demo --agent builder > builder.token',
+        'switchboard admin token issue --kind steward --goals demo,other --json',
+      ),
+    )
+    .action(
+      run<{ kind: string; agent?: string; goals?: string; provider?: string; label?: string }>(
+        async (ctx, o) => {
+          const kind = o.kind as CallerKind;
+          if (kind === 'PEER' && !o.agent)
+            throw usage('a PEER credential needs --agent (and --goal)');
+          const goalId = kind === 'PEER' ? await ctx.goal() : undefined;
+          const { issueCredential } = await ctx.client.request(IssueCredentialDocument, {
+            input: {
+              kind,
+              goalId,
+              agentId: o.agent,
+              goalIds: o.goals?.split(',').map((g) => g.trim()),
+              providerId: o.provider,
+              label: o.label,
+            },
+          });
+          if (ctx.json) return ctx.print(issueCredential, () => undefined);
+          process.stdout.write(`${issueCredential.token}\n`);
+          if (!ctx.quiet)
+            process.stderr.write(
+              `${dim(`issued ${kind} credential ${issueCredential.credential.id}${o.agent ? ` for ${o.agent}` : ''}: the token above is shown once`)}\n`,
+            );
+        },
+      ),
+    );
+  token
+    .command('revoke <credentialId>')
+    .description('revoke a credential: refused from the next request on; its sockets close')
+    .addHelpText('after', examples('switchboard admin token revoke c-123'))
+    .action(
+      run<object, [string]>(async (ctx, _o, id) => {
+        const { revokeCredential } = await ctx.client.request(RevokeCredentialDocument, { id });
+        await ctx.print(
+          revokeCredential,
+          () => `revoked ${revokeCredential.id} (${revokeCredential.kind})`,
+        );
+      }),
+    );
+
+  admin
+    .command('delegate <agentId>')
+    .description("widen an agent's scope to another goal")
+    .requiredOption('--from <goal>', "the agent's own goal")
+    .requiredOption('--to <goal>', 'the goal it may now act in')
+    .addHelpText('after', examples('switchboard admin delegate builder --from demo --to other'))
+    .action(
+      run<{ from: string; to: string }, [string]>(async (ctx, o, agentId) => {
+        const { delegateGoal: r } = await ctx.client.request(DelegateGoalDocument, {
+          input: { agentId, agentGoalId: o.from, goalId: o.to },
+        });
+        await ctx.finish(
+          r,
+          () =>
+            r.__typename === 'Delegation'
+              ? `${r.agentId} of ${r.agentGoalId} may act in ${r.goalId}`
+              : undefined,
+          failureOf(r),
+        );
+      }),
+    );
+}

@@ -1,0 +1,674 @@
+/** todo, frontier, gate, lease, vision: the goal's work graph. */
+import type { Command } from 'commander';
+import {
+  AcquireLeaseDocument,
+  ClaimTodoDocument,
+  CloseNoFollowUpDocument,
+  CompleteTodoDocument,
+  CreateTodoDocument,
+  DeferTodoDocument,
+  FrontierDocument,
+  type GateFieldsFragment,
+  GatesDocument,
+  type LeaseFieldsFragment,
+  OpenGateDocument,
+  ReleaseClaimDocument,
+  ReleaseLeaseDocument,
+  RenewLeaseDocument,
+  ResolveGateDocument,
+  ResumeTodoDocument,
+  SetVisionDocument,
+  SupersedeTodoDocument,
+  type TaskClass,
+  type TodoFieldsFragment,
+  type TodoStatus,
+  TodosDocument,
+  TodoTransitionsDocument,
+  VisionsDocument,
+} from '../../client/index.ts';
+import { type Context, collect, duration, enumArg, examples, int, run } from '../context.ts';
+import { Exit, ExitCode, usage } from '../exit-codes.ts';
+import { failureOf, scopeGapOf } from '../outcomes.ts';
+import { ago, bold, dim, table, warn } from '../output.ts';
+
+const TASK_CLASSES = [
+  'ADVANCEMENT_TASK',
+  'USER_GATE',
+  'USER_ACTION',
+  'CONTINUOUS_MONITOR',
+  'BLOCKER',
+];
+const STATUSES = ['OPEN', 'DEFERRED', 'DONE', 'SUPERSEDED', 'CLOSED_NO_FOLLOW_UP'];
+
+const todoLine = (t: TodoFieldsFragment) =>
+  `${bold(t.id)} ${t.status} ${t.taskClass} p${t.priority}: ${t.title}${t.claim ? dim(` (claimed by ${t.claim.agentId})`) : ''}`;
+
+function todoText(t: TodoFieldsFragment): string {
+  const lines = [todoLine(t)];
+  if (t.dependsOn.length) lines.push(dim(`depends on ${t.dependsOn.join(', ')}`));
+  if (t.resumeWhen.length) lines.push(dim(`resume when ${t.resumeWhen.join(', ')}`));
+  if (t.requiredDecisionScopes.length)
+    lines.push(dim(`requires ${t.requiredDecisionScopes.join(', ')}`));
+  if (t.lease.state !== 'NONE')
+    lines.push(
+      dim(
+        `lease ${t.lease.state} by ${t.lease.holder}, fence ${t.lease.fence}, expires ${ago(t.lease.expiresAt)}`,
+      ),
+    );
+  if (t.supersededBy)
+    lines.push(dim(`superseded by ${t.supersededBy}: ${t.supersedeReason ?? ''}`));
+  if (t.successorOf) lines.push(dim(`successor of ${t.successorOf}`));
+  if (t.evidenceRefs.length) lines.push(dim(`evidence ${t.evidenceRefs.join(', ')}`));
+  return lines.join('\n');
+}
+
+const leaseText = (l: LeaseFieldsFragment) =>
+  `lease ${l.state} on ${l.todoId} by ${l.holder ?? '—'}, fence ${l.fence}${l.expiresAt ? `, expires ${ago(l.expiresAt)}` : ''}`;
+
+const gateText = (g: GateFieldsFragment) =>
+  `${bold(g.id)} ${g.state}${g.decision ? `/${g.decision}` : ''} ${g.scope}: ${g.reason}`;
+
+type TodoLike = { __typename: string } & Partial<TodoFieldsFragment>;
+
+/** Prints a TodoResult-like answer (a Todo, or a typed refusal). */
+async function todoResult(ctx: Context, result: TodoLike) {
+  await ctx.finish(
+    result,
+    () => (result.__typename === 'Todo' ? todoText(result as TodoFieldsFragment) : undefined),
+    failureOf(result),
+  );
+}
+
+export function workCommands(program: Command): void {
+  const todo = program
+    .command('todo')
+    .description(
+      "the goal's todos: list, show, create, claim, release, complete, supersede, defer, resume, close",
+    );
+
+  todo
+    .command('list')
+    .description('todos, highest priority first')
+    .option(
+      '--status <statuses>',
+      `only these statuses, comma-separated (${STATUSES.join(',').toLowerCase()})`,
+    )
+    .option('--limit <n>', 'at most this many (1-5000)', int, 200)
+    .addHelpText('after', examples('switchboard todo list --status open,deferred'))
+    .action(
+      run<{ status?: string; limit: number }>(async (ctx, options) => {
+        const goalId = await ctx.goal();
+        const statuses = options.status?.split(',').map((s) => enumArg(STATUSES)(s.trim())) as
+          | TodoStatus[]
+          | undefined;
+        const { todos } = await ctx.client.request(TodosDocument, {
+          goalId,
+          limit: options.limit,
+          statuses,
+        });
+        await ctx.finish(
+          todos,
+          async () => {
+            const lines = [
+              todos.rows.length === 0
+                ? dim('no todos')
+                : await table(
+                    ['id', 'status', 'class', 'priority', 'claimed by', 'lease', 'title'],
+                    todos.rows.map((t) => [
+                      t.id,
+                      t.status,
+                      t.taskClass,
+                      t.priority,
+                      t.claim?.agentId,
+                      t.lease.state === 'NONE' ? null : t.lease.state,
+                      t.title,
+                    ]),
+                  ),
+            ];
+            if (todos.omittedRowCount > 0)
+              lines.push(warn(`truncated: ${todos.omittedRowCount} more (raise --limit)`));
+            return lines.join('\n');
+          },
+          scopeGapOf(todos),
+        );
+      }),
+    );
+
+  todo
+    .command('show <id>')
+    .description('one todo and its history')
+    .addHelpText('after', examples('switchboard todo show t-1 --json'))
+    .action(
+      run<object, [string]>(async (ctx, _options, id) => {
+        const goalId = await ctx.goal();
+        const [{ todos }, { todoTransitions }] = await Promise.all([
+          ctx.client.request(TodosDocument, { goalId, limit: 5000 }),
+          ctx.client.request(TodoTransitionsDocument, { goalId, todoId: id }),
+        ]);
+        const gap = scopeGapOf(todos);
+        if (gap) return ctx.finish(todos, () => undefined, gap);
+        const found = todos.rows.find((t) => t.id === id);
+        if (!found) throw new Exit(ExitCode.NOT_FOUND, `no todo ${id} in goal ${goalId}`);
+        await ctx.print({ todo: found, transitions: todoTransitions.rows }, async () =>
+          [
+            todoText(found),
+            '',
+            await table(
+              ['seq', 'kind', 'from', 'to', 'by', 'when', 'detail'],
+              todoTransitions.rows.map((r) => [
+                r.seq,
+                r.kind,
+                r.fromStatus,
+                r.toStatus,
+                r.actor.agentId ?? r.actor.kind,
+                ago(r.at),
+                r.detail,
+              ]),
+            ),
+          ].join('\n'),
+        );
+      }),
+    );
+
+  todo
+    .command('create')
+    .description('create a todo')
+    .requiredOption('--title <text>', 'title')
+    .option(
+      '--class <class>',
+      `task class (${TASK_CLASSES.join(', ').toLowerCase()})`,
+      enumArg(TASK_CLASSES),
+      'ADVANCEMENT_TASK',
+    )
+    .option('--priority <n>', 'priority (higher first)', int)
+    .option('--depends-on <id>', 'a dependency (repeatable)', collect)
+    .option(
+      '--resume-when <condition>',
+      'todo_done:<id>, gate_resolved:<id>, capacity_available:<cap> (repeatable)',
+      collect,
+    )
+    .option(
+      '--scope <scope>',
+      'a required decision scope kind:granularity:key (repeatable)',
+      collect,
+    )
+    .option('--capability <name>', 'required capability')
+    .option('--write-scope <glob>', 'relative path or glob it writes (repeatable)', collect)
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText(
+      'after',
+      examples(
+        'switchboard todo create --title "add CLI tests" --priority 5 --write-scope "test/**"',
+      ),
+    )
+    .action(
+      run<{
+        title: string;
+        class: string;
+        priority?: number;
+        dependsOn?: string[];
+        resumeWhen?: string[];
+        scope?: string[];
+        capability?: string;
+        writeScope?: string[];
+        agent?: string;
+      }>(async (ctx, o) => {
+        const goalId = await ctx.goal();
+        const { createTodo } = await ctx.client.request(CreateTodoDocument, {
+          input: {
+            goalId,
+            title: o.title,
+            taskClass: o.class as TaskClass,
+            priority: o.priority,
+            dependsOn: o.dependsOn,
+            resumeWhen: o.resumeWhen,
+            requiredDecisionScopes: o.scope,
+            requiredCapability: o.capability,
+            writeScope: o.writeScope,
+            agentId: o.agent,
+          },
+        });
+        await todoResult(ctx, createTodo as TodoLike);
+      }),
+    );
+
+  const simple = [
+    [
+      'claim',
+      'make yourself its soft owner (not a lock, not proof it can run)',
+      ClaimTodoDocument,
+      'claimTodo',
+    ],
+    ['release', 'drop your claim', ReleaseClaimDocument, 'releaseClaim'],
+    ['resume', 'a deferred todo back to OPEN after replanning', ResumeTodoDocument, 'resumeTodo'],
+  ] as const;
+  for (const [verb, what, document, field] of simple)
+    todo
+      .command(`${verb} <id>`)
+      .description(what)
+      .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+      .addHelpText('after', examples(`switchboard todo ${verb} t-1`))
+      .action(
+        run<{ agent?: string }, [string]>(async (ctx, o, id) => {
+          const goalId = await ctx.goal();
+          const data = (await ctx.client.request(document as typeof ClaimTodoDocument, {
+            input: { goalId, todoId: id, agentId: o.agent },
+          })) as unknown as Record<string, TodoLike>;
+          await todoResult(ctx, data[field] as TodoLike);
+        }),
+      );
+
+  todo
+    .command('complete <id>')
+    .description('DONE with evidence refs (relative paths or URLs)')
+    .option('--ref <ref>', 'evidence ref (repeatable)', collect, [])
+    .option('--successor <title>', 'create a successor todo with this title')
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText(
+      'after',
+      examples('switchboard todo complete t-1 --ref test/cli.test.ts --ref docs/cli.md'),
+    )
+    .action(
+      run<{ ref: string[]; successor?: string; agent?: string }, [string]>(async (ctx, o, id) => {
+        const goalId = await ctx.goal();
+        const { completeTodo: r } = await ctx.client.request(CompleteTodoDocument, {
+          input: {
+            goalId,
+            todoId: id,
+            evidenceRefs: o.ref,
+            agentId: o.agent,
+            successor: o.successor
+              ? { title: o.successor, taskClass: 'ADVANCEMENT_TASK' }
+              : undefined,
+          },
+        });
+        await ctx.finish(
+          r,
+          () =>
+            r.__typename === 'CompletedTodo'
+              ? [todoText(r.todo), r.successor ? `successor: ${todoLine(r.successor)}` : '']
+                  .filter(Boolean)
+                  .join('\n')
+              : undefined,
+          failureOf(r),
+        );
+      }),
+    );
+
+  todo
+    .command('supersede <id>')
+    .description('SUPERSEDED (never DONE) by a named or new replacement; lineage kept')
+    .requiredOption('--reason <text>', 'why')
+    .option('--by <id>', 'the replacement todo')
+    .option('--title <text>', 'create the replacement with this title')
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText(
+      'after',
+      examples('switchboard todo supersede t-1 --reason "split in two" --title "part one"'),
+    )
+    .action(
+      run<{ reason: string; by?: string; title?: string; agent?: string }, [string]>(
+        async (ctx, o, id) => {
+          if (Boolean(o.by) === Boolean(o.title))
+            throw usage('give exactly one of --by <id> or --title <text>');
+          const goalId = await ctx.goal();
+          const { supersedeTodo: r } = await ctx.client.request(SupersedeTodoDocument, {
+            input: {
+              goalId,
+              todoId: id,
+              reason: o.reason,
+              agentId: o.agent,
+              replacementId: o.by,
+              replacement: o.title ? { title: o.title, taskClass: 'ADVANCEMENT_TASK' } : undefined,
+            },
+          });
+          await ctx.finish(
+            r,
+            () =>
+              r.__typename === 'SupersededTodo'
+                ? `${todoLine(r.todo)}\nreplacement: ${todoLine(r.replacement)}`
+                : undefined,
+            failureOf(r),
+          );
+        },
+      ),
+    );
+
+  todo
+    .command('defer <id>')
+    .description('DEFERRED until resume conditions hold')
+    .requiredOption(
+      '--resume-when <condition>',
+      'todo_done:<id>, gate_resolved:<id>, capacity_available:<cap> (repeatable)',
+      collect,
+    )
+    .option('--reason <text>', 'why')
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText('after', examples('switchboard todo defer t-2 --resume-when todo_done:t-1'))
+    .action(
+      run<{ resumeWhen: string[]; reason?: string; agent?: string }, [string]>(
+        async (ctx, o, id) => {
+          const goalId = await ctx.goal();
+          const { deferTodo } = await ctx.client.request(DeferTodoDocument, {
+            input: {
+              goalId,
+              todoId: id,
+              resumeWhen: o.resumeWhen,
+              reason: o.reason,
+              agentId: o.agent,
+            },
+          });
+          await todoResult(ctx, deferTodo as TodoLike);
+        },
+      ),
+    );
+
+  todo
+    .command('close <id>')
+    .description('CLOSED_NO_FOLLOW_UP with a required reason')
+    .requiredOption('--reason <text>', 'why no follow-up')
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText(
+      'after',
+      examples('switchboard todo close t-3 --reason "obsolete after the redesign"'),
+    )
+    .action(
+      run<{ reason: string; agent?: string }, [string]>(async (ctx, o, id) => {
+        const goalId = await ctx.goal();
+        const { closeNoFollowUp } = await ctx.client.request(CloseNoFollowUpDocument, {
+          input: { goalId, todoId: id, reason: o.reason, agentId: o.agent },
+        });
+        await todoResult(ctx, closeNoFollowUp as TodoLike);
+      }),
+    );
+
+  program
+    .command('frontier')
+    .description('every live todo with `runnable` and the guards holding it back for an agent')
+    .option('--agent <id>', 'the agent (a PEER: itself by default)')
+    .addHelpText(
+      'after',
+      examples(
+        'switchboard frontier',
+        'switchboard frontier --json | jq ".rows[] | select(.runnable)"',
+      ),
+    )
+    .action(
+      run<{ agent?: string }>(async (ctx, o) => {
+        const goalId = await ctx.goal();
+        const { frontier } = await ctx.client.request(FrontierDocument, {
+          goalId,
+          agentId: o.agent,
+        });
+        await ctx.finish(
+          frontier,
+          async () => {
+            if (frontier.__typename !== 'Frontier') return undefined;
+            return [
+              await table(
+                ['todo', 'runnable', 'status', 'priority', 'guards', 'title'],
+                frontier.rows.map((r) => [
+                  r.todo.id,
+                  r.runnable ? 'yes' : dim('no'),
+                  r.todo.status,
+                  r.todo.priority,
+                  r.guards.map((g) => `${g.kind}: ${g.detail}`).join('; ') || null,
+                  r.todo.title,
+                ]),
+              ),
+              dim(
+                `${frontier.runnableCount} runnable of ${frontier.rows.length} for ${frontier.agentId}`,
+              ),
+            ].join('\n');
+          },
+          failureOf(frontier),
+        );
+      }),
+    );
+
+  const gate = program.command('gate').description('decision gates: list, open, resolve');
+  gate
+    .command('list')
+    .description("the goal's gates with their state now")
+    .addHelpText('after', examples('switchboard gate list'))
+    .action(
+      run(async (ctx) => {
+        const goalId = await ctx.goal();
+        const { gates } = await ctx.client.request(GatesDocument, { goalId });
+        await ctx.finish(
+          gates,
+          async () =>
+            gates.rows.length === 0
+              ? dim('no gates')
+              : table(
+                  ['id', 'state', 'scope', 'reason', 'opened', 'expires'],
+                  gates.rows.map((g) => [
+                    g.id,
+                    `${g.state}${g.decision ? `/${g.decision}` : ''}`,
+                    g.scope,
+                    g.reason,
+                    ago(g.openedAt),
+                    g.expiresAt ? ago(g.expiresAt) : null,
+                  ]),
+                ),
+          scopeGapOf(gates),
+        );
+      }),
+    );
+  gate
+    .command('open')
+    .description('open a gate: ask for a decision on a scope')
+    .requiredOption(
+      '--kind <kind>',
+      'direction, private_read, production, public_claim, resource, write_scope',
+      enumArg([
+        'DIRECTION',
+        'PRIVATE_READ',
+        'PRODUCTION',
+        'PUBLIC_CLAIM',
+        'RESOURCE',
+        'WRITE_SCOPE',
+      ]),
+    )
+    .requiredOption(
+      '--granularity <g>',
+      'action, lane, goal, project, global',
+      enumArg(['ACTION', 'LANE', 'GOAL', 'PROJECT', 'GLOBAL']),
+    )
+    .requiredOption('--key <scopeKey>', 'scope key (lane/action)')
+    .requiredOption('--reason <text>', 'the question')
+    .option('--expires <time>', 'ISO time after which it covers nothing')
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText(
+      'after',
+      examples(
+        'switchboard gate open --kind production --granularity lane --key deploy --reason "ship v2?"',
+      ),
+    )
+    .action(
+      run<{
+        kind: string;
+        granularity: string;
+        key: string;
+        reason: string;
+        expires?: string;
+        agent?: string;
+      }>(async (ctx, o) => {
+        const goalId = await ctx.goal();
+        const { openGate } = await ctx.client.request(OpenGateDocument, {
+          input: {
+            goalId,
+            kind: o.kind as 'PRODUCTION',
+            granularity: o.granularity as 'LANE',
+            scopeKey: o.key,
+            reason: o.reason,
+            expiresAt: o.expires,
+            agentId: o.agent,
+          },
+        });
+        await ctx.finish(
+          openGate,
+          () => (openGate.__typename === 'Gate' ? gateText(openGate) : undefined),
+          failureOf(openGate),
+        );
+      }),
+    );
+  gate
+    .command('resolve <id>')
+    .description('decide a gate (ADMIN or STEWARD only)')
+    .requiredOption('--decision <d>', 'granted or denied', enumArg(['GRANTED', 'DENIED']))
+    .option('--note <text>', 'a note')
+    .addHelpText('after', examples('switchboard gate resolve g-1 --decision granted --note "go"'))
+    .action(
+      run<{ decision: string; note?: string }, [string]>(async (ctx, o, id) => {
+        const goalId = await ctx.goal();
+        const { resolveGate: r } = await ctx.client.request(ResolveGateDocument, {
+          input: { goalId, gateId: id, decision: o.decision as 'GRANTED', note: o.note },
+        });
+        await ctx.finish(
+          r,
+          () => (r.__typename === 'Gate' ? gateText(r) : undefined),
+          failureOf(r),
+        );
+      }),
+    );
+
+  const lease = program
+    .command('lease')
+    .description('occupancy leases with fence tokens: acquire, renew, release');
+  lease
+    .command('acquire <todo>')
+    .description('take the lease (a new fence) unless an active one exists')
+    .requiredOption('--ttl <duration>', 'how long, e.g. 10m', duration)
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText('after', examples('switchboard lease acquire t-1 --ttl 10m --json | jq -r .fence'))
+    .action(
+      run<{ ttl: number; agent?: string }, [string]>(async (ctx, o, todoId) => {
+        const goalId = await ctx.goal();
+        const { acquireLease: r } = await ctx.client.request(AcquireLeaseDocument, {
+          input: { goalId, todoId, ttlMs: o.ttl, agentId: o.agent },
+        });
+        await ctx.finish(
+          r,
+          () => (r.__typename === 'Lease' ? leaseText(r) : undefined),
+          failureOf(r),
+        );
+      }),
+    );
+  lease
+    .command('renew <todo>')
+    .description(
+      'extend the lease if the fence is current and yours (an expired lease cannot be renewed)',
+    )
+    .requiredOption('--fence <fence>', 'the fence from acquire')
+    .requiredOption('--ttl <duration>', 'how long from now', duration)
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText('after', examples('switchboard lease renew t-1 --fence 7 --ttl 10m'))
+    .action(
+      run<{ fence: string; ttl: number; agent?: string }, [string]>(async (ctx, o, todoId) => {
+        const goalId = await ctx.goal();
+        const { renewLease: r } = await ctx.client.request(RenewLeaseDocument, {
+          input: { goalId, todoId, fence: o.fence, ttlMs: o.ttl, agentId: o.agent },
+        });
+        await ctx.finish(
+          r,
+          () => (r.__typename === 'Lease' ? leaseText(r) : undefined),
+          failureOf(r),
+        );
+      }),
+    );
+  lease
+    .command('release <todo>')
+    .description('end the lease if the fence is current and yours')
+    .requiredOption('--fence <fence>', 'the fence from acquire')
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText('after', examples('switchboard lease release t-1 --fence 7'))
+    .action(
+      run<{ fence: string; agent?: string }, [string]>(async (ctx, o, todoId) => {
+        const goalId = await ctx.goal();
+        const { releaseLease: r } = await ctx.client.request(ReleaseLeaseDocument, {
+          input: { goalId, todoId, fence: o.fence, agentId: o.agent },
+        });
+        await ctx.finish(
+          r,
+          () => (r.__typename === 'Lease' ? leaseText(r) : undefined),
+          failureOf(r),
+        );
+      }),
+    );
+
+  const vision = program.command('vision').description('per-agent vision: show, set');
+  vision
+    .command('show')
+    .description("every agent's vision in the goal (or one with --agent)")
+    .option('--agent <id>', 'only this agent')
+    .addHelpText('after', examples('switchboard vision show --agent builder'))
+    .action(
+      run<{ agent?: string }>(async (ctx, o) => {
+        const goalId = await ctx.goal();
+        const { visions } = await ctx.client.request(VisionsDocument, { goalId });
+        const rows = o.agent ? visions.rows.filter((v) => v.agentId === o.agent) : visions.rows;
+        await ctx.finish(
+          o.agent ? { ...visions, rows } : visions,
+          async () =>
+            rows.length === 0
+              ? dim('no vision set')
+              : table(
+                  ['agent', 'role scope', 'vision', 'acceptance', 'replan trigger', 'updated'],
+                  rows.map((v) => [
+                    v.agentId,
+                    v.roleScope,
+                    v.visionSummary,
+                    v.acceptanceSummary,
+                    v.replanTriggerSummary,
+                    ago(v.updatedAt),
+                  ]),
+                ),
+          scopeGapOf(visions),
+        );
+      }),
+    );
+  vision
+    .command('set')
+    .description('replace your vision in the goal (one row per agent)')
+    .requiredOption(
+      '--role-scope <text>',
+      'relative path prefixes of your lane, e.g. "src/cli test"',
+    )
+    .requiredOption('--vision <text>', 'vision summary')
+    .requiredOption('--acceptance <text>', 'acceptance summary')
+    .requiredOption('--replan-trigger <text>', 'what makes you replan')
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText(
+      'after',
+      examples(
+        'switchboard vision set --role-scope src/cli --vision "ship the CLI" --acceptance "tests green" --replan-trigger "schema change"',
+      ),
+    )
+    .action(
+      run<{
+        roleScope: string;
+        vision: string;
+        acceptance: string;
+        replanTrigger: string;
+        agent?: string;
+      }>(async (ctx, o) => {
+        const goalId = await ctx.goal();
+        const { setVision: r } = await ctx.client.request(SetVisionDocument, {
+          input: {
+            goalId,
+            roleScope: o.roleScope,
+            visionSummary: o.vision,
+            acceptanceSummary: o.acceptance,
+            replanTriggerSummary: o.replanTrigger,
+            agentId: o.agent,
+          },
+        });
+        await ctx.finish(
+          r,
+          () => (r.__typename === 'Vision' ? `vision of ${r.agentId} set` : undefined),
+          failureOf(r),
+        );
+      }),
+    );
+}

@@ -1,0 +1,133 @@
+/**
+ * `switchboard`: the command line agents and people use to coordinate through a gateway.
+ * Bundled by esbuild into dist/cli (scripts/build-cli.mjs); bin/switchboard.js runs it.
+ * Parsing is commander (small and fast to load: agents call this hundreds of times a session).
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { ClientError } from '../client/errors.ts';
+import { adminCommand } from './commands/admin.ts';
+import { completionCommand } from './commands/completion.ts';
+import { deliveryCommands } from './commands/delivery.ts';
+import { directoryCommands } from './commands/directory.ts';
+import { helpCommand } from './commands/help.ts';
+import { ledgerCommands } from './commands/ledger.ts';
+import { sessionCommands } from './commands/session.ts';
+import { waitCommand } from './commands/wait.ts';
+import { workCommands } from './commands/work.ts';
+import { current, explain, resolveConnection } from './context.ts';
+import { Exit, ExitCode } from './exit-codes.ts';
+
+declare const SWITCHBOARD_VERSION: string;
+
+export function buildCli(): Command {
+  const program = new Command('switchboard')
+    .description('Coordinate with peer agents through a Switchboard gateway.')
+    .version(typeof SWITCHBOARD_VERSION === 'string' ? SWITCHBOARD_VERSION : 'dev')
+    .option(
+      '--url <url>',
+      'GraphQL endpoint [env SWITCHBOARD_URL; default http://127.0.0.1:4000/graphql]',
+    )
+    .addOption(
+      new Option(
+        '--token <token>',
+        'bearer token [env SWITCHBOARD_TOKEN]; prefer `login` or the env: argv is visible to others',
+      ),
+    )
+    .option('--goal <id>', "goal id [env SWITCHBOARD_GOAL; default: the profile's, or your own]")
+    .option('--profile <name>', 'login profile [env SWITCHBOARD_PROFILE; default: the current one]')
+    .option('--json', "print the API's packet as JSON")
+    .option('-q, --quiet', 'print nothing on success')
+    .option('--debug', 'details on errors')
+    .helpCommand(false)
+    .configureHelp({ showGlobalOptions: true })
+    .showSuggestionAfterError()
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Exit codes: \`switchboard help exit-codes\`. A verb's help: \`switchboard <verb> --help\`.
+
+Example:
+  $ switchboard login builder --goal demo --token-file builder.token
+  $ switchboard directory
+  $ switchboard send --to reviewer --subject "review src/x.ts" --body "see todo t-1" --wait`,
+    );
+  for (const register of [
+    sessionCommands,
+    directoryCommands,
+    deliveryCommands,
+    waitCommand,
+    ledgerCommands,
+    workCommands,
+    adminCommand,
+    helpCommand,
+    completionCommand,
+  ])
+    register(program);
+  // Every verb exits on usage errors through the same path (exit code 2).
+  const override = (command: Command) => {
+    command.exitOverride().showSuggestionAfterError();
+    for (const sub of command.commands) override(sub);
+  };
+  override(program);
+  return program;
+}
+
+function report(error: unknown, debug: boolean): number {
+  const context = current.context;
+  const redact = (text: string) => (context ? context.redact(text) : text);
+  if (error instanceof CommanderError) {
+    // commander already printed its one line (or the help / version).
+    return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+  }
+  let exit: Exit;
+  if (error instanceof Exit) exit = error;
+  else if (error instanceof ClientError) {
+    const connection = context?.connection ?? safeConnection();
+    exit = connection ? explain(error, connection) : new Exit(ExitCode.ERROR, error.message);
+  } else
+    exit = new Exit(
+      ExitCode.ERROR,
+      `unexpected error: ${error instanceof Error ? error.message : String(error)} (rerun with --debug)`,
+    );
+  if (exit.message) process.stderr.write(`switchboard: ${redact(exit.message)}\n`);
+  if (debug && !(error instanceof Exit)) {
+    const detail =
+      error instanceof ClientError
+        ? JSON.stringify(
+            { kind: error.kind, ...error.details, cause: String(error.details.cause ?? '') },
+            null,
+            2,
+          )
+        : error instanceof Error
+          ? (error.stack ?? error.message)
+          : String(error);
+    process.stderr.write(`${redact(detail)}\n`);
+  }
+  return exit.code;
+}
+
+function safeConnection() {
+  try {
+    return resolveConnection({});
+  } catch {
+    return undefined;
+  }
+}
+
+export async function main(argv = process.argv): Promise<void> {
+  const debug = argv.includes('--debug');
+  try {
+    const program = buildCli();
+    if (argv.length <= 2) {
+      program.outputHelp();
+      process.exitCode = ExitCode.USAGE;
+      return;
+    }
+    await program.parseAsync(argv);
+  } catch (error) {
+    process.exitCode = report(error, debug);
+  }
+}
+
+await main();

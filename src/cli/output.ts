@@ -1,0 +1,98 @@
+/** Human output: colour (node:util styleText, off for NO_COLOR and non-TTY), tables, times. */
+import * as util from 'node:util';
+
+type Style = Parameters<typeof util.styleText>[0];
+
+export function colorEnabled(stream: NodeJS.WriteStream = process.stdout): boolean {
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
+  if (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== '0') return true;
+  return Boolean(stream.isTTY) && process.env.TERM !== 'dumb';
+}
+
+let colour: boolean | undefined;
+export const paint = (style: Style, text: string): string => {
+  // util.styleText is Node ≥ 20.12; on an older Node 20 there is simply no colour.
+  colour ??= colorEnabled() && typeof util.styleText === 'function';
+  return colour ? util.styleText(style, text) : text;
+};
+
+const LIVENESS_STYLE: Record<string, Style> = {
+  WORKING: 'green',
+  BLOCKED: 'yellow',
+  IDLE: 'cyan',
+  DONE: 'blue',
+  UNREACHABLE: 'red',
+  UNKNOWN: 'gray',
+};
+export const liveness = (value: string | null | undefined): string =>
+  value ? paint(LIVENESS_STYLE[value] ?? 'reset', value) : paint('gray', '—');
+
+export const dim = (text: string) => paint('gray', text);
+export const bold = (text: string) => paint('bold', text);
+export const warn = (text: string) => paint('yellow', text);
+
+/** Aligned columns without borders (cli-table3, loaded only when a table is printed). */
+export async function table(
+  head: string[],
+  rows: (string | number | null | undefined)[][],
+): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const t = new Table({
+    head: head.map((h) => bold(h)),
+    chars: {
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '  ',
+    },
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+  });
+  for (const row of rows) t.push(row.map((cell) => (cell == null ? dim('—') : String(cell))));
+  return t
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n');
+}
+
+/** "3 s ago", "in 2 min", "—". */
+export function ago(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return dim('—');
+  const ms = now - Date.parse(iso);
+  const future = ms < 0;
+  const s = Math.round(Math.abs(ms) / 1000);
+  const text =
+    s < 60
+      ? `${s} s`
+      : s < 3600
+        ? `${Math.round(s / 60)} min`
+        : s < 86_400
+          ? `${Math.round(s / 3600)} h`
+          : `${Math.round(s / 86_400)} d`;
+  return future ? `in ${text}` : `${text} ago`;
+}
+
+/** Parses "30s", "5m", "1500ms", "2h" or a number of seconds into milliseconds. */
+export function parseDuration(value: string | number): number | undefined {
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? Math.round(value * 1000) : undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/.exec(value);
+  if (!match) return undefined;
+  const n = Number(match[1]);
+  const unit = match[2] ?? 's';
+  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3_600_000 : 60_000;
+  return Math.round(n * factor);
+}
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -1,0 +1,121 @@
+/**
+ * The typed HTTP client: one POST per operation with global fetch, so it runs in Node and in
+ * a browser alike. Operations are the generated documents of ./generated (types from
+ * schema/schema.graphql); this file knows nothing of any of them.
+ */
+import {
+  ClientError,
+  ClientErrorKind,
+  errorFromGraphQL,
+  type GraphQLErrorShape,
+} from './errors.ts';
+import type { TypedDocumentString } from './generated/graphql.ts';
+
+/** One HTTP POST, as the client needs it; the default is global fetch (browsers, Node). */
+export type Transport = (request: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}) => Promise<{ status: number; text: string }>;
+
+/** A Transport over a fetch implementation. */
+export function fetchTransport(
+  doFetch: typeof fetch = globalThis.fetch.bind(globalThis),
+): Transport {
+  return async ({ url, headers, body, timeoutMs }) => {
+    const response = await doFetch(url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return { status: response.status, text: await response.text() };
+  };
+}
+
+export interface ClientOptions {
+  /** The gateway's GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
+  url: string;
+  /** The bearer token; sent only in the Authorization header. */
+  token?: string | null;
+  /** Defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Replaces fetch altogether (the CLI uses node:http without keep-alive: it exits sooner). */
+  transport?: Transport;
+  /** Abort a request after this long (default 30 s). */
+  requestTimeoutMs?: number;
+}
+
+export interface SwitchboardClient {
+  readonly url: string;
+  /** Runs a query or mutation; resolves with `data`, or rejects with a ClientError. */
+  request<Result, Variables>(
+    document: TypedDocumentString<Result, Variables>,
+    ...variables: Variables extends Record<string, never> ? [] | [Variables] : [Variables]
+  ): Promise<Result>;
+}
+
+export const DEFAULT_URL = 'http://127.0.0.1:4000/graphql';
+
+/** The operation's name (`query Whoami {` → Whoami), sent so the gateway can log it. */
+function operationName(source: string): string | undefined {
+  return /\b(?:query|mutation|subscription)\s+(\w+)/.exec(source)?.[1];
+}
+
+export function createClient(options: ClientOptions): SwitchboardClient {
+  const transport = options.transport ?? fetchTransport(options.fetch);
+  const timeoutMs = options.requestTimeoutMs ?? 30_000;
+  return {
+    url: options.url,
+    async request(document, ...rest) {
+      const query = document.toString();
+      const variables = rest[0] ?? {};
+      let response: { status: number; text: string };
+      try {
+        response = await transport({
+          url: options.url,
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/graphql-response+json, application/json',
+            ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+          },
+          body: JSON.stringify({ query, variables, operationName: operationName(query) }),
+          timeoutMs,
+        });
+      } catch (cause) {
+        throw new ClientError(ClientErrorKind.UNREACHABLE, `cannot reach ${options.url}`, {
+          cause,
+        });
+      }
+      let body: { data?: unknown; errors?: GraphQLErrorShape[] };
+      try {
+        body = JSON.parse(response.text) as typeof body;
+      } catch (cause) {
+        if (response.status === 401)
+          throw new ClientError(ClientErrorKind.UNAUTHENTICATED, 'the gateway refused the token', {
+            status: 401,
+          });
+        throw new ClientError(
+          ClientErrorKind.SERVER,
+          `${options.url} answered ${response.status} without GraphQL JSON: is it a Switchboard gateway?`,
+          { status: response.status, cause },
+        );
+      }
+      if (body.errors?.length) throw errorFromGraphQL(body.errors, response.status);
+      if (response.status === 401)
+        throw new ClientError(ClientErrorKind.UNAUTHENTICATED, 'the gateway refused the token', {
+          status: 401,
+        });
+      if (response.status >= 300 || body.data == null)
+        throw new ClientError(
+          ClientErrorKind.SERVER,
+          `${options.url} answered ${response.status}`,
+          {
+            status: response.status,
+          },
+        );
+      return body.data as never;
+    },
+  };
+}

@@ -1,0 +1,4966 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Takes the occupancy lease of a todo. */
+export type AcquireLeaseInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** The todo. */
+  todoId: string | number;
+  /** Time to live, 1 ms to 24 h. */
+  ttlMs: number;
+};
+
+/** Why a row needs attention, from typed state only. Urgency is this order. */
+export type AttentionReason =
+  /** An agent's claimed todo needs a decision scope an open gate covers. */
+  | 'BLOCKED_ON_GATE'
+  /** A claim with no advancement for longer than the threshold. */
+  | 'STALE_CLAIM'
+  /** A delivery saw no activity from its recipient inside its window. */
+  | 'STALLED_DELIVERY'
+  /** An open user gate or user action: a person must act. */
+  | 'WAITING_ON_OWNER';
+
+/** What a credential lets its holder be. */
+export type CallerKind =
+  /** An operator: registry writes and credentials; reads everything. */
+  | 'ADMIN'
+  /** A registered agent: its goal plus goals delegated to it. */
+  | 'PEER'
+  /** A presence provider: reports for its goals, reads nothing else. */
+  | 'PROVIDER'
+  /** The agent a person talks to: the goals bound to its channel. */
+  | 'STEWARD';
+
+/** Closes a todo with no successor. */
+export type CloseNoFollowUpInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** Why no follow-up is needed, up to 500 characters. */
+  reason: string;
+  /** The todo. */
+  todoId: string | number;
+};
+
+/** Completes a todo with evidence, optionally creating its successor. */
+export type CompleteTodoInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** At least one relative, credential-free reference (a commit, a test run, a relative path); absolute paths are refused. At most 20. */
+  evidenceRefs: Array<string>;
+  /** The goal. */
+  goalId: string | number;
+  /** The next unit of work, created in the same transaction. */
+  successor?: TodoSpecInput | null | undefined;
+  /** The todo. */
+  todoId: string | number;
+};
+
+/** Who owns the work created to continue a todo (its successor or replacement). */
+export type ContinuationPolicy =
+  /** The new todo is left unclaimed for any qualified peer. The default. */
+  | 'INDEPENDENT_HANDOFF'
+  /** The same agent does a bounded follow-up: the new todo is claimed by it. */
+  | 'SAME_AGENT_NON_DELIVERY';
+
+/** Why presence reads UNKNOWN. */
+export type CoverageGap =
+  /** No report within the provider's declared presence TTL. */
+  | 'PRESENCE_TTL_EXPIRED'
+  /** The provider itself reported UNKNOWN. */
+  | 'PROVIDER_CANNOT_CLASSIFY'
+  /** Reported by an earlier instance of a provider that has since re-registered. */
+  | 'PROVIDER_RESTARTED';
+
+/** A new goal. */
+export type CreateGoalInput = {
+  /** 1-64 letters, digits, ".", "_" or "-". */
+  goalId: string | number;
+  /** Up to 200 characters. */
+  title: string;
+};
+
+/** A new todo in a goal. */
+export type CreateTodoInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** Who owns its successor or replacement; default INDEPENDENT_HANDOFF. */
+  continuationPolicy?: ContinuationPolicy | null | undefined;
+  /** Existing todos of the goal, at most 50. A cycle is refused. */
+  dependsOn?: Array<string | number> | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** 0-1000, higher first; default 0. Orders work; never bypasses a guard. */
+  priority?: number | null | undefined;
+  /** A capability the executing agent must declare. */
+  requiredCapability?: string | null | undefined;
+  /** `kind:granularity:scopeKey`, e.g. `public_claim:action:bilingual_homepage`; at most 20. */
+  requiredDecisionScopes?: Array<string> | null | undefined;
+  /** Conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>`. */
+  resumeWhen?: Array<string> | null | undefined;
+  /** Its class, given explicitly. */
+  taskClass: TaskClass;
+  /** Up to 200 characters. */
+  title: string;
+  /** Relative paths or globs, e.g. `src/**`; at most 20. */
+  writeScope?: Array<string> | null | undefined;
+};
+
+/** Defers (or blocks) a todo until its resume conditions hold. */
+export type DeferTodoInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** Why, up to 500 characters. */
+  reason?: string | null | undefined;
+  /** At least one condition; replaces the todo's. Conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>`. */
+  resumeWhen: Array<string>;
+  /** The todo. */
+  todoId: string | number;
+};
+
+/** Let an agent of `agentGoalId` also act in `goalId`. */
+export type DelegateGoalInput = {
+  /** The goal the agent is registered to. */
+  agentGoalId: string | number;
+  /** The agent. */
+  agentId: string | number;
+  /** The goal being delegated. */
+  goalId: string | number;
+};
+
+/** A bounded request or context for one agent. */
+export type DeliverInput = {
+  /** How long activity may take before the outcome reads STALLED: at most timeoutMs; default the smaller of 600000 and timeoutMs (then it expires rather than stalls). */
+  activityWindowMs?: number | null | undefined;
+  /** Up to 16384 bytes (UTF-8). Larger content belongs in a durable artifact you reference. */
+  body: string;
+  /** The goal. */
+  goalId: string | number;
+  /** Up to 128 characters, unique per sender and goal. A retry with it returns the original; nothing is ever resent. */
+  idempotencyKey: string;
+  /** REQUEST or CONTEXT. */
+  kind: DeliveryKind;
+  /** The message this answers (one you sent or received). There is no "latest". */
+  replyTo?: string | number | null | undefined;
+  /** Up to 200 characters; shown as evidence. */
+  subject: string;
+  /** A thread to join; with replyTo it must be that message thread. */
+  threadId?: string | number | null | undefined;
+  /** How long you care: activity after it does not count (default 3600000, at most 86400000). */
+  timeoutMs?: number | null | undefined;
+  /** The recipient agent. Omit only with a primary peer or exactly one connected peer in your roster; otherwise the refusal lists the choices. */
+  to?: string | number | null | undefined;
+  /** The todo it is about. Names it; claims nothing. */
+  todoId?: string | number | null | undefined;
+};
+
+/** A field of a delivery request, as the sender passed it. */
+export type DeliveryField =
+  /** `body`. */
+  | 'BODY'
+  /** `kind`. */
+  | 'KIND'
+  /** `replyTo`. */
+  | 'REPLY_TO'
+  /** `subject` (trimmed). */
+  | 'SUBJECT'
+  /** `threadId` as passed (not as derived). */
+  | 'THREAD_ID'
+  /** `to` (null when the roster chose the target). */
+  | 'TO'
+  /** `todoId`. */
+  | 'TODO_ID';
+
+/** What the sender hands over. Neither kind is a work edit, a claim or an order. */
+export type DeliveryKind =
+  /** Information the recipient may use. Not a request for a reply. */
+  | 'CONTEXT'
+  /** Asks the recipient to do or answer something. Not an assignment: it grants nothing. */
+  | 'REQUEST';
+
+/** What this delivery cannot tell its sender. */
+export type DeliveryLimitation =
+  /** The recipient was not pinned (see pin.state): the outcome stays SUBMITTED. Not a stall: use receipts and replies. */
+  | 'ACTIVITY_NOT_OBSERVABLE';
+
+/** Why a target was not ready. */
+export type DeliveryNotReadyReason =
+  /** No `to`, and the caller roster has neither a primary nor a connected peer: addPeer or name `to`. */
+  | 'NO_CONNECTED_PEER'
+  /** The agent was retired: no longer a member, it will not read its inbox. */
+  | 'TARGET_RETIRED';
+
+/** What is known about a delivery after submission. None of these says the request was done, or that the recipient read it (see receipt). */
+export type DeliveryOutcome =
+  /** The pinned occupant went WORKING or BLOCKED after submission, before the deadline. The weaker-but-real signal: not proof it is working on this request. */
+  | 'ACTIVITY_OBSERVED'
+  /** The sender's timeout elapsed with no activity observed. Not proof of non-delivery: the message stays in the inbox, and nothing resends it. */
+  | 'EXPIRED'
+  /** No activity within the activity window. An observation, not the end: later activity before the deadline still upgrades it. Not proof the request was lost: inspect before repeating it. */
+  | 'STALLED'
+  /** Durably written, in order, to the recipient inbox. Not execution: nothing is known of the recipient yet (or, with limitation ACTIVITY_NOT_OBSERVABLE, ever will be). */
+  | 'SUBMITTED'
+  /** The pinned occupant disappeared (see reason). Not a refusal: the message stays in the inbox for whoever is the agent later. */
+  | 'UNREACHABLE';
+
+/** How the pinned occupant disappeared (UNREACHABLE only). */
+export type DeliveryOutcomeReason =
+  /** The provider reported the pinned occupant UNREACHABLE. */
+  | 'LIVENESS_UNREACHABLE'
+  /** Another occupant appeared at the pinned location. A replacement is never the target. */
+  | 'PINNED_OCCUPANT_REPLACED'
+  /** The provider reported the pinned occupant gone. */
+  | 'PRESENCE_ENDED';
+
+/** Whether the recipient could be pinned at submission, so activity can be observed. */
+export type DeliveryPinState =
+  /** No provider saw the recipient at submission. Not absence: it is still a delivery target. */
+  | 'NO_PRESENCE_AT_SUBMISSION'
+  /** No presence provider reports for this goal. */
+  | 'NO_PROVIDER'
+  /** Pinned to its current location and occupant, with a baseline. */
+  | 'PINNED'
+  /** The recipient's provider does not declare pinned-wait support, so no change can be trusted. */
+  | 'PROVIDER_WITHOUT_PINNED_WAITS';
+
+/** Why a delivery was refused before anything was written (no row, no event). */
+export type DeliveryRefusalReason =
+  /** The recipient is at a question or approval gate (presence BLOCKED). Resolving that gate is its owner's, not the sender's. */
+  | 'AGENT_BLOCKED'
+  /** No `to`, no primary peer, and several connected peers: name one of `choices`. Never a guess. */
+  | 'AMBIGUOUS_TARGET'
+  /** The target cannot receive now (see notReadyReason). */
+  | 'NOT_READY'
+  /** The goal is not in the caller's scope (see scopeGap); says nothing about its existence. */
+  | 'SCOPE_GAP'
+  /** No agent with that id was ever registered to the goal. */
+  | 'UNKNOWN_TARGET';
+
+/** What a directory packet cannot tell, stated instead of implied. */
+export type DirectoryLimitation =
+  /** The caller is not an agent of this goal, so nothing is relative to a caller identity. */
+  | 'CALLER_IDENTITY_NOT_SUPPLIED'
+  /** Lease state could not be read (not emitted while leases are projected). */
+  | 'LEASE_STATE_NOT_PROJECTED'
+  /** Presence annotates rows; it is not evidence of progress. */
+  | 'PRESENCE_IS_ADVISORY'
+  /** No provider reports for this goal: no row has presence, which says nothing about whether agents run. */
+  | 'PRESENCE_PROVIDER_UNAVAILABLE'
+  /** Some presence was reported by a provider instance that has since restarted. */
+  | 'PRESENCE_STALE_AFTER_PROVIDER_RESTART'
+  /** More agents than `limit`: see omittedRowCount. Not a complete listing. */
+  | 'ROWS_TRUNCATED_AT_CAP';
+
+/** What a discovery answer cannot contain, stated rather than implied. */
+export type DiscoveryLimitation =
+  /** Presence annotates; it never creates, connects or ranks an agent. */
+  | 'PRESENCE_IS_ADVISORY'
+  /** No provider reports for this goal: freshness is UNKNOWN for all. */
+  | 'PRESENCE_PROVIDER_UNAVAILABLE';
+
+/** Where the caller could know an agent from. None of these connects or trusts it. */
+export type DiscoverySource =
+  /** The caller exchanged a delivery with it in this goal. */
+  | 'MESSAGE'
+  /** A provider has reported it (now or before). Advisory. */
+  | 'PRESENCE'
+  /** Registered to the goal (always present: the registry is the identity). */
+  | 'REGISTRY';
+
+/** How current what is known of an agent is. Never a statement about its work. */
+export type Freshness =
+  /** A provider reports it now, within its TTL. */
+  | 'FRESH'
+  /** What is known is old or ended (see staleReason). Not gone: it may still read its inbox. */
+  | 'STALE'
+  /** No provider sees it (or cannot classify it). Not absence. */
+  | 'UNKNOWN';
+
+/** Why a live todo is not runnable for an agent. Guards are listed in this order, which is the order they are checked. */
+export type FrontierGuardKind =
+  /** The agent has not declared the capability the todo requires. */
+  | 'CAPABILITY'
+  /** Another agent claims it (the owner is named). */
+  | 'CLAIMED_BY_OTHER'
+  /** An open (or denied) gate covers a decision scope the todo requires. Priority never bypasses it; a claim or a lease does not either. */
+  | 'DECISION_SCOPE'
+  /** A todo in `dependsOn` is not done (following supersede lineage to its replacement). */
+  | 'DEPENDENCY'
+  /** Another agent holds an active lease on it. */
+  | 'LEASE_HELD'
+  /** A `resumeWhen` condition does not hold yet. */
+  | 'RESUME_CONDITION'
+  /** Deferred and its resume condition now holds: it may be out of date; replan, then resume or supersede it. */
+  | 'STALE';
+
+/** The decision on a gate. */
+export type GateDecision =
+  /** Refused: the gate keeps covering its scope (until it expires); covered work must be superseded or closed. */
+  | 'DENIED'
+  /** Authorized: the gate covers nothing any more. */
+  | 'GRANTED';
+
+/** How much a decision scope spans, narrowest first. A gate covers a required scope of its kind when: ACTION — the same ACTION key; LANE — the same LANE key, or an ACTION key inside the lane (`<lane>/…`); GOAL, PROJECT, GLOBAL — every scope of the kind in the goal (a gate never reaches another goal). A narrower gate never covers a broader requirement. */
+export type GateGranularity =
+  /** One operation, named by its key. */
+  | 'ACTION'
+  /** Asked globally; within Switchboard it covers the goal. */
+  | 'GLOBAL'
+  /** Everything of this kind in the goal. */
+  | 'GOAL'
+  /** A stream of work; its actions have keys `<lane>/<action>`. */
+  | 'LANE'
+  /** Asked project-wide; within Switchboard it covers the goal. */
+  | 'PROJECT';
+
+/** What kind of authority a gate asks for (the first part of a decision scope). */
+export type GateKind =
+  /** Choosing the direction of the work. */
+  | 'DIRECTION'
+  /** Reading private material. */
+  | 'PRIVATE_READ'
+  /** Touching production. */
+  | 'PRODUCTION'
+  /** Saying something in public (publishing, announcing). */
+  | 'PUBLIC_CLAIM'
+  /** Spending a resource (money, quota, hardware). */
+  | 'RESOURCE'
+  /** Writing outside the agreed write scope. */
+  | 'WRITE_SCOPE';
+
+/** A gate now, computed from its decision and expiry at read time. */
+export type GateState =
+  /** Denied; still covers its scope. */
+  | 'DENIED'
+  /** Past `expiresAt`: covers nothing, whatever the decision. */
+  | 'EXPIRED'
+  /** Granted; covers nothing. */
+  | 'GRANTED'
+  /** Waiting for a decision; covers its scope. */
+  | 'OPEN';
+
+/** What a goal-level row changes. Goal-level rows appear in every agent's ledger of the goal; they are marked at write (global gates by the gateway, the rest by an ADMIN or STEWARD) and never inferred at read. */
+export type GoalChange =
+  /** What counts as done for the goal changed. */
+  | 'ACCEPTANCE'
+  /** A GOAL, PROJECT or GLOBAL gate opened or was decided. */
+  | 'GLOBAL_GATE'
+  /** The goal's active next action changed. */
+  | 'NEXT_ACTION'
+  /** Agents of the goal must replan (read their ledger, then checkpoint). */
+  | 'REPLAN_OBLIGATION'
+  /** The goal's route (direction, order of lanes) changed. */
+  | 'ROUTE';
+
+/** Whether a handoff is pending for an agent, judged from the ledger's rows alone. Not proof that anyone took or acted on the work. */
+export type HandoffState =
+  /** A handoff to it is newer than its latest material row: it received work and has not recorded acting on it. */
+  | 'INCOMING'
+  /** No pending handoff: none names it, or it recorded material work after the latest one. */
+  | 'NONE'
+  /** Its latest material row is a handoff it made to another agent: it has handed work off and done nothing material since. */
+  | 'OUTGOING';
+
+/** What the credential binds. PEER: goalId + agentId. STEWARD: goalIds. PROVIDER: providerId + goalIds. ADMIN: nothing. */
+export type IssueCredentialInput = {
+  /** PEER: the agent. */
+  agentId?: string | number | null | undefined;
+  /** PEER: the agent's goal. */
+  goalId?: string | number | null | undefined;
+  /** STEWARD and PROVIDER: existing goals. */
+  goalIds?: Array<string | number> | null | undefined;
+  /** The caller kind. */
+  kind: CallerKind;
+  /** Free text to recognise it by, up to 100 characters. */
+  label?: string | null | undefined;
+  /** PROVIDER: the provider it speaks for. */
+  providerId?: string | number | null | undefined;
+};
+
+/** A lease now, computed from its expiry at read time (no background job). */
+export type LeaseState =
+  /** Held and not expired. */
+  | 'ACTIVE'
+  /** Past its expiry: anyone may acquire a new one (a takeover); its holder may still renew while nobody has. */
+  | 'EXPIRED'
+  /** No lease: never taken, released, or cleared when the todo left the frontier. */
+  | 'NONE';
+
+/** What a ledger row records. A kind, not a verdict: the row says what was observed. */
+export type LedgerEventKind =
+  /** Something an agent cannot get past without help. Not a todo status. */
+  | 'BLOCKER'
+  /** A delivery to or from the agent, written only by deliveries (not yet wired). */
+  | 'DELIVERY'
+  /** A gate opened or was decided (openGate/resolveGate), or a host observed one. Not the decision itself: read `gates`. */
+  | 'GATE'
+  /** Work handed from `agentId` to `relatedAgentId`. Records the intent; not proof the other agent took it. */
+  | 'HANDOFF'
+  /** A change of a projected state (status, frontier, route) worth replanning on. */
+  | 'PROJECTION'
+  /** A host decided whether an agent lane should act now. Not an assignment. */
+  | 'QUOTA_SHOULD_RUN'
+  /** A replan checkpoint, written only by recordReplanCheckpoint after its digest was verified. */
+  | 'REPLAN'
+  /** A todo changed (every work-graph transition writes one) or an agent noted progress on it. Not proof the work is good. */
+  | 'TODO_UPDATE'
+  /** A check ran on some work, with its outcome in `status`. Not a gate decision. */
+  | 'VALIDATION';
+
+/** Which path wrote a row. */
+export type LedgerEventSource =
+  /** Deliveries (not yet wired). */
+  | 'DELIVERY'
+  /** recordEvent, by an agent or a host (ADMIN/STEWARD). */
+  | 'RECORDED'
+  /** recordReplanCheckpoint, after its digest was verified. */
+  | 'REPLAN_CHECKPOINT'
+  /** A work-graph transition or gate change, in the same transaction as the change. */
+  | 'WORK_GRAPH';
+
+/** An action an agent must read its ledger before. */
+export type LedgerReadPurpose =
+  /** Replanning on its own initiative. */
+  | 'AUTONOMOUS_REPLAN'
+  /** Handing work to another agent. */
+  | 'HANDOFF'
+  /** Planning the successor of finished or superseded work. */
+  | 'SUCCESSOR_REPLAN';
+
+/** Why a row is in this agent's ledger: the first scoping rule it meets, in this order. Not a priority. */
+export type LedgerRelevance =
+  /** It is on a todo the agent claims (any status). */
+  | 'CLAIMED_TODO'
+  /** A goal-level row (see GoalChange), shown to every agent. */
+  | 'GOAL_LEVEL'
+  /** A handoff from or to the agent. */
+  | 'HANDOFF'
+  /** It is on an unclaimed live todo in the agent's lane (a writeScope under a path word of its vision roleScope). */
+  | 'LANE_TODO'
+  /** A material row that changes the agent's next action: on a todo its live work depends on or waits for, on a gate covering a scope its live work requires (or that it waits for), or naming it as relatedAgentId. */
+  | 'NEXT_ACTION'
+  /** The agent acted or recorded it (agentId is the agent). */
+  | 'OWN';
+
+/** Whether an agent is runnable now, as a provider sees it. Never an answer to "is its work done". */
+export type Liveness =
+  /** At a question or approval gate. Not permission to answer the gate. */
+  | 'BLOCKED'
+  /** Settled and ready for input. Not task completion, not a closed todo. */
+  | 'DONE'
+  /** Ready for input. Not a delivered request, not an available lease. */
+  | 'IDLE'
+  /** Cannot be classified (see coverageGap). Not completion, not absence of progress. */
+  | 'UNKNOWN'
+  /** Known to the provider but not reachable now. Not an empty lane. */
+  | 'UNREACHABLE'
+  /** Observed executing. Not progress, not evidence of an outcome. */
+  | 'WORKING';
+
+/** Why there is no excerpt. */
+export type ObservationGapReason =
+  /** The source is declared but nothing was captured for this agent yet. */
+  | 'NOTHING_CAPTURED'
+  /** No provider reports for this goal: nothing can be observed. */
+  | 'NO_PROVIDER'
+  /** No provider declared this source. */
+  | 'SOURCE_NOT_DECLARED';
+
+/** Something an excerpt cannot contain, declared instead of silently missing. */
+export type ObservationLimit =
+  /** Full-screen programs never enter scrollback. */
+  | 'ALTERNATE_SCREEN_NOT_IN_SCROLLBACK'
+  /** The machine is disconnected; the excerpt may be old. */
+  | 'DISCONNECTED'
+  /** The provider restarted; output before that is gone. */
+  | 'PROVIDER_RESTARTED'
+  /** The screen was cleared; earlier output is gone. */
+  | 'VIEWPORT_CLEARED';
+
+/** Where an excerpt comes from. */
+export type ObservationSource =
+  /** The snapshot the provider classified liveness from. */
+  | 'DETECTION_SNAPSHOT'
+  /** Recent output, as wrapped on screen. */
+  | 'RECENT'
+  /** Recent output, logical lines. */
+  | 'RECENT_UNWRAPPED'
+  /** The rendered screen. */
+  | 'VIEWPORT';
+
+/** A decision a user or controller must make. */
+export type OpenGateInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** In the future; after it the gate covers nothing. */
+  expiresAt?: string | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** How much it spans. */
+  granularity: GateGranularity;
+  /** Kind of authority. */
+  kind: GateKind;
+  /** The question, up to 500 characters. */
+  reason: string;
+  /** Public-safe key: letters, digits, '.', '_', '-', '/' (lane/action), up to 100 characters. */
+  scopeKey: string;
+};
+
+/** How much of other agents a packet shows. Never their rows. */
+export type OtherAgentDetail =
+  /** One bounded otherAgentFrontier row per other agent. */
+  | 'COMPRESSED_FRONTIER'
+  /** Nothing (includeOtherAgentFrontier was false, or a scope gap). */
+  | 'OMITTED';
+
+/** How the provider knows. */
+export type PresenceBasis =
+  /** The agent runtime reported through a lifecycle hook. */
+  | 'LIFECYCLE_HOOK'
+  /** The provider classified the terminal itself. */
+  | 'PROVIDER_DETECTION'
+  /** The agent said so itself. */
+  | 'SELF_REPORT';
+
+/** One event. Free text is screened at write: credentials and local paths are redacted, and what redaction cannot make safe (logs, transcripts, absolute evidence refs) is refused as BAD_USER_INPUT with nothing written. */
+export type RecordEventInput = {
+  /** PEER: itself (or omit). ADMIN/STEWARD: an active agent of the goal it is about, or omit for a host row. */
+  agentId?: string | number | null | undefined;
+  /** A token of up to 64 letters, digits, '_', '.', ':' or '-'. */
+  classification?: string | null | undefined;
+  /** What it records. REPLAN and DELIVERY are refused (the gateway writes them). */
+  eventKind: LedgerEventKind;
+  /** At most 20 refs, each relative to the repository (no `..` above it) or an http(s) URL. Absolute local paths are refused. */
+  evidenceRefs?: Array<string> | null | undefined;
+  /** ADMIN/STEWARD only: marks the row goal-level (every agent sees it). */
+  goalChange?: GoalChange | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** The counterpart (required for HANDOFF: who the work goes to); that agent’s ledger shows the row. */
+  relatedAgentId?: string | number | null | undefined;
+  /** A token, like classification. */
+  status?: string | null | undefined;
+  /** At most 500 characters and 8 lines: a summary, never the log itself. */
+  summary: string;
+  /** A todo of the goal it is on. */
+  todoId?: string | number | null | undefined;
+};
+
+/** A new agent identity in a goal. */
+export type RegisterAgentInput = {
+  /** 1-64 letters, digits, ".", "_" or "-". */
+  agentId: string | number;
+  /** The model, up to 100 characters. */
+  agentModel: string;
+  /** The goal. */
+  goalId: string | number;
+  /** Where it runs, up to 100 characters. */
+  hostSurface: string;
+};
+
+/** Ends a lease: compare-and-set on its fence. */
+export type ReleaseLeaseInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** The fence acquireLease returned. */
+  fence: string;
+  /** The goal. */
+  goalId: string | number;
+  /** The todo. */
+  todoId: string | number;
+};
+
+/** Extends a lease: compare-and-set on its fence. */
+export type RenewLeaseInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** The fence acquireLease returned. */
+  fence: string;
+  /** The goal. */
+  goalId: string | number;
+  /** The todo. */
+  todoId: string | number;
+  /** New time to live from now, 1 ms to 24 h. */
+  ttlMs: number;
+};
+
+/** The bounded replan delta. The summary is screened like any ledger row; the vision fields are for PATCHED only. */
+export type ReplanDeltaInput = {
+  /** PATCHED: the new acceptance summary, ≤ 500. */
+  acceptanceSummary?: string | null | undefined;
+  /** Relative refs, as in recordEvent. */
+  evidenceRefs?: Array<string> | null | undefined;
+  /** PATCHED: the new replan trigger, ≤ 500. */
+  replanTriggerSummary?: string | null | undefined;
+  /** PATCHED: the new roleScope (its lane), ≤ 200. */
+  roleScope?: string | null | undefined;
+  /** What changed and why, at most 500 characters and 8 lines. */
+  summary: string;
+  /** PATCHED: the new vision summary, ≤ 500. */
+  visionSummary?: string | null | undefined;
+};
+
+/** What a replan checkpoint did to the agent’s direction. */
+export type ReplanKind =
+  /** The direction changed: the delta's vision fields replace the agent's vision. */
+  | 'PATCHED'
+  /** The direction stands after reading the ledger. */
+  | 'PRESERVED'
+  /** The lane is intentionally closed (the delta says why). */
+  | 'RETIRED'
+  /** The direction is replaced by a successor todo or a handoff route. */
+  | 'SUPERSEDED';
+
+/** The decision on a gate. */
+export type ResolveGateInput = {
+  /** The decision. */
+  decision: GateDecision;
+  /** The gate. */
+  gateId: string | number;
+  /** The goal. */
+  goalId: string | number;
+  /** What the decider says, up to 500 characters. */
+  note?: string | null | undefined;
+};
+
+/** Where a connected peer stands. */
+export type RosterPeerStatus =
+  /** In the roster and registered: a possible target. Not presence: it may not be running. */
+  | 'CONNECTED'
+  /** In the roster, but the agent was retired since: not a delivery target. */
+  | 'STALE';
+
+/** The explicit act that connected a peer. Discovery is never one. */
+export type RosterSource =
+  /** addPeer. */
+  | 'ADD_PEER'
+  /** setPrimaryPeer on a peer not yet connected. */
+  | 'SET_PRIMARY_PEER';
+
+/** Why a goal is not visible to the caller. */
+export type ScopeGapReason =
+  /** The credential does not cover this goal. Also the answer for a goal that does not exist: the two are deliberately indistinguishable. */
+  | 'AUDIENCE_NOT_AUTHORIZED'
+  /** A PEER asked for another agent's evidence ledger (or its stream): a peer reads only its own. The goal is in scope; this says nothing about the other agent's rows. */
+  | 'NOT_OWN_LEDGER'
+  /** Membership could not be classified (no credential was sent). */
+  | 'UNKNOWN';
+
+/** Replaces the acting agent's vision in the goal. */
+export type SetVisionInput = {
+  /** Up to 500 characters. */
+  acceptanceSummary: string;
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** Up to 500 characters. */
+  replanTriggerSummary: string;
+  /** Its role, up to 200 characters. Words that are relative paths name its lane (see Vision.roleScope). */
+  roleScope: string;
+  /** Up to 500 characters. */
+  visionSummary: string;
+};
+
+/** Why an agent reads STALE. */
+export type StaleReason =
+  /** Retired from the goal. */
+  | 'AGENT_RETIRED'
+  /** Its last presence was ended by the provider. */
+  | 'PRESENCE_ENDED'
+  /** No report within the provider's TTL. */
+  | 'PRESENCE_TTL_EXPIRED'
+  /** Reported by a provider instance that has since restarted. */
+  | 'PROVIDER_RESTARTED'
+  /** The provider reports it UNREACHABLE. */
+  | 'UNREACHABLE';
+
+/** Replaces a todo. Give exactly one of `replacement` or `replacementId`. */
+export type SupersedeTodoInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** Why, up to 500 characters. */
+  reason: string;
+  /** A new todo to replace it. */
+  replacement?: TodoSpecInput | null | undefined;
+  /** An existing live todo of the goal that replaces it. */
+  replacementId?: string | number | null | undefined;
+  /** The todo to supersede. */
+  todoId: string | number;
+};
+
+/** What kind of work a todo is. Always given explicitly by whoever creates it; never inferred from its title. */
+export type TaskClass =
+  /** Agent work that advances the goal: implementation, docs, analysis, repair. */
+  | 'ADVANCEMENT_TASK'
+  /** An executable condition is missing and needs a concrete recovery path. */
+  | 'BLOCKER'
+  /** Observe an external condition on a cadence; advance only on material change. */
+  | 'CONTINUOUS_MONITOR'
+  /** Something a person should do; independent agent work need not stop for it. */
+  | 'USER_ACTION'
+  /** A user/controller decision without which related work cannot legally go on. */
+  | 'USER_GATE';
+
+/** One todo, and (ADMIN/STEWARD) the agent to act for. */
+export type TodoActionInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** The todo. */
+  todoId: string | number;
+};
+
+/** A todo to create as a successor or a replacement (in the same goal). */
+export type TodoSpecInput = {
+  /** Who owns its successor or replacement; default INDEPENDENT_HANDOFF. */
+  continuationPolicy?: ContinuationPolicy | null | undefined;
+  /** Existing todos of the goal, at most 50. A cycle is refused. */
+  dependsOn?: Array<string | number> | null | undefined;
+  /** 0-1000, higher first; default 0. Orders work; never bypasses a guard. */
+  priority?: number | null | undefined;
+  /** A capability the executing agent must declare. */
+  requiredCapability?: string | null | undefined;
+  /** `kind:granularity:scopeKey`, e.g. `public_claim:action:bilingual_homepage`; at most 20. */
+  requiredDecisionScopes?: Array<string> | null | undefined;
+  /** Conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>`. */
+  resumeWhen?: Array<string> | null | undefined;
+  /** Its class, given explicitly. */
+  taskClass: TaskClass;
+  /** Up to 200 characters. */
+  title: string;
+  /** Relative paths or globs, e.g. `src/**`; at most 20. */
+  writeScope?: Array<string> | null | undefined;
+};
+
+/** Where a todo is in its lifecycle. OPEN and DEFERRED are live (on the frontier); the other three are final. There is no delete. */
+export type TodoStatus =
+  /** Closed with a stated reason and no successor. Not done either. */
+  | 'CLOSED_NO_FOLLOW_UP'
+  /** Deferred or blocked until its `resumeWhen` conditions hold; then it must be resumed (or superseded) after replanning. */
+  | 'DEFERRED'
+  /** Completed with evidence. Says nothing about the goal being done. */
+  | 'DONE'
+  /** Live. Not the same as runnable: see `frontier`. */
+  | 'OPEN'
+  /** Replaced by `supersededBy`. Never counts as done: dependents wait for the replacement. */
+  | 'SUPERSEDED';
+
+/** A governed write on a todo. */
+export type TodoTransitionKind =
+  /** acquireLease. */
+  | 'ACQUIRE_LEASE'
+  /** claimTodo. */
+  | 'CLAIM'
+  /** closeNoFollowUp. */
+  | 'CLOSE_NO_FOLLOW_UP'
+  /** completeTodo. */
+  | 'COMPLETE'
+  /** createTodo, or a successor/replacement created by complete/supersede. */
+  | 'CREATE'
+  /** deferTodo. */
+  | 'DEFER'
+  /** releaseClaim. */
+  | 'RELEASE_CLAIM'
+  /** releaseLease. */
+  | 'RELEASE_LEASE'
+  /** renewLease. */
+  | 'RENEW_LEASE'
+  /** resumeTodo. */
+  | 'RESUME'
+  /** setDependencies. */
+  | 'SET_DEPENDENCIES'
+  /** supersedeTodo. */
+  | 'SUPERSEDE';
+
+/** What to wait for. Name one agent (agentId) or several (agentIds): the first to settle wins. */
+export type WaitInput = {
+  /** Settled states that satisfy it (not UNREACHABLE or UNKNOWN). */
+  accept: Array<Liveness>;
+  /** The agent to wait for. */
+  agentId?: string | number | null | undefined;
+  /** Several agents, each pinned separately (up to 20). */
+  agentIds?: Array<string | number> | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** Required; at most 3600000. */
+  timeoutMs: number;
+  /** The work to pin; defaults to each agent's current claimed todo. */
+  todoId?: string | number | null | undefined;
+};
+
+/** Why a target could not be pinned. */
+export type WaitLimitation =
+  /** No presence for the target when the wait started. */
+  | 'NO_PRESENCE_AT_START'
+  /** Its provider does not support pinned waits. */
+  | 'PROVIDER_WITHOUT_PINNED_WAITS';
+
+/** Why a wait ended the way it did. */
+export type WaitReason =
+  /** timeoutMs elapsed. */
+  | 'DEADLINE_PASSED'
+  /** No provider saw the target when the wait started: nothing to pin. */
+  | 'NO_PRESENCE_AT_START'
+  /** A different occupant appeared at the pinned location: a replacement never satisfies. */
+  | 'PINNED_OCCUPANT_REPLACED'
+  /** The provider reported the pinned occupant gone. */
+  | 'PRESENCE_ENDED'
+  /** The target's provider does not support pinned waits. */
+  | 'PROVIDER_WITHOUT_PINNED_WAITS';
+
+/** Where a wait stands. Only SATISFIED is success; every other terminal state says why not. */
+export type WaitStatus =
+  /** The pinned occupant is gone (see reason). Not success. */
+  | 'NOT_RUNNING'
+  /** Not settled yet. */
+  | 'PENDING'
+  /** A pinned occupant moved, after its baseline, into an accepted liveness. */
+  | 'SATISFIED'
+  /** The deadline passed with no settling change. Not success. */
+  | 'TIMED_OUT'
+  /** The provider did not declare pinned-wait support, so no change can be trusted. */
+  | 'UNOBSERVABLE'
+  /** The pinned occupant became unreachable. Not success. */
+  | 'UNREACHABLE';
+
+export type ScopeGapFieldsFragment = { goalId: string, reason: ScopeGapReason };
+
+export type ActorFieldsFragment = { kind: CallerKind, agentId: string | null };
+
+export type LeaseFieldsFragment = { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null };
+
+export type TodoFieldsFragment = { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } };
+
+export type PresenceFieldsFragment = { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null };
+
+export type AttentionRowFieldsFragment = { reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, liveness: Liveness | null, since: string };
+
+export type GateFieldsFragment = { goalId: string, id: string, kind: GateKind, granularity: GateGranularity, scopeKey: string, scope: string, reason: string, state: GateState, decision: GateDecision | null, decisionNote: string | null, expiresAt: string | null, openedAt: string, resolvedAt: string | null, openedBy: { kind: CallerKind, agentId: string | null }, resolvedBy: { kind: CallerKind, agentId: string | null } | null };
+
+export type VisionFieldsFragment = { goalId: string, agentId: string, roleScope: string, visionSummary: string, acceptanceSummary: string, replanTriggerSummary: string, updatedAt: string, updatedBy: { kind: CallerKind, agentId: string | null } };
+
+export type AgentFieldsFragment = { goalId: string, agentId: string, agentModel: string, hostSurface: string, registeredAt: string, retiredAt: string | null };
+
+export type CredentialFieldsFragment = { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null };
+
+export type UnknownAgentFieldsFragment = { goalId: string, agentId: string };
+
+export type UnknownTodoFieldsFragment = { goalId: string, todoId: string };
+
+export type ScopeGapResultFieldsFragment = { goalId: string, scopeGapReason: ScopeGapReason };
+
+export type OutcomeChangeFieldsFragment = { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean };
+
+export type DeliveryFieldsFragment = { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, readAt: string | null, processedAt: string | null } };
+
+export type InboxMessageFieldsFragment = { id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } };
+
+export type DeliverMutationVariables = Exact<{
+  input: DeliverInput;
+}>;
+
+
+export type DeliverMutation = { deliver:
+    | { __typename: 'Delivery', id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, readAt: string | null, processedAt: string | null } }
+    | { __typename: 'DeliveryRefused', goalId: string, reason: DeliveryRefusalReason, target: string | null, choices: Array<string>, notReadyReason: DeliveryNotReadyReason | null, blocked: { liveness: Liveness, observedAt: string, stateChangeSeq: string } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null }
+    | { __typename: 'IdempotencyConflict', goalId: string, idempotencyKey: string, differingFields: Array<DeliveryField>, original: { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, readAt: string | null, processedAt: string | null } } }
+   };
+
+export type DeliveryQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeliveryQuery = { delivery:
+    | { __typename: 'Delivery', id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, readAt: string | null, processedAt: string | null } }
+    | { __typename: 'UnknownDelivery', deliveryId: string }
+   };
+
+export type DeliveryOutcomeSubscriptionVariables = Exact<{
+  deliveryId: string | number;
+  after?: number | null | undefined;
+}>;
+
+
+export type DeliveryOutcomeSubscription = { deliveryOutcome:
+    | { __typename: 'DeliveryOutcomeChange', deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }
+    | { __typename: 'UnknownDelivery', deliveryId: string }
+   };
+
+export type InboxQueryVariables = Exact<{
+  goalId: string | number;
+  unread?: boolean | null | undefined;
+  unprocessed?: boolean | null | undefined;
+  tail?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type InboxQuery = { inbox:
+    | { __typename: 'Inbox', goalId: string, recipient: string, cursor: string, activeMessageId: string | null, unreadCount: number, unprocessedCount: number, omittedCount: number, messages: Array<{ id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }> }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type TakeNextMessageMutationVariables = Exact<{
+  goalId: string | number;
+}>;
+
+
+export type TakeNextMessageMutation = { takeNextMessage:
+    | { __typename: 'InboxEmpty', goalId: string, recipient: string }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'TakenMessage', repeated: boolean, message: { id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type MarkReadMutationVariables = Exact<{
+  ids: Array<string | number> | string | number;
+}>;
+
+
+export type MarkReadMutation = { markRead:
+    | { __typename: 'MarkedRead', messages: Array<{ id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }> }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type ResolveMessageMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ResolveMessageMutation = { resolveMessage:
+    | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type ReleaseMessageMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ReleaseMessageMutation = { releaseMessage:
+    | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type InboxMessagesSubscriptionVariables = Exact<{
+  goalId: string | number;
+  after?: string | null | undefined;
+}>;
+
+
+export type InboxMessagesSubscription = { inboxMessages:
+    | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type DirectoryQueryVariables = Exact<{
+  goalId: string | number;
+  limit?: number | null | undefined;
+}>;
+
+
+export type DirectoryQuery = { directory: { schemaVersion: string, goalId: string, collectedAt: string, scope: string, audience: CallerKind | null, registeredAgentCount: number, omittedRowCount: number, limitations: Array<DirectoryLimitation>, rows: Array<{ agentId: string, registered: boolean, agentModel: string, hostSurface: string, observationLimits: Array<ObservationLimit>, work: { todoId: string | null, claimed: boolean, lease: LeaseState }, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rollup: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, liveness: Liveness | null, since: string }> } };
+
+export type AttentionQueryVariables = Exact<{
+  goalId: string | number;
+  staleClaimMs?: number | null | undefined;
+}>;
+
+
+export type AttentionQuery = { attention: { goalId: string, rows: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, liveness: Liveness | null, since: string }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+
+export type ObserveQueryVariables = Exact<{
+  goalId: string | number;
+  agentId: string | number;
+  source: ObservationSource;
+  lines: number;
+}>;
+
+
+export type ObserveQuery = { observe:
+    | { __typename: 'Observation', goalId: string, agentId: string, provider: string, source: ObservationSource, lines: Array<string>, lineBound: number, capturedAt: string, advisory: boolean, limits: Array<ObservationLimit> }
+    | { __typename: 'ObservationGap', goalId: string, agentId: string, source: ObservationSource, reason: ObservationGapReason }
+    | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type PresenceChangedSubscriptionVariables = Exact<{
+  goalId: string | number;
+  agentIds?: Array<string | number> | string | number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type PresenceChangedSubscription = { presenceChanged: { goalId: string, agentId: string | null, seq: string | null, previousLiveness: Liveness | null, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+
+export type LedgerEventFieldsFragment = { goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } };
+
+export type EvidenceLedgerQueryVariables = Exact<{
+  goalId: string | number;
+  agentId: string | number;
+  todoId?: string | number | null | undefined;
+  since?: string | null | undefined;
+  eventKind?: LedgerEventKind | null | undefined;
+  limit?: number | null | undefined;
+  before?: string | null | undefined;
+  includeOtherAgentFrontier?: boolean | null | undefined;
+}>;
+
+
+export type EvidenceLedgerQuery = { evidenceLedger: { schemaVersion: string, goalId: string, agentId: string, generatedAt: string, omittedFrontierRowCount: number, digest: string, source: { eventLog: boolean, workGraph: boolean, deliveries: boolean }, scope: { audience: CallerKind | null, currentAgentDetail: boolean, otherAgentDetail: OtherAgentDetail, lanePrefixes: Array<string> }, filters: { todoId: string | null, since: string | null, eventKind: LedgerEventKind | null, limit: number, before: string | null, includeOtherAgentFrontier: boolean }, events: Array<{ goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } }>, otherAgentFrontier: Array<{ agentId: string, visionSummary: string | null, topTodo: string | null, topTodoId: string | null, handoffState: HandoffState, latestMaterialAt: string | null }>, page: { headSeq: string, olderCursor: string | null, hasOlder: boolean }, readerHints: { requiredBefore: Array<LedgerReadPurpose>, nextRequiredReads: Array<{ query: string, reason: string }> }, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+
+export type RecordEventMutationVariables = Exact<{
+  input: RecordEventInput;
+}>;
+
+
+export type RecordEventMutation = { recordEvent:
+    | { __typename: 'LedgerEvent', goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, unknownAgentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, unknownTodoId: string }
+   };
+
+export type RecordReplanCheckpointMutationVariables = Exact<{
+  goalId: string | number;
+  agentId: string | number;
+  digest: string;
+  kind: ReplanKind;
+  delta: ReplanDeltaInput;
+}>;
+
+
+export type RecordReplanCheckpointMutation = { recordReplanCheckpoint:
+    | { __typename: 'LedgerDigestMismatch', goalId: string, agentId: string, citedDigest: string, requiredRead: { query: string, reason: string } }
+    | { __typename: 'ReplanCheckpoint', event: { goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } }, vision: { goalId: string, agentId: string, roleScope: string, visionSummary: string, acceptanceSummary: string, replanTriggerSummary: string, updatedAt: string, updatedBy: { kind: CallerKind, agentId: string | null } } | null }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type LedgerEventsSubscriptionVariables = Exact<{
+  goalId: string | number;
+  agentId: string | number;
+  after?: string | null | undefined;
+}>;
+
+
+export type LedgerEventsSubscription = { ledgerEvents:
+    | { __typename: 'LedgerEvent', goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type WhoamiQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WhoamiQuery = { me: { kind: CallerKind, goalId: string | null, agentId: string | null, providerId: string | null, credentialId: string | null, goalIds: Array<string> } };
+
+export type GoalsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GoalsQuery = { goals: Array<{ id: string, title: string, createdAt: string }> };
+
+export type AgentsQueryVariables = Exact<{
+  goalId: string | number;
+  includeRetired?: boolean | null | undefined;
+}>;
+
+
+export type AgentsQuery = { agents: { goalId: string, rows: Array<{ goalId: string, agentId: string, agentModel: string, hostSurface: string, registeredAt: string, retiredAt: string | null }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+
+export type CreateGoalMutationVariables = Exact<{
+  input: CreateGoalInput;
+}>;
+
+
+export type CreateGoalMutation = { createGoal:
+    | { __typename: 'Goal', id: string, title: string, createdAt: string }
+    | { __typename: 'GoalAlreadyExists', goal: { id: string, title: string, createdAt: string } }
+   };
+
+export type RegisterAgentMutationVariables = Exact<{
+  input: RegisterAgentInput;
+}>;
+
+
+export type RegisterAgentMutation = { registerAgent:
+    | { __typename: 'Agent', goalId: string, agentId: string, agentModel: string, hostSurface: string, registeredAt: string, retiredAt: string | null }
+    | { __typename: 'AgentAlreadyRegistered', agent: { goalId: string, agentId: string, agentModel: string, hostSurface: string, registeredAt: string, retiredAt: string | null } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type RetireAgentMutationVariables = Exact<{
+  goalId: string | number;
+  agentId: string | number;
+}>;
+
+
+export type RetireAgentMutation = { retireAgent:
+    | { __typename: 'Agent', goalId: string, agentId: string, agentModel: string, hostSurface: string, registeredAt: string, retiredAt: string | null }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type IssueCredentialMutationVariables = Exact<{
+  input: IssueCredentialInput;
+}>;
+
+
+export type IssueCredentialMutation = { issueCredential: { token: string, credential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null } } };
+
+export type RevokeCredentialMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeCredentialMutation = { revokeCredential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null } };
+
+export type DelegateGoalMutationVariables = Exact<{
+  input: DelegateGoalInput;
+}>;
+
+
+export type DelegateGoalMutation = { delegateGoal:
+    | { __typename: 'Delegation', goalId: string, agentGoalId: string, agentId: string, createdAt: string }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type RosterFieldsFragment = { goalId: string, self: string | null, selfKind: CallerKind, primaryPeer: string | null, peers: Array<{ agentId: string, status: RosterPeerStatus, source: RosterSource, attachedAt: string, lastActiveAt: string | null, isPrimary: boolean }> };
+
+export type DiscoverQueryVariables = Exact<{
+  goalId: string | number;
+}>;
+
+
+export type DiscoverQuery = { discover:
+    | { __typename: 'Discovery', goalId: string, self: string | null, limitations: Array<DiscoveryLimitation>, agents: Array<{ agentId: string, isSelf: boolean, connected: boolean, isPrimary: boolean, sources: Array<DiscoverySource>, freshness: Freshness, staleReason: StaleReason | null, liveness: Liveness | null, lastSeenAt: string | null, lastMessageAt: string | null }> }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type RosterQueryVariables = Exact<{
+  goalId: string | number;
+}>;
+
+
+export type RosterQuery = { roster:
+    | { __typename: 'Roster', goalId: string, self: string | null, selfKind: CallerKind, primaryPeer: string | null, peers: Array<{ agentId: string, status: RosterPeerStatus, source: RosterSource, attachedAt: string, lastActiveAt: string | null, isPrimary: boolean }> }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type AddPeerMutationVariables = Exact<{
+  goalId: string | number;
+  agentId: string | number;
+}>;
+
+
+export type AddPeerMutation = { addPeer:
+    | { __typename: 'Roster', goalId: string, self: string | null, selfKind: CallerKind, primaryPeer: string | null, peers: Array<{ agentId: string, status: RosterPeerStatus, source: RosterSource, attachedAt: string, lastActiveAt: string | null, isPrimary: boolean }> }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type RemovePeerMutationVariables = Exact<{
+  goalId: string | number;
+  agentId: string | number;
+}>;
+
+
+export type RemovePeerMutation = { removePeer:
+    | { __typename: 'Roster', goalId: string, self: string | null, selfKind: CallerKind, primaryPeer: string | null, peers: Array<{ agentId: string, status: RosterPeerStatus, source: RosterSource, attachedAt: string, lastActiveAt: string | null, isPrimary: boolean }> }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type SetPrimaryPeerMutationVariables = Exact<{
+  goalId: string | number;
+  agentId?: string | number | null | undefined;
+}>;
+
+
+export type SetPrimaryPeerMutation = { setPrimaryPeer:
+    | { __typename: 'Roster', goalId: string, self: string | null, selfKind: CallerKind, primaryPeer: string | null, peers: Array<{ agentId: string, status: RosterPeerStatus, source: RosterSource, attachedAt: string, lastActiveAt: string | null, isPrimary: boolean }> }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type WaitPinFieldsFragment = { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null };
+
+export type WaitFieldsFragment = { id: string, goalId: string, status: WaitStatus, reason: WaitReason | null, accept: Array<Liveness>, timeoutMs: number, deadline: string, createdAt: string, resolvedAt: string | null, baselineSeq: string, limitations: Array<WaitLimitation>, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null }, targets: Array<{ agentId: string, pinned: boolean, baselineSeq: string, limitation: WaitLimitation | null, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null } }>, resolution: { agentId: string | null, liveness: Liveness | null, seq: string | null } | null };
+
+type WaitResultFields_ScopeGap_Fragment = { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason };
+
+type WaitResultFields_UnknownAgent_Fragment = { __typename: 'UnknownAgent', goalId: string, agentId: string };
+
+type WaitResultFields_UnknownWait_Fragment = { __typename: 'UnknownWait', waitId: string };
+
+type WaitResultFields_Wait_Fragment = { __typename: 'Wait', id: string, goalId: string, status: WaitStatus, reason: WaitReason | null, accept: Array<Liveness>, timeoutMs: number, deadline: string, createdAt: string, resolvedAt: string | null, baselineSeq: string, limitations: Array<WaitLimitation>, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null }, targets: Array<{ agentId: string, pinned: boolean, baselineSeq: string, limitation: WaitLimitation | null, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null } }>, resolution: { agentId: string | null, liveness: Liveness | null, seq: string | null } | null };
+
+export type WaitResultFieldsFragment =
+  | WaitResultFields_ScopeGap_Fragment
+  | WaitResultFields_UnknownAgent_Fragment
+  | WaitResultFields_UnknownWait_Fragment
+  | WaitResultFields_Wait_Fragment
+;
+
+export type StartWaitMutationVariables = Exact<{
+  input: WaitInput;
+}>;
+
+
+export type StartWaitMutation = { startWait:
+    | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownWait', waitId: string }
+    | { __typename: 'Wait', id: string, goalId: string, status: WaitStatus, reason: WaitReason | null, accept: Array<Liveness>, timeoutMs: number, deadline: string, createdAt: string, resolvedAt: string | null, baselineSeq: string, limitations: Array<WaitLimitation>, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null }, targets: Array<{ agentId: string, pinned: boolean, baselineSeq: string, limitation: WaitLimitation | null, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null } }>, resolution: { agentId: string | null, liveness: Liveness | null, seq: string | null } | null }
+   };
+
+export type WaitQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type WaitQuery = { wait:
+    | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownWait', waitId: string }
+    | { __typename: 'Wait', id: string, goalId: string, status: WaitStatus, reason: WaitReason | null, accept: Array<Liveness>, timeoutMs: number, deadline: string, createdAt: string, resolvedAt: string | null, baselineSeq: string, limitations: Array<WaitLimitation>, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null }, targets: Array<{ agentId: string, pinned: boolean, baselineSeq: string, limitation: WaitLimitation | null, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null } }>, resolution: { agentId: string | null, liveness: Liveness | null, seq: string | null } | null }
+   };
+
+export type FollowWaitSubscriptionVariables = Exact<{
+  waitId: string | number;
+}>;
+
+
+export type FollowWaitSubscription = { waitForAgent:
+    | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownWait', waitId: string }
+    | { __typename: 'Wait', id: string, goalId: string, status: WaitStatus, reason: WaitReason | null, accept: Array<Liveness>, timeoutMs: number, deadline: string, createdAt: string, resolvedAt: string | null, baselineSeq: string, limitations: Array<WaitLimitation>, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null }, targets: Array<{ agentId: string, pinned: boolean, baselineSeq: string, limitation: WaitLimitation | null, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null } }>, resolution: { agentId: string | null, liveness: Liveness | null, seq: string | null } | null }
+   };
+
+export type ClaimedByOtherFieldsFragment = { goalId: string, todoId: string, owner: string, claimedAt: string | null };
+
+export type IllegalTransitionFieldsFragment = { goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind };
+
+type TodoResultFields_ClaimedByOther_Fragment = { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null };
+
+type TodoResultFields_IllegalTransition_Fragment = { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind };
+
+type TodoResultFields_ScopeGap_Fragment = { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason };
+
+type TodoResultFields_Todo_Fragment = { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } };
+
+type TodoResultFields_UnknownAgent_Fragment = { __typename: 'UnknownAgent', goalId: string, agentId: string };
+
+type TodoResultFields_UnknownTodo_Fragment = { __typename: 'UnknownTodo', goalId: string, todoId: string };
+
+export type TodoResultFieldsFragment =
+  | TodoResultFields_ClaimedByOther_Fragment
+  | TodoResultFields_IllegalTransition_Fragment
+  | TodoResultFields_ScopeGap_Fragment
+  | TodoResultFields_Todo_Fragment
+  | TodoResultFields_UnknownAgent_Fragment
+  | TodoResultFields_UnknownTodo_Fragment
+;
+
+export type TodosQueryVariables = Exact<{
+  goalId: string | number;
+  limit?: number | null | undefined;
+  statuses?: Array<TodoStatus> | TodoStatus | null | undefined;
+}>;
+
+
+export type TodosQuery = { todos: { goalId: string, seq: string, omittedRowCount: number, rows: Array<{ goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+
+export type TodoTransitionsQueryVariables = Exact<{
+  goalId: string | number;
+  todoId: string | number;
+}>;
+
+
+export type TodoTransitionsQuery = { todoTransitions: { goalId: string, rows: Array<{ todoId: string, seq: string, kind: TodoTransitionKind, fromStatus: TodoStatus | null, toStatus: TodoStatus, detail: string, at: string, actor: { kind: CallerKind, agentId: string | null } }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+
+export type CreateTodoMutationVariables = Exact<{
+  input: CreateTodoInput;
+}>;
+
+
+export type CreateTodoMutation = { createTodo:
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type ClaimTodoMutationVariables = Exact<{
+  input: TodoActionInput;
+}>;
+
+
+export type ClaimTodoMutation = { claimTodo:
+    | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type ReleaseClaimMutationVariables = Exact<{
+  input: TodoActionInput;
+}>;
+
+
+export type ReleaseClaimMutation = { releaseClaim:
+    | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type ResumeTodoMutationVariables = Exact<{
+  input: TodoActionInput;
+}>;
+
+
+export type ResumeTodoMutation = { resumeTodo:
+    | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type DeferTodoMutationVariables = Exact<{
+  input: DeferTodoInput;
+}>;
+
+
+export type DeferTodoMutation = { deferTodo:
+    | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type CloseNoFollowUpMutationVariables = Exact<{
+  input: CloseNoFollowUpInput;
+}>;
+
+
+export type CloseNoFollowUpMutation = { closeNoFollowUp:
+    | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type CompleteTodoMutationVariables = Exact<{
+  input: CompleteTodoInput;
+}>;
+
+
+export type CompleteTodoMutation = { completeTodo:
+    | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'CompletedTodo', todo: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }, successor: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } } | null }
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type SupersedeTodoMutationVariables = Exact<{
+  input: SupersedeTodoInput;
+}>;
+
+
+export type SupersedeTodoMutation = { supersedeTodo:
+    | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'SupersededTodo', todo: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }, replacement: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type FrontierQueryVariables = Exact<{
+  goalId: string | number;
+  agentId?: string | number | null | undefined;
+}>;
+
+
+export type FrontierQuery = { frontier:
+    | { __typename: 'Frontier', goalId: string, agentId: string, seq: string, runnableCount: number, capabilities: Array<string>, rows: Array<{ runnable: boolean, todo: { id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, claimedBy: string | null, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null } }, guards: Array<{ kind: FrontierGuardKind, detail: string, todoId: string | null, todoStatus: TodoStatus | null, gateId: string | null, scope: string | null, agentId: string | null, capability: string | null, condition: string | null }> }> }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type GatesQueryVariables = Exact<{
+  goalId: string | number;
+}>;
+
+
+export type GatesQuery = { gates: { goalId: string, rows: Array<{ goalId: string, id: string, kind: GateKind, granularity: GateGranularity, scopeKey: string, scope: string, reason: string, state: GateState, decision: GateDecision | null, decisionNote: string | null, expiresAt: string | null, openedAt: string, resolvedAt: string | null, openedBy: { kind: CallerKind, agentId: string | null }, resolvedBy: { kind: CallerKind, agentId: string | null } | null }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+
+export type OpenGateMutationVariables = Exact<{
+  input: OpenGateInput;
+}>;
+
+
+export type OpenGateMutation = { openGate:
+    | { __typename: 'Gate', goalId: string, id: string, kind: GateKind, granularity: GateGranularity, scopeKey: string, scope: string, reason: string, state: GateState, decision: GateDecision | null, decisionNote: string | null, expiresAt: string | null, openedAt: string, resolvedAt: string | null, openedBy: { kind: CallerKind, agentId: string | null }, resolvedBy: { kind: CallerKind, agentId: string | null } | null }
+    | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type ResolveGateMutationVariables = Exact<{
+  input: ResolveGateInput;
+}>;
+
+
+export type ResolveGateMutation = { resolveGate:
+    | { __typename: 'Gate', goalId: string, id: string, kind: GateKind, granularity: GateGranularity, scopeKey: string, scope: string, reason: string, state: GateState, decision: GateDecision | null, decisionNote: string | null, expiresAt: string | null, openedAt: string, resolvedAt: string | null, openedBy: { kind: CallerKind, agentId: string | null }, resolvedBy: { kind: CallerKind, agentId: string | null } | null }
+    | { __typename: 'GateNotOpen', gate: { goalId: string, id: string, kind: GateKind, granularity: GateGranularity, scopeKey: string, scope: string, reason: string, state: GateState, decision: GateDecision | null, decisionNote: string | null, expiresAt: string | null, openedAt: string, resolvedAt: string | null, openedBy: { kind: CallerKind, agentId: string | null }, resolvedBy: { kind: CallerKind, agentId: string | null } | null } }
+    | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
+    | { __typename: 'UnknownGate', goalId: string, gateId: string }
+   };
+
+type LeaseResultFields_IllegalTransition_Fragment = { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind };
+
+type LeaseResultFields_Lease_Fragment = { __typename: 'Lease', goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null };
+
+type LeaseResultFields_ScopeGap_Fragment = { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason };
+
+type LeaseResultFields_StaleFence_Fragment = { __typename: 'StaleFence', goalId: string, todoId: string, fence: string, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null } };
+
+type LeaseResultFields_UnknownAgent_Fragment = { __typename: 'UnknownAgent', goalId: string, agentId: string };
+
+type LeaseResultFields_UnknownTodo_Fragment = { __typename: 'UnknownTodo', goalId: string, todoId: string };
+
+export type LeaseResultFieldsFragment =
+  | LeaseResultFields_IllegalTransition_Fragment
+  | LeaseResultFields_Lease_Fragment
+  | LeaseResultFields_ScopeGap_Fragment
+  | LeaseResultFields_StaleFence_Fragment
+  | LeaseResultFields_UnknownAgent_Fragment
+  | LeaseResultFields_UnknownTodo_Fragment
+;
+
+export type AcquireLeaseMutationVariables = Exact<{
+  input: AcquireLeaseInput;
+}>;
+
+
+export type AcquireLeaseMutation = { acquireLease:
+    | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'Lease', goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }
+    | { __typename: 'LeaseHeld', goalId: string, todoId: string, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type RenewLeaseMutationVariables = Exact<{
+  input: RenewLeaseInput;
+}>;
+
+
+export type RenewLeaseMutation = { renewLease:
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'Lease', goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'StaleFence', goalId: string, todoId: string, fence: string, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type ReleaseLeaseMutationVariables = Exact<{
+  input: ReleaseLeaseInput;
+}>;
+
+
+export type ReleaseLeaseMutation = { releaseLease:
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'Lease', goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'StaleFence', goalId: string, todoId: string, fence: string, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type VisionsQueryVariables = Exact<{
+  goalId: string | number;
+}>;
+
+
+export type VisionsQuery = { visions: { goalId: string, rows: Array<{ goalId: string, agentId: string, roleScope: string, visionSummary: string, acceptanceSummary: string, replanTriggerSummary: string, updatedAt: string, updatedBy: { kind: CallerKind, agentId: string | null } }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+
+export type SetVisionMutationVariables = Exact<{
+  input: SetVisionInput;
+}>;
+
+
+export type SetVisionMutation = { setVision:
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'Vision', goalId: string, agentId: string, roleScope: string, visionSummary: string, acceptanceSummary: string, replanTriggerSummary: string, updatedAt: string, updatedBy: { kind: CallerKind, agentId: string | null } }
+   };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const PresenceFieldsFragmentDoc = new TypedDocumentString(`
+    fragment PresenceFields on Presence {
+  provider
+  providerSessionRef
+  occupantRef
+  liveness
+  reportedLiveness
+  observedAt
+  basis
+  stateChangeSeq
+  stale
+  coverageGap
+  endedAt
+}
+    `, {"fragmentName":"PresenceFields"}) as unknown as TypedDocumentString<PresenceFieldsFragment, unknown>;
+export const AttentionRowFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AttentionRowFields on AttentionRow {
+  reason
+  agentId
+  todoId
+  gateId
+  deliveryId
+  liveness
+  since
+}
+    `, {"fragmentName":"AttentionRowFields"}) as unknown as TypedDocumentString<AttentionRowFieldsFragment, unknown>;
+export const ActorFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ActorFields on Actor {
+  kind
+  agentId
+}
+    `, {"fragmentName":"ActorFields"}) as unknown as TypedDocumentString<ActorFieldsFragment, unknown>;
+export const GateFieldsFragmentDoc = new TypedDocumentString(`
+    fragment GateFields on Gate {
+  goalId
+  id
+  kind
+  granularity
+  scopeKey
+  scope
+  reason
+  state
+  decision
+  decisionNote
+  expiresAt
+  openedAt
+  openedBy {
+    ...ActorFields
+  }
+  resolvedAt
+  resolvedBy {
+    ...ActorFields
+  }
+}
+    fragment ActorFields on Actor {
+  kind
+  agentId
+}`, {"fragmentName":"GateFields"}) as unknown as TypedDocumentString<GateFieldsFragment, unknown>;
+export const VisionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment VisionFields on Vision {
+  goalId
+  agentId
+  roleScope
+  visionSummary
+  acceptanceSummary
+  replanTriggerSummary
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+}
+    fragment ActorFields on Actor {
+  kind
+  agentId
+}`, {"fragmentName":"VisionFields"}) as unknown as TypedDocumentString<VisionFieldsFragment, unknown>;
+export const AgentFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AgentFields on Agent {
+  goalId
+  agentId
+  agentModel
+  hostSurface
+  registeredAt
+  retiredAt
+}
+    `, {"fragmentName":"AgentFields"}) as unknown as TypedDocumentString<AgentFieldsFragment, unknown>;
+export const CredentialFieldsFragmentDoc = new TypedDocumentString(`
+    fragment CredentialFields on Credential {
+  id
+  kind
+  label
+  goalId
+  agentId
+  goalIds
+  providerId
+  createdAt
+  revokedAt
+}
+    `, {"fragmentName":"CredentialFields"}) as unknown as TypedDocumentString<CredentialFieldsFragment, unknown>;
+export const OutcomeChangeFieldsFragmentDoc = new TypedDocumentString(`
+    fragment OutcomeChangeFields on DeliveryOutcomeChange {
+  deliveryId
+  version
+  outcome
+  previousOutcome
+  reason
+  liveness
+  seq
+  effectiveAt
+  recordedAt
+  final
+}
+    `, {"fragmentName":"OutcomeChangeFields"}) as unknown as TypedDocumentString<OutcomeChangeFieldsFragment, unknown>;
+export const DeliveryFieldsFragmentDoc = new TypedDocumentString(`
+    fragment DeliveryFields on Delivery {
+  id
+  goalId
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  threadId
+  replyTo
+  todoId
+  bodyPreview
+  seq
+  submittedAt
+  idempotencyKey
+  replayed
+  outcome
+  outcomeVersion
+  outcomeChange {
+    ...OutcomeChangeFields
+  }
+  history {
+    ...OutcomeChangeFields
+  }
+  limitations
+  pin {
+    state
+    provider
+    providerSessionRef
+    occupantRef
+    baselineSeq
+  }
+  receipt {
+    submittedAt
+    readAt
+    processedAt
+  }
+  activityWindowMs
+  windowEndsAt
+  timeoutMs
+  deadline
+}
+    fragment OutcomeChangeFields on DeliveryOutcomeChange {
+  deliveryId
+  version
+  outcome
+  previousOutcome
+  reason
+  liveness
+  seq
+  effectiveAt
+  recordedAt
+  final
+}`, {"fragmentName":"DeliveryFields"}) as unknown as TypedDocumentString<DeliveryFieldsFragment, unknown>;
+export const InboxMessageFieldsFragmentDoc = new TypedDocumentString(`
+    fragment InboxMessageFields on InboxMessage {
+  id
+  goalId
+  seq
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  body
+  bodyPreview
+  threadId
+  replyTo
+  todoId
+  submittedAt
+  readAt
+  processedAt
+  takenAt
+  takeCount
+  active
+}
+    `, {"fragmentName":"InboxMessageFields"}) as unknown as TypedDocumentString<InboxMessageFieldsFragment, unknown>;
+export const LedgerEventFieldsFragmentDoc = new TypedDocumentString(`
+    fragment LedgerEventFields on LedgerEvent {
+  goalId
+  seq
+  eventId
+  eventKind
+  source
+  agentId
+  todoId
+  gateId
+  relatedAgentId
+  classification
+  status
+  summary
+  evidenceRefs
+  goalChange
+  material
+  relevance
+  citedDigest
+  recordedAt
+  recordedBy {
+    ...ActorFields
+  }
+  boundary {
+    rawLogsRecorded
+    rawTrajectoryRecorded
+    credentialValuesRecorded
+    absolutePathsRecorded
+    redactionCount
+  }
+}
+    fragment ActorFields on Actor {
+  kind
+  agentId
+}`, {"fragmentName":"LedgerEventFields"}) as unknown as TypedDocumentString<LedgerEventFieldsFragment, unknown>;
+export const RosterFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RosterFields on Roster {
+  goalId
+  self
+  selfKind
+  primaryPeer
+  peers {
+    agentId
+    status
+    source
+    attachedAt
+    lastActiveAt
+    isPrimary
+  }
+}
+    `, {"fragmentName":"RosterFields"}) as unknown as TypedDocumentString<RosterFieldsFragment, unknown>;
+export const WaitPinFieldsFragmentDoc = new TypedDocumentString(`
+    fragment WaitPinFields on WaitPin {
+  goalId
+  agentId
+  todoId
+  provider
+  providerSessionRef
+  occupantRef
+}
+    `, {"fragmentName":"WaitPinFields"}) as unknown as TypedDocumentString<WaitPinFieldsFragment, unknown>;
+export const WaitFieldsFragmentDoc = new TypedDocumentString(`
+    fragment WaitFields on Wait {
+  id
+  goalId
+  status
+  reason
+  accept
+  timeoutMs
+  deadline
+  createdAt
+  resolvedAt
+  baselineSeq
+  limitations
+  pin {
+    ...WaitPinFields
+  }
+  targets {
+    agentId
+    pinned
+    baselineSeq
+    limitation
+    pin {
+      ...WaitPinFields
+    }
+  }
+  resolution {
+    agentId
+    liveness
+    seq
+  }
+}
+    fragment WaitPinFields on WaitPin {
+  goalId
+  agentId
+  todoId
+  provider
+  providerSessionRef
+  occupantRef
+}`, {"fragmentName":"WaitFields"}) as unknown as TypedDocumentString<WaitFieldsFragment, unknown>;
+export const UnknownAgentFieldsFragmentDoc = new TypedDocumentString(`
+    fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+    `, {"fragmentName":"UnknownAgentFields"}) as unknown as TypedDocumentString<UnknownAgentFieldsFragment, unknown>;
+export const ScopeGapResultFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ScopeGapResultFields on ScopeGap {
+  goalId
+  scopeGapReason: reason
+}
+    `, {"fragmentName":"ScopeGapResultFields"}) as unknown as TypedDocumentString<ScopeGapResultFieldsFragment, unknown>;
+export const WaitResultFieldsFragmentDoc = new TypedDocumentString(`
+    fragment WaitResultFields on WaitResult {
+  __typename
+  ... on Wait {
+    ...WaitFields
+  }
+  ... on UnknownWait {
+    waitId
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapResultFields
+  }
+}
+    fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment ScopeGapResultFields on ScopeGap {
+  goalId
+  scopeGapReason: reason
+}
+fragment WaitPinFields on WaitPin {
+  goalId
+  agentId
+  todoId
+  provider
+  providerSessionRef
+  occupantRef
+}
+fragment WaitFields on Wait {
+  id
+  goalId
+  status
+  reason
+  accept
+  timeoutMs
+  deadline
+  createdAt
+  resolvedAt
+  baselineSeq
+  limitations
+  pin {
+    ...WaitPinFields
+  }
+  targets {
+    agentId
+    pinned
+    baselineSeq
+    limitation
+    pin {
+      ...WaitPinFields
+    }
+  }
+  resolution {
+    agentId
+    liveness
+    seq
+  }
+}`, {"fragmentName":"WaitResultFields"}) as unknown as TypedDocumentString<WaitResultFieldsFragment, unknown>;
+export const LeaseFieldsFragmentDoc = new TypedDocumentString(`
+    fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+    `, {"fragmentName":"LeaseFields"}) as unknown as TypedDocumentString<LeaseFieldsFragment, unknown>;
+export const TodoFieldsFragmentDoc = new TypedDocumentString(`
+    fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+    fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}`, {"fragmentName":"TodoFields"}) as unknown as TypedDocumentString<TodoFieldsFragment, unknown>;
+export const ClaimedByOtherFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+    `, {"fragmentName":"ClaimedByOtherFields"}) as unknown as TypedDocumentString<ClaimedByOtherFieldsFragment, unknown>;
+export const IllegalTransitionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}
+    `, {"fragmentName":"IllegalTransitionFields"}) as unknown as TypedDocumentString<IllegalTransitionFieldsFragment, unknown>;
+export const UnknownTodoFieldsFragmentDoc = new TypedDocumentString(`
+    fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+    `, {"fragmentName":"UnknownTodoFields"}) as unknown as TypedDocumentString<UnknownTodoFieldsFragment, unknown>;
+export const ScopeGapFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+    `, {"fragmentName":"ScopeGapFields"}) as unknown as TypedDocumentString<ScopeGapFieldsFragment, unknown>;
+export const TodoResultFieldsFragmentDoc = new TypedDocumentString(`
+    fragment TodoResultFields on TodoResult {
+  __typename
+  ... on Todo {
+    ...TodoFields
+  }
+  ... on ClaimedByOther {
+    ...ClaimedByOtherFields
+  }
+  ... on IllegalTransition {
+    ...IllegalTransitionFields
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on UnknownTodo {
+    ...UnknownTodoFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapFields
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}`, {"fragmentName":"TodoResultFields"}) as unknown as TypedDocumentString<TodoResultFieldsFragment, unknown>;
+export const LeaseResultFieldsFragmentDoc = new TypedDocumentString(`
+    fragment LeaseResultFields on LeaseResult {
+  __typename
+  ... on Lease {
+    ...LeaseFields
+  }
+  ... on StaleFence {
+    goalId
+    todoId
+    fence
+    lease {
+      ...LeaseFields
+    }
+  }
+  ... on IllegalTransition {
+    ...IllegalTransitionFields
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on UnknownTodo {
+    ...UnknownTodoFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapFields
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}`, {"fragmentName":"LeaseResultFields"}) as unknown as TypedDocumentString<LeaseResultFieldsFragment, unknown>;
+export const DeliverDocument = new TypedDocumentString(`
+    mutation Deliver($input: DeliverInput!) {
+  deliver(input: $input) {
+    __typename
+    ... on Delivery {
+      ...DeliveryFields
+    }
+    ... on DeliveryRefused {
+      goalId
+      reason
+      target
+      choices
+      notReadyReason
+      blocked {
+        liveness
+        observedAt
+        stateChangeSeq
+      }
+      scopeGap {
+        ...ScopeGapFields
+      }
+    }
+    ... on IdempotencyConflict {
+      goalId
+      idempotencyKey
+      differingFields
+      original {
+        ...DeliveryFields
+      }
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment OutcomeChangeFields on DeliveryOutcomeChange {
+  deliveryId
+  version
+  outcome
+  previousOutcome
+  reason
+  liveness
+  seq
+  effectiveAt
+  recordedAt
+  final
+}
+fragment DeliveryFields on Delivery {
+  id
+  goalId
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  threadId
+  replyTo
+  todoId
+  bodyPreview
+  seq
+  submittedAt
+  idempotencyKey
+  replayed
+  outcome
+  outcomeVersion
+  outcomeChange {
+    ...OutcomeChangeFields
+  }
+  history {
+    ...OutcomeChangeFields
+  }
+  limitations
+  pin {
+    state
+    provider
+    providerSessionRef
+    occupantRef
+    baselineSeq
+  }
+  receipt {
+    submittedAt
+    readAt
+    processedAt
+  }
+  activityWindowMs
+  windowEndsAt
+  timeoutMs
+  deadline
+}`) as unknown as TypedDocumentString<DeliverMutation, DeliverMutationVariables>;
+export const DeliveryDocument = new TypedDocumentString(`
+    query Delivery($id: ID!) {
+  delivery(id: $id) {
+    __typename
+    ... on Delivery {
+      ...DeliveryFields
+    }
+    ... on UnknownDelivery {
+      deliveryId
+    }
+  }
+}
+    fragment OutcomeChangeFields on DeliveryOutcomeChange {
+  deliveryId
+  version
+  outcome
+  previousOutcome
+  reason
+  liveness
+  seq
+  effectiveAt
+  recordedAt
+  final
+}
+fragment DeliveryFields on Delivery {
+  id
+  goalId
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  threadId
+  replyTo
+  todoId
+  bodyPreview
+  seq
+  submittedAt
+  idempotencyKey
+  replayed
+  outcome
+  outcomeVersion
+  outcomeChange {
+    ...OutcomeChangeFields
+  }
+  history {
+    ...OutcomeChangeFields
+  }
+  limitations
+  pin {
+    state
+    provider
+    providerSessionRef
+    occupantRef
+    baselineSeq
+  }
+  receipt {
+    submittedAt
+    readAt
+    processedAt
+  }
+  activityWindowMs
+  windowEndsAt
+  timeoutMs
+  deadline
+}`) as unknown as TypedDocumentString<DeliveryQuery, DeliveryQueryVariables>;
+export const DeliveryOutcomeDocument = new TypedDocumentString(`
+    subscription DeliveryOutcome($deliveryId: ID!, $after: Int) {
+  deliveryOutcome(deliveryId: $deliveryId, after: $after) {
+    __typename
+    ... on DeliveryOutcomeChange {
+      ...OutcomeChangeFields
+    }
+    ... on UnknownDelivery {
+      deliveryId
+    }
+  }
+}
+    fragment OutcomeChangeFields on DeliveryOutcomeChange {
+  deliveryId
+  version
+  outcome
+  previousOutcome
+  reason
+  liveness
+  seq
+  effectiveAt
+  recordedAt
+  final
+}`) as unknown as TypedDocumentString<DeliveryOutcomeSubscription, DeliveryOutcomeSubscriptionVariables>;
+export const InboxDocument = new TypedDocumentString(`
+    query Inbox($goalId: ID!, $unread: Boolean, $unprocessed: Boolean, $tail: Int, $after: Seq) {
+  inbox(
+    goalId: $goalId
+    unread: $unread
+    unprocessed: $unprocessed
+    tail: $tail
+    after: $after
+  ) {
+    __typename
+    ... on Inbox {
+      goalId
+      recipient
+      cursor
+      activeMessageId
+      unreadCount
+      unprocessedCount
+      omittedCount
+      messages {
+        ...InboxMessageFields
+      }
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment InboxMessageFields on InboxMessage {
+  id
+  goalId
+  seq
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  body
+  bodyPreview
+  threadId
+  replyTo
+  todoId
+  submittedAt
+  readAt
+  processedAt
+  takenAt
+  takeCount
+  active
+}`) as unknown as TypedDocumentString<InboxQuery, InboxQueryVariables>;
+export const TakeNextMessageDocument = new TypedDocumentString(`
+    mutation TakeNextMessage($goalId: ID!) {
+  takeNextMessage(goalId: $goalId) {
+    __typename
+    ... on TakenMessage {
+      repeated
+      message {
+        ...InboxMessageFields
+      }
+    }
+    ... on InboxEmpty {
+      goalId
+      recipient
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment InboxMessageFields on InboxMessage {
+  id
+  goalId
+  seq
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  body
+  bodyPreview
+  threadId
+  replyTo
+  todoId
+  submittedAt
+  readAt
+  processedAt
+  takenAt
+  takeCount
+  active
+}`) as unknown as TypedDocumentString<TakeNextMessageMutation, TakeNextMessageMutationVariables>;
+export const MarkReadDocument = new TypedDocumentString(`
+    mutation MarkRead($ids: [ID!]!) {
+  markRead(ids: $ids) {
+    __typename
+    ... on MarkedRead {
+      messages {
+        ...InboxMessageFields
+      }
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment InboxMessageFields on InboxMessage {
+  id
+  goalId
+  seq
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  body
+  bodyPreview
+  threadId
+  replyTo
+  todoId
+  submittedAt
+  readAt
+  processedAt
+  takenAt
+  takeCount
+  active
+}`) as unknown as TypedDocumentString<MarkReadMutation, MarkReadMutationVariables>;
+export const ResolveMessageDocument = new TypedDocumentString(`
+    mutation ResolveMessage($id: ID!) {
+  resolveMessage(id: $id) {
+    __typename
+    ... on InboxMessage {
+      ...InboxMessageFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment InboxMessageFields on InboxMessage {
+  id
+  goalId
+  seq
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  body
+  bodyPreview
+  threadId
+  replyTo
+  todoId
+  submittedAt
+  readAt
+  processedAt
+  takenAt
+  takeCount
+  active
+}`) as unknown as TypedDocumentString<ResolveMessageMutation, ResolveMessageMutationVariables>;
+export const ReleaseMessageDocument = new TypedDocumentString(`
+    mutation ReleaseMessage($id: ID!) {
+  releaseMessage(id: $id) {
+    __typename
+    ... on InboxMessage {
+      ...InboxMessageFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment InboxMessageFields on InboxMessage {
+  id
+  goalId
+  seq
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  body
+  bodyPreview
+  threadId
+  replyTo
+  todoId
+  submittedAt
+  readAt
+  processedAt
+  takenAt
+  takeCount
+  active
+}`) as unknown as TypedDocumentString<ReleaseMessageMutation, ReleaseMessageMutationVariables>;
+export const InboxMessagesDocument = new TypedDocumentString(`
+    subscription InboxMessages($goalId: ID!, $after: Seq) {
+  inboxMessages(goalId: $goalId, after: $after) {
+    __typename
+    ... on InboxMessage {
+      ...InboxMessageFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment InboxMessageFields on InboxMessage {
+  id
+  goalId
+  seq
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  body
+  bodyPreview
+  threadId
+  replyTo
+  todoId
+  submittedAt
+  readAt
+  processedAt
+  takenAt
+  takeCount
+  active
+}`) as unknown as TypedDocumentString<InboxMessagesSubscription, InboxMessagesSubscriptionVariables>;
+export const DirectoryDocument = new TypedDocumentString(`
+    query Directory($goalId: ID!, $limit: Int) {
+  directory(goalId: $goalId, limit: $limit) {
+    schemaVersion
+    goalId
+    collectedAt
+    scope
+    audience
+    rows {
+      agentId
+      registered
+      agentModel
+      hostSurface
+      work {
+        todoId
+        claimed
+        lease
+      }
+      presence {
+        ...PresenceFields
+      }
+      observationLimits
+    }
+    registeredAgentCount
+    omittedRowCount
+    limitations
+    scopeGap {
+      ...ScopeGapFields
+    }
+    rollup {
+      ...AttentionRowFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment PresenceFields on Presence {
+  provider
+  providerSessionRef
+  occupantRef
+  liveness
+  reportedLiveness
+  observedAt
+  basis
+  stateChangeSeq
+  stale
+  coverageGap
+  endedAt
+}
+fragment AttentionRowFields on AttentionRow {
+  reason
+  agentId
+  todoId
+  gateId
+  deliveryId
+  liveness
+  since
+}`) as unknown as TypedDocumentString<DirectoryQuery, DirectoryQueryVariables>;
+export const AttentionDocument = new TypedDocumentString(`
+    query Attention($goalId: ID!, $staleClaimMs: Int) {
+  attention(goalId: $goalId, staleClaimMs: $staleClaimMs) {
+    goalId
+    rows {
+      ...AttentionRowFields
+    }
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment AttentionRowFields on AttentionRow {
+  reason
+  agentId
+  todoId
+  gateId
+  deliveryId
+  liveness
+  since
+}`) as unknown as TypedDocumentString<AttentionQuery, AttentionQueryVariables>;
+export const ObserveDocument = new TypedDocumentString(`
+    query Observe($goalId: ID!, $agentId: ID!, $source: ObservationSource!, $lines: Int!) {
+  observe(goalId: $goalId, agentId: $agentId, source: $source, lines: $lines) {
+    __typename
+    ... on Observation {
+      goalId
+      agentId
+      provider
+      source
+      lines
+      lineBound
+      capturedAt
+      advisory
+      limits
+    }
+    ... on ObservationGap {
+      goalId
+      agentId
+      source
+      reason
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapResultFields
+    }
+  }
+}
+    fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment ScopeGapResultFields on ScopeGap {
+  goalId
+  scopeGapReason: reason
+}`) as unknown as TypedDocumentString<ObserveQuery, ObserveQueryVariables>;
+export const PresenceChangedDocument = new TypedDocumentString(`
+    subscription PresenceChanged($goalId: ID!, $agentIds: [ID!], $after: Seq) {
+  presenceChanged(goalId: $goalId, agentIds: $agentIds, after: $after) {
+    goalId
+    agentId
+    seq
+    previousLiveness
+    presence {
+      ...PresenceFields
+    }
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment PresenceFields on Presence {
+  provider
+  providerSessionRef
+  occupantRef
+  liveness
+  reportedLiveness
+  observedAt
+  basis
+  stateChangeSeq
+  stale
+  coverageGap
+  endedAt
+}`) as unknown as TypedDocumentString<PresenceChangedSubscription, PresenceChangedSubscriptionVariables>;
+export const EvidenceLedgerDocument = new TypedDocumentString(`
+    query EvidenceLedger($goalId: ID!, $agentId: ID!, $todoId: ID, $since: DateTime, $eventKind: LedgerEventKind, $limit: Int, $before: Seq, $includeOtherAgentFrontier: Boolean) {
+  evidenceLedger(
+    goalId: $goalId
+    agentId: $agentId
+    todoId: $todoId
+    since: $since
+    eventKind: $eventKind
+    limit: $limit
+    before: $before
+    includeOtherAgentFrontier: $includeOtherAgentFrontier
+  ) {
+    schemaVersion
+    goalId
+    agentId
+    generatedAt
+    source {
+      eventLog
+      workGraph
+      deliveries
+    }
+    scope {
+      audience
+      currentAgentDetail
+      otherAgentDetail
+      lanePrefixes
+    }
+    filters {
+      todoId
+      since
+      eventKind
+      limit
+      before
+      includeOtherAgentFrontier
+    }
+    events {
+      ...LedgerEventFields
+    }
+    otherAgentFrontier {
+      agentId
+      visionSummary
+      topTodo
+      topTodoId
+      handoffState
+      latestMaterialAt
+    }
+    omittedFrontierRowCount
+    page {
+      headSeq
+      olderCursor
+      hasOlder
+    }
+    readerHints {
+      requiredBefore
+      nextRequiredReads {
+        query
+        reason
+      }
+    }
+    digest
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LedgerEventFields on LedgerEvent {
+  goalId
+  seq
+  eventId
+  eventKind
+  source
+  agentId
+  todoId
+  gateId
+  relatedAgentId
+  classification
+  status
+  summary
+  evidenceRefs
+  goalChange
+  material
+  relevance
+  citedDigest
+  recordedAt
+  recordedBy {
+    ...ActorFields
+  }
+  boundary {
+    rawLogsRecorded
+    rawTrajectoryRecorded
+    credentialValuesRecorded
+    absolutePathsRecorded
+    redactionCount
+  }
+}`) as unknown as TypedDocumentString<EvidenceLedgerQuery, EvidenceLedgerQueryVariables>;
+export const RecordEventDocument = new TypedDocumentString(`
+    mutation RecordEvent($input: RecordEventInput!) {
+  recordEvent(input: $input) {
+    __typename
+    ... on LedgerEvent {
+      ...LedgerEventFields
+    }
+    ... on UnknownAgent {
+      goalId
+      unknownAgentId: agentId
+    }
+    ... on UnknownTodo {
+      goalId
+      unknownTodoId: todoId
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LedgerEventFields on LedgerEvent {
+  goalId
+  seq
+  eventId
+  eventKind
+  source
+  agentId
+  todoId
+  gateId
+  relatedAgentId
+  classification
+  status
+  summary
+  evidenceRefs
+  goalChange
+  material
+  relevance
+  citedDigest
+  recordedAt
+  recordedBy {
+    ...ActorFields
+  }
+  boundary {
+    rawLogsRecorded
+    rawTrajectoryRecorded
+    credentialValuesRecorded
+    absolutePathsRecorded
+    redactionCount
+  }
+}`) as unknown as TypedDocumentString<RecordEventMutation, RecordEventMutationVariables>;
+export const RecordReplanCheckpointDocument = new TypedDocumentString(`
+    mutation RecordReplanCheckpoint($goalId: ID!, $agentId: ID!, $digest: String!, $kind: ReplanKind!, $delta: ReplanDeltaInput!) {
+  recordReplanCheckpoint(
+    goalId: $goalId
+    agentId: $agentId
+    digest: $digest
+    kind: $kind
+    delta: $delta
+  ) {
+    __typename
+    ... on ReplanCheckpoint {
+      event {
+        ...LedgerEventFields
+      }
+      vision {
+        ...VisionFields
+      }
+    }
+    ... on LedgerDigestMismatch {
+      goalId
+      agentId
+      citedDigest
+      requiredRead {
+        query
+        reason
+      }
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment VisionFields on Vision {
+  goalId
+  agentId
+  roleScope
+  visionSummary
+  acceptanceSummary
+  replanTriggerSummary
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment LedgerEventFields on LedgerEvent {
+  goalId
+  seq
+  eventId
+  eventKind
+  source
+  agentId
+  todoId
+  gateId
+  relatedAgentId
+  classification
+  status
+  summary
+  evidenceRefs
+  goalChange
+  material
+  relevance
+  citedDigest
+  recordedAt
+  recordedBy {
+    ...ActorFields
+  }
+  boundary {
+    rawLogsRecorded
+    rawTrajectoryRecorded
+    credentialValuesRecorded
+    absolutePathsRecorded
+    redactionCount
+  }
+}`) as unknown as TypedDocumentString<RecordReplanCheckpointMutation, RecordReplanCheckpointMutationVariables>;
+export const LedgerEventsDocument = new TypedDocumentString(`
+    subscription LedgerEvents($goalId: ID!, $agentId: ID!, $after: Seq) {
+  ledgerEvents(goalId: $goalId, agentId: $agentId, after: $after) {
+    __typename
+    ... on LedgerEvent {
+      ...LedgerEventFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LedgerEventFields on LedgerEvent {
+  goalId
+  seq
+  eventId
+  eventKind
+  source
+  agentId
+  todoId
+  gateId
+  relatedAgentId
+  classification
+  status
+  summary
+  evidenceRefs
+  goalChange
+  material
+  relevance
+  citedDigest
+  recordedAt
+  recordedBy {
+    ...ActorFields
+  }
+  boundary {
+    rawLogsRecorded
+    rawTrajectoryRecorded
+    credentialValuesRecorded
+    absolutePathsRecorded
+    redactionCount
+  }
+}`) as unknown as TypedDocumentString<LedgerEventsSubscription, LedgerEventsSubscriptionVariables>;
+export const WhoamiDocument = new TypedDocumentString(`
+    query Whoami {
+  me {
+    kind
+    goalId
+    agentId
+    providerId
+    credentialId
+    goalIds
+  }
+}
+    `) as unknown as TypedDocumentString<WhoamiQuery, WhoamiQueryVariables>;
+export const GoalsDocument = new TypedDocumentString(`
+    query Goals {
+  goals {
+    id
+    title
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<GoalsQuery, GoalsQueryVariables>;
+export const AgentsDocument = new TypedDocumentString(`
+    query Agents($goalId: ID!, $includeRetired: Boolean) {
+  agents(goalId: $goalId, includeRetired: $includeRetired) {
+    goalId
+    rows {
+      ...AgentFields
+    }
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment AgentFields on Agent {
+  goalId
+  agentId
+  agentModel
+  hostSurface
+  registeredAt
+  retiredAt
+}`) as unknown as TypedDocumentString<AgentsQuery, AgentsQueryVariables>;
+export const CreateGoalDocument = new TypedDocumentString(`
+    mutation CreateGoal($input: CreateGoalInput!) {
+  createGoal(input: $input) {
+    __typename
+    ... on Goal {
+      id
+      title
+      createdAt
+    }
+    ... on GoalAlreadyExists {
+      goal {
+        id
+        title
+        createdAt
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateGoalMutation, CreateGoalMutationVariables>;
+export const RegisterAgentDocument = new TypedDocumentString(`
+    mutation RegisterAgent($input: RegisterAgentInput!) {
+  registerAgent(input: $input) {
+    __typename
+    ... on Agent {
+      ...AgentFields
+    }
+    ... on AgentAlreadyRegistered {
+      agent {
+        ...AgentFields
+      }
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment AgentFields on Agent {
+  goalId
+  agentId
+  agentModel
+  hostSurface
+  registeredAt
+  retiredAt
+}`) as unknown as TypedDocumentString<RegisterAgentMutation, RegisterAgentMutationVariables>;
+export const RetireAgentDocument = new TypedDocumentString(`
+    mutation RetireAgent($goalId: ID!, $agentId: ID!) {
+  retireAgent(goalId: $goalId, agentId: $agentId) {
+    __typename
+    ... on Agent {
+      ...AgentFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment AgentFields on Agent {
+  goalId
+  agentId
+  agentModel
+  hostSurface
+  registeredAt
+  retiredAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<RetireAgentMutation, RetireAgentMutationVariables>;
+export const IssueCredentialDocument = new TypedDocumentString(`
+    mutation IssueCredential($input: IssueCredentialInput!) {
+  issueCredential(input: $input) {
+    token
+    credential {
+      ...CredentialFields
+    }
+  }
+}
+    fragment CredentialFields on Credential {
+  id
+  kind
+  label
+  goalId
+  agentId
+  goalIds
+  providerId
+  createdAt
+  revokedAt
+}`) as unknown as TypedDocumentString<IssueCredentialMutation, IssueCredentialMutationVariables>;
+export const RevokeCredentialDocument = new TypedDocumentString(`
+    mutation RevokeCredential($id: ID!) {
+  revokeCredential(id: $id) {
+    ...CredentialFields
+  }
+}
+    fragment CredentialFields on Credential {
+  id
+  kind
+  label
+  goalId
+  agentId
+  goalIds
+  providerId
+  createdAt
+  revokedAt
+}`) as unknown as TypedDocumentString<RevokeCredentialMutation, RevokeCredentialMutationVariables>;
+export const DelegateGoalDocument = new TypedDocumentString(`
+    mutation DelegateGoal($input: DelegateGoalInput!) {
+  delegateGoal(input: $input) {
+    __typename
+    ... on Delegation {
+      goalId
+      agentGoalId
+      agentId
+      createdAt
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<DelegateGoalMutation, DelegateGoalMutationVariables>;
+export const DiscoverDocument = new TypedDocumentString(`
+    query Discover($goalId: ID!) {
+  discover(goalId: $goalId) {
+    __typename
+    ... on Discovery {
+      goalId
+      self
+      limitations
+      agents {
+        agentId
+        isSelf
+        connected
+        isPrimary
+        sources
+        freshness
+        staleReason
+        liveness
+        lastSeenAt
+        lastMessageAt
+      }
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}`) as unknown as TypedDocumentString<DiscoverQuery, DiscoverQueryVariables>;
+export const RosterDocument = new TypedDocumentString(`
+    query Roster($goalId: ID!) {
+  roster(goalId: $goalId) {
+    __typename
+    ... on Roster {
+      ...RosterFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment RosterFields on Roster {
+  goalId
+  self
+  selfKind
+  primaryPeer
+  peers {
+    agentId
+    status
+    source
+    attachedAt
+    lastActiveAt
+    isPrimary
+  }
+}`) as unknown as TypedDocumentString<RosterQuery, RosterQueryVariables>;
+export const AddPeerDocument = new TypedDocumentString(`
+    mutation AddPeer($goalId: ID!, $agentId: ID!) {
+  addPeer(goalId: $goalId, agentId: $agentId) {
+    __typename
+    ... on Roster {
+      ...RosterFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment RosterFields on Roster {
+  goalId
+  self
+  selfKind
+  primaryPeer
+  peers {
+    agentId
+    status
+    source
+    attachedAt
+    lastActiveAt
+    isPrimary
+  }
+}`) as unknown as TypedDocumentString<AddPeerMutation, AddPeerMutationVariables>;
+export const RemovePeerDocument = new TypedDocumentString(`
+    mutation RemovePeer($goalId: ID!, $agentId: ID!) {
+  removePeer(goalId: $goalId, agentId: $agentId) {
+    __typename
+    ... on Roster {
+      ...RosterFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment RosterFields on Roster {
+  goalId
+  self
+  selfKind
+  primaryPeer
+  peers {
+    agentId
+    status
+    source
+    attachedAt
+    lastActiveAt
+    isPrimary
+  }
+}`) as unknown as TypedDocumentString<RemovePeerMutation, RemovePeerMutationVariables>;
+export const SetPrimaryPeerDocument = new TypedDocumentString(`
+    mutation SetPrimaryPeer($goalId: ID!, $agentId: ID) {
+  setPrimaryPeer(goalId: $goalId, agentId: $agentId) {
+    __typename
+    ... on Roster {
+      ...RosterFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment RosterFields on Roster {
+  goalId
+  self
+  selfKind
+  primaryPeer
+  peers {
+    agentId
+    status
+    source
+    attachedAt
+    lastActiveAt
+    isPrimary
+  }
+}`) as unknown as TypedDocumentString<SetPrimaryPeerMutation, SetPrimaryPeerMutationVariables>;
+export const StartWaitDocument = new TypedDocumentString(`
+    mutation StartWait($input: WaitInput!) {
+  startWait(input: $input) {
+    ...WaitResultFields
+  }
+}
+    fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment ScopeGapResultFields on ScopeGap {
+  goalId
+  scopeGapReason: reason
+}
+fragment WaitPinFields on WaitPin {
+  goalId
+  agentId
+  todoId
+  provider
+  providerSessionRef
+  occupantRef
+}
+fragment WaitFields on Wait {
+  id
+  goalId
+  status
+  reason
+  accept
+  timeoutMs
+  deadline
+  createdAt
+  resolvedAt
+  baselineSeq
+  limitations
+  pin {
+    ...WaitPinFields
+  }
+  targets {
+    agentId
+    pinned
+    baselineSeq
+    limitation
+    pin {
+      ...WaitPinFields
+    }
+  }
+  resolution {
+    agentId
+    liveness
+    seq
+  }
+}
+fragment WaitResultFields on WaitResult {
+  __typename
+  ... on Wait {
+    ...WaitFields
+  }
+  ... on UnknownWait {
+    waitId
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapResultFields
+  }
+}`) as unknown as TypedDocumentString<StartWaitMutation, StartWaitMutationVariables>;
+export const WaitDocument = new TypedDocumentString(`
+    query Wait($id: ID!) {
+  wait(id: $id) {
+    ...WaitResultFields
+  }
+}
+    fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment ScopeGapResultFields on ScopeGap {
+  goalId
+  scopeGapReason: reason
+}
+fragment WaitPinFields on WaitPin {
+  goalId
+  agentId
+  todoId
+  provider
+  providerSessionRef
+  occupantRef
+}
+fragment WaitFields on Wait {
+  id
+  goalId
+  status
+  reason
+  accept
+  timeoutMs
+  deadline
+  createdAt
+  resolvedAt
+  baselineSeq
+  limitations
+  pin {
+    ...WaitPinFields
+  }
+  targets {
+    agentId
+    pinned
+    baselineSeq
+    limitation
+    pin {
+      ...WaitPinFields
+    }
+  }
+  resolution {
+    agentId
+    liveness
+    seq
+  }
+}
+fragment WaitResultFields on WaitResult {
+  __typename
+  ... on Wait {
+    ...WaitFields
+  }
+  ... on UnknownWait {
+    waitId
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapResultFields
+  }
+}`) as unknown as TypedDocumentString<WaitQuery, WaitQueryVariables>;
+export const FollowWaitDocument = new TypedDocumentString(`
+    subscription FollowWait($waitId: ID!) {
+  waitForAgent(waitId: $waitId) {
+    ...WaitResultFields
+  }
+}
+    fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment ScopeGapResultFields on ScopeGap {
+  goalId
+  scopeGapReason: reason
+}
+fragment WaitPinFields on WaitPin {
+  goalId
+  agentId
+  todoId
+  provider
+  providerSessionRef
+  occupantRef
+}
+fragment WaitFields on Wait {
+  id
+  goalId
+  status
+  reason
+  accept
+  timeoutMs
+  deadline
+  createdAt
+  resolvedAt
+  baselineSeq
+  limitations
+  pin {
+    ...WaitPinFields
+  }
+  targets {
+    agentId
+    pinned
+    baselineSeq
+    limitation
+    pin {
+      ...WaitPinFields
+    }
+  }
+  resolution {
+    agentId
+    liveness
+    seq
+  }
+}
+fragment WaitResultFields on WaitResult {
+  __typename
+  ... on Wait {
+    ...WaitFields
+  }
+  ... on UnknownWait {
+    waitId
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapResultFields
+  }
+}`) as unknown as TypedDocumentString<FollowWaitSubscription, FollowWaitSubscriptionVariables>;
+export const TodosDocument = new TypedDocumentString(`
+    query Todos($goalId: ID!, $limit: Int, $statuses: [TodoStatus!]) {
+  todos(goalId: $goalId, limit: $limit, statuses: $statuses) {
+    goalId
+    seq
+    omittedRowCount
+    rows {
+      ...TodoFields
+    }
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}`) as unknown as TypedDocumentString<TodosQuery, TodosQueryVariables>;
+export const TodoTransitionsDocument = new TypedDocumentString(`
+    query TodoTransitions($goalId: ID!, $todoId: ID!) {
+  todoTransitions(goalId: $goalId, todoId: $todoId) {
+    goalId
+    rows {
+      todoId
+      seq
+      kind
+      fromStatus
+      toStatus
+      detail
+      at
+      actor {
+        ...ActorFields
+      }
+    }
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}`) as unknown as TypedDocumentString<TodoTransitionsQuery, TodoTransitionsQueryVariables>;
+export const CreateTodoDocument = new TypedDocumentString(`
+    mutation CreateTodo($input: CreateTodoInput!) {
+  createTodo(input: $input) {
+    __typename
+    ... on Todo {
+      ...TodoFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<CreateTodoMutation, CreateTodoMutationVariables>;
+export const ClaimTodoDocument = new TypedDocumentString(`
+    mutation ClaimTodo($input: TodoActionInput!) {
+  claimTodo(input: $input) {
+    ...TodoResultFields
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}
+fragment TodoResultFields on TodoResult {
+  __typename
+  ... on Todo {
+    ...TodoFields
+  }
+  ... on ClaimedByOther {
+    ...ClaimedByOtherFields
+  }
+  ... on IllegalTransition {
+    ...IllegalTransitionFields
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on UnknownTodo {
+    ...UnknownTodoFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapFields
+  }
+}`) as unknown as TypedDocumentString<ClaimTodoMutation, ClaimTodoMutationVariables>;
+export const ReleaseClaimDocument = new TypedDocumentString(`
+    mutation ReleaseClaim($input: TodoActionInput!) {
+  releaseClaim(input: $input) {
+    ...TodoResultFields
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}
+fragment TodoResultFields on TodoResult {
+  __typename
+  ... on Todo {
+    ...TodoFields
+  }
+  ... on ClaimedByOther {
+    ...ClaimedByOtherFields
+  }
+  ... on IllegalTransition {
+    ...IllegalTransitionFields
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on UnknownTodo {
+    ...UnknownTodoFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapFields
+  }
+}`) as unknown as TypedDocumentString<ReleaseClaimMutation, ReleaseClaimMutationVariables>;
+export const ResumeTodoDocument = new TypedDocumentString(`
+    mutation ResumeTodo($input: TodoActionInput!) {
+  resumeTodo(input: $input) {
+    ...TodoResultFields
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}
+fragment TodoResultFields on TodoResult {
+  __typename
+  ... on Todo {
+    ...TodoFields
+  }
+  ... on ClaimedByOther {
+    ...ClaimedByOtherFields
+  }
+  ... on IllegalTransition {
+    ...IllegalTransitionFields
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on UnknownTodo {
+    ...UnknownTodoFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapFields
+  }
+}`) as unknown as TypedDocumentString<ResumeTodoMutation, ResumeTodoMutationVariables>;
+export const DeferTodoDocument = new TypedDocumentString(`
+    mutation DeferTodo($input: DeferTodoInput!) {
+  deferTodo(input: $input) {
+    ...TodoResultFields
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}
+fragment TodoResultFields on TodoResult {
+  __typename
+  ... on Todo {
+    ...TodoFields
+  }
+  ... on ClaimedByOther {
+    ...ClaimedByOtherFields
+  }
+  ... on IllegalTransition {
+    ...IllegalTransitionFields
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on UnknownTodo {
+    ...UnknownTodoFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapFields
+  }
+}`) as unknown as TypedDocumentString<DeferTodoMutation, DeferTodoMutationVariables>;
+export const CloseNoFollowUpDocument = new TypedDocumentString(`
+    mutation CloseNoFollowUp($input: CloseNoFollowUpInput!) {
+  closeNoFollowUp(input: $input) {
+    ...TodoResultFields
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}
+fragment TodoResultFields on TodoResult {
+  __typename
+  ... on Todo {
+    ...TodoFields
+  }
+  ... on ClaimedByOther {
+    ...ClaimedByOtherFields
+  }
+  ... on IllegalTransition {
+    ...IllegalTransitionFields
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on UnknownTodo {
+    ...UnknownTodoFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapFields
+  }
+}`) as unknown as TypedDocumentString<CloseNoFollowUpMutation, CloseNoFollowUpMutationVariables>;
+export const CompleteTodoDocument = new TypedDocumentString(`
+    mutation CompleteTodo($input: CompleteTodoInput!) {
+  completeTodo(input: $input) {
+    __typename
+    ... on CompletedTodo {
+      todo {
+        ...TodoFields
+      }
+      successor {
+        ...TodoFields
+      }
+    }
+    ... on ClaimedByOther {
+      ...ClaimedByOtherFields
+    }
+    ... on IllegalTransition {
+      ...IllegalTransitionFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on UnknownTodo {
+      ...UnknownTodoFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}`) as unknown as TypedDocumentString<CompleteTodoMutation, CompleteTodoMutationVariables>;
+export const SupersedeTodoDocument = new TypedDocumentString(`
+    mutation SupersedeTodo($input: SupersedeTodoInput!) {
+  supersedeTodo(input: $input) {
+    __typename
+    ... on SupersededTodo {
+      todo {
+        ...TodoFields
+      }
+      replacement {
+        ...TodoFields
+      }
+    }
+    ... on ClaimedByOther {
+      ...ClaimedByOtherFields
+    }
+    ... on IllegalTransition {
+      ...IllegalTransitionFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on UnknownTodo {
+      ...UnknownTodoFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}`) as unknown as TypedDocumentString<SupersedeTodoMutation, SupersedeTodoMutationVariables>;
+export const FrontierDocument = new TypedDocumentString(`
+    query Frontier($goalId: ID!, $agentId: ID) {
+  frontier(goalId: $goalId, agentId: $agentId) {
+    __typename
+    ... on Frontier {
+      goalId
+      agentId
+      seq
+      runnableCount
+      capabilities
+      rows {
+        runnable
+        todo {
+          id
+          title
+          taskClass
+          status
+          priority
+          claimedBy
+          dependsOn
+          resumeWhen
+          requiredDecisionScopes
+          requiredCapability
+          lease {
+            ...LeaseFields
+          }
+        }
+        guards {
+          kind
+          detail
+          todoId
+          todoStatus
+          gateId
+          scope
+          agentId
+          capability
+          condition
+        }
+      }
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<FrontierQuery, FrontierQueryVariables>;
+export const GatesDocument = new TypedDocumentString(`
+    query Gates($goalId: ID!) {
+  gates(goalId: $goalId) {
+    goalId
+    rows {
+      ...GateFields
+    }
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment GateFields on Gate {
+  goalId
+  id
+  kind
+  granularity
+  scopeKey
+  scope
+  reason
+  state
+  decision
+  decisionNote
+  expiresAt
+  openedAt
+  openedBy {
+    ...ActorFields
+  }
+  resolvedAt
+  resolvedBy {
+    ...ActorFields
+  }
+}`) as unknown as TypedDocumentString<GatesQuery, GatesQueryVariables>;
+export const OpenGateDocument = new TypedDocumentString(`
+    mutation OpenGate($input: OpenGateInput!) {
+  openGate(input: $input) {
+    __typename
+    ... on Gate {
+      ...GateFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapResultFields
+    }
+  }
+}
+    fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment GateFields on Gate {
+  goalId
+  id
+  kind
+  granularity
+  scopeKey
+  scope
+  reason
+  state
+  decision
+  decisionNote
+  expiresAt
+  openedAt
+  openedBy {
+    ...ActorFields
+  }
+  resolvedAt
+  resolvedBy {
+    ...ActorFields
+  }
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment ScopeGapResultFields on ScopeGap {
+  goalId
+  scopeGapReason: reason
+}`) as unknown as TypedDocumentString<OpenGateMutation, OpenGateMutationVariables>;
+export const ResolveGateDocument = new TypedDocumentString(`
+    mutation ResolveGate($input: ResolveGateInput!) {
+  resolveGate(input: $input) {
+    __typename
+    ... on Gate {
+      ...GateFields
+    }
+    ... on GateNotOpen {
+      gate {
+        ...GateFields
+      }
+    }
+    ... on UnknownGate {
+      goalId
+      gateId
+    }
+    ... on ScopeGap {
+      ...ScopeGapResultFields
+    }
+  }
+}
+    fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment GateFields on Gate {
+  goalId
+  id
+  kind
+  granularity
+  scopeKey
+  scope
+  reason
+  state
+  decision
+  decisionNote
+  expiresAt
+  openedAt
+  openedBy {
+    ...ActorFields
+  }
+  resolvedAt
+  resolvedBy {
+    ...ActorFields
+  }
+}
+fragment ScopeGapResultFields on ScopeGap {
+  goalId
+  scopeGapReason: reason
+}`) as unknown as TypedDocumentString<ResolveGateMutation, ResolveGateMutationVariables>;
+export const AcquireLeaseDocument = new TypedDocumentString(`
+    mutation AcquireLease($input: AcquireLeaseInput!) {
+  acquireLease(input: $input) {
+    __typename
+    ... on Lease {
+      ...LeaseFields
+    }
+    ... on LeaseHeld {
+      goalId
+      todoId
+      lease {
+        ...LeaseFields
+      }
+    }
+    ... on ClaimedByOther {
+      ...ClaimedByOtherFields
+    }
+    ... on IllegalTransition {
+      ...IllegalTransitionFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on UnknownTodo {
+      ...UnknownTodoFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}`) as unknown as TypedDocumentString<AcquireLeaseMutation, AcquireLeaseMutationVariables>;
+export const RenewLeaseDocument = new TypedDocumentString(`
+    mutation RenewLease($input: RenewLeaseInput!) {
+  renewLease(input: $input) {
+    ...LeaseResultFields
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}
+fragment LeaseResultFields on LeaseResult {
+  __typename
+  ... on Lease {
+    ...LeaseFields
+  }
+  ... on StaleFence {
+    goalId
+    todoId
+    fence
+    lease {
+      ...LeaseFields
+    }
+  }
+  ... on IllegalTransition {
+    ...IllegalTransitionFields
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on UnknownTodo {
+    ...UnknownTodoFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapFields
+  }
+}`) as unknown as TypedDocumentString<RenewLeaseMutation, RenewLeaseMutationVariables>;
+export const ReleaseLeaseDocument = new TypedDocumentString(`
+    mutation ReleaseLease($input: ReleaseLeaseInput!) {
+  releaseLease(input: $input) {
+    ...LeaseResultFields
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}
+fragment LeaseResultFields on LeaseResult {
+  __typename
+  ... on Lease {
+    ...LeaseFields
+  }
+  ... on StaleFence {
+    goalId
+    todoId
+    fence
+    lease {
+      ...LeaseFields
+    }
+  }
+  ... on IllegalTransition {
+    ...IllegalTransitionFields
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on UnknownTodo {
+    ...UnknownTodoFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapFields
+  }
+}`) as unknown as TypedDocumentString<ReleaseLeaseMutation, ReleaseLeaseMutationVariables>;
+export const VisionsDocument = new TypedDocumentString(`
+    query Visions($goalId: ID!) {
+  visions(goalId: $goalId) {
+    goalId
+    rows {
+      ...VisionFields
+    }
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment VisionFields on Vision {
+  goalId
+  agentId
+  roleScope
+  visionSummary
+  acceptanceSummary
+  replanTriggerSummary
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+}`) as unknown as TypedDocumentString<VisionsQuery, VisionsQueryVariables>;
+export const SetVisionDocument = new TypedDocumentString(`
+    mutation SetVision($input: SetVisionInput!) {
+  setVision(input: $input) {
+    __typename
+    ... on Vision {
+      ...VisionFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment VisionFields on Vision {
+  goalId
+  agentId
+  roleScope
+  visionSummary
+  acceptanceSummary
+  replanTriggerSummary
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<SetVisionMutation, SetVisionMutationVariables>;

@@ -653,7 +653,7 @@ export type ScopeGapReason =
   | 'AUDIENCE_NOT_AUTHORIZED'
   /** A PEER asked for another agent's evidence ledger (or its stream): a peer reads only its own. The goal is in scope; this says nothing about the other agent's rows. */
   | 'NOT_OWN_LEDGER'
-  /** Membership could not be classified (no credential was sent). */
+  /** Membership could not be classified. Never the answer to a request without a credential: that is refused before any scope check, with HTTP 401 and UNAUTHENTICATED. */
   | 'UNKNOWN';
 
 /** Replaces the acting agent's vision in the goal. */

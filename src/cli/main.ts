@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { ClientError } from '../client/errors.ts';
+import { mcpCommand } from '../mcp/command.ts';
 import { adminCommand } from './commands/admin.ts';
 import { completionCommand } from './commands/completion.ts';
 import { deliveryCommands } from './commands/delivery.ts';
@@ -60,6 +61,7 @@ Example:
     ledgerCommands,
     workCommands,
     adminCommand,
+    mcpCommand,
     helpCommand,
     completionCommand,
   ])

@@ -51,7 +51,7 @@ export function registerPrompts(server: McpServer, ctx: McpContext): void {
           : []),
         '',
         'Write back exactly one of these, then stop:',
-        `1. replan_checkpoint with digest "${p.digest}" and kind PRESERVED (the plan holds), PATCHED (give the new vision), SUPERSEDED or RETIRED, with a one-line summary of why.`,
+        `1. replan_checkpoint with digest "${p.digest}" and kind PRESERVED (the plan holds), PATCHED (the changed vision fields; a first vision needs role_scope, vision, acceptance and replan_trigger), SUPERSEDED or RETIRED, with a one-line summary of why.`,
         '2. complete_todo with evidence and successor_title, when the next step is a new todo.',
         '3. record_event kind BLOCKER, when you cannot go on without someone else.',
         '4. close_no_follow_up with the rationale, when the todo needs nothing more.',

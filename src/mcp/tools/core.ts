@@ -315,7 +315,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
     act: (id: string) => Promise<InboxMessageResult>,
   ) =>
     registerTool(server, ctx, name, {
-      description: `${verb} A message of someone else's inbox is a ScopeGap.`,
+      description: `${verb} Only messages of your own inbox (others: isError).`,
       input: { id: z.string() },
       types: ['InboxMessage', 'ScopeGap'],
       async run({ id }) {

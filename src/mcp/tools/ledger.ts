@@ -87,11 +87,12 @@ export function ledgerTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'replan_checkpoint', {
     description:
-      "Record a replan checkpoint citing the `digest` of your latest evidence_log read. LedgerDigestMismatch means the ledger moved or a read is owed: read again and cite the new digest. PATCHED replaces your vision with the delta's fields.",
+      'Record a replan checkpoint citing the `digest` of your latest evidence_log read. LedgerDigestMismatch means the ledger moved or a read is owed: read again and cite the new digest. PATCHED replaces your vision with the given fields (a first vision needs all four: role_scope, vision, acceptance, replan_trigger).',
     input: {
       digest: z.string(),
       kind: z.enum(['PRESERVED', 'PATCHED', 'SUPERSEDED', 'RETIRED']),
       summary: z.string().min(1),
+      role_scope: z.string().optional(),
       vision: z.string().optional(),
       acceptance: z.string().optional(),
       replan_trigger: z.string().optional(),
@@ -108,6 +109,7 @@ export function ledgerTools(server: McpServer, ctx: McpContext): void {
           kind: args.kind,
           delta: {
             summary: args.summary,
+            roleScope: args.role_scope,
             visionSummary: args.vision,
             acceptanceSummary: args.acceptance,
             replanTriggerSummary: args.replan_trigger,

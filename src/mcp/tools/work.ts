@@ -126,7 +126,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'complete_todo', {
     description:
-      'Complete your claimed todo with evidence (relative refs: commit, test run, path; no absolute paths), optionally naming its successor todo.',
+      'Complete your claimed todo with evidence (relative refs without spaces: commit:abc, a test run, a path; no absolute paths), optionally naming its successor todo.',
     input: {
       todo: z.string(),
       evidence: z.array(z.string()).min(1).max(20),

@@ -18,6 +18,7 @@ import {
   eventually,
   goalWithPeers,
   registerProvider,
+  runCli,
   startGateway,
   tempHome,
 } from './support/cli.ts';
@@ -534,5 +535,12 @@ describe('failures', () => {
     expect(textOf(refused) + badToken.stderr()).not.toContain('secret-token-xyz');
     // still serving after failures
     expect((await a.call('whoami')).isError).toBeFalsy();
+
+    const usage = await runCli(['mcp', '--tools', 'core,bogus'], {
+      env: { SWITCHBOARD_URL: gw.url },
+    });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('unknown toolset bogus');
+    expect(usage.stdout).toBe('');
   }, 60_000);
 });

@@ -5,13 +5,13 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { ClientError } from '../client/errors.ts';
-import { mcpCommand } from '../mcp/command.ts';
 import { adminCommand } from './commands/admin.ts';
 import { completionCommand } from './commands/completion.ts';
 import { deliveryCommands } from './commands/delivery.ts';
 import { directoryCommands } from './commands/directory.ts';
 import { helpCommand } from './commands/help.ts';
 import { ledgerCommands } from './commands/ledger.ts';
+import { mcpCommand } from './commands/mcp.ts';
 import { sessionCommands } from './commands/session.ts';
 import { waitCommand } from './commands/wait.ts';
 import { workCommands } from './commands/work.ts';

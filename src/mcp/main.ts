@@ -2,7 +2,12 @@
  * `switchboard mcp`: the MCP server over stdio, acting as the credential it is started with
  * (SWITCHBOARD_URL, SWITCHBOARD_TOKEN, optional SWITCHBOARD_GOAL, or a `switchboard login`
  * profile). stdout carries the protocol; everything else goes to stderr.
+ *
+ * Its own esbuild entry (dist/cli/mcp.js): the CLI's `mcp` verb imports it at run time, and it
+ * reads its flags from process.argv (`[--url U] [--token T] [--goal G] [--profile P] mcp
+ * [--tools sets]`), so it shares no source with src/cli.
  */
+import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { DEFAULT_URL } from '../client/index.ts';
 import { readProfiles } from '../client/profiles.ts';
@@ -51,4 +56,39 @@ export async function runMcp(options: McpOptions): Promise<void> {
   await server.connect(transport);
   ctx.log(`serving ${toolsets.join(',')} for ${connection.url} over stdio`);
   await closed;
+}
+
+/** The flags of `switchboard [global flags] mcp [--tools sets]`. */
+export function parseFlags(argv: string[]): McpOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: false,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      goal: { type: 'string' },
+      profile: { type: 'string' },
+      tools: { type: 'string' },
+    },
+  });
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return {
+    url: text(values.url),
+    token: text(values.token),
+    goal: text(values.goal),
+    profile: text(values.profile),
+    tools: text(values.tools),
+  };
+}
+
+try {
+  await runMcp(parseFlags(process.argv.slice(2)));
+  // The protocol is over: streams and sockets may still be closing, the process need not wait.
+  process.exit(0);
+} catch (error) {
+  process.stderr.write(
+    `switchboard mcp: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(2);
 }

@@ -111,6 +111,8 @@ describe('tools/list', () => {
     }
     console.log(JSON.stringify({ mcpToolListTokens: sizes }));
     expect(sizes.default!.tokens).toBeLessThanOrEqual(DEFAULT_TOOLSET_BUDGET);
+    for (const set of ['core', 'work', 'ledger', 'admin'])
+      expect(sizes[set]!.tokens, set).toBeLessThanOrEqual(DEFAULT_TOOLSET_BUDGET);
     expect(names.default).toEqual(names.core);
     expect(new Set(names.all)).toEqual(
       new Set([...names.core!, ...names.work!, ...names.ledger!, ...names.admin!]),
@@ -360,31 +362,59 @@ describe('wait', () => {
     expect(unknown.type).toBe('UnknownAgent');
   }, 60_000);
 
-  it('stops following on cancellation; the server keeps serving', async () => {
+  it('stops following on cancellation; the server keeps serving; wait_id follows it again', async () => {
     const { goalId, peers, sessions } = await team(2);
     const a = sessions[0]!;
     const b = peers[1]!.agentId;
     const provider = await registerProvider(gw.t, [goalId]);
     await provider.report([{ goalId, agentId: b, liveness: 'WORKING' }]);
     const controller = new AbortController();
-    let progressed!: () => void;
-    const firstProgress = new Promise<void>((resolve) => {
+    let progressed!: (message: string) => void;
+    const firstProgress = new Promise<string>((resolve) => {
       progressed = resolve;
     });
     const waiting = a.client.callTool(
       { name: 'wait', arguments: { agents: [b], until: ['DONE'], timeout_seconds: 600 } },
       undefined,
-      { signal: controller.signal, onprogress: () => progressed(), timeout: 90_000 },
+      {
+        signal: controller.signal,
+        onprogress: (p) => progressed(p.message ?? ''),
+        timeout: 90_000,
+      },
     );
-    await firstProgress;
+    const message = await firstProgress;
+    const waitId = /^wait (\S+):/.exec(message)?.[1];
+    expect(waitId).toBeTruthy();
     controller.abort('changed my mind');
     await expect(waiting).rejects.toThrow();
     await eventually(
-      async () => (a.stderr().includes('cancelled; stopped following') ? true : undefined),
+      async () =>
+        a.stderr().includes(`wait ${waitId}: cancelled; stopped following`) ? true : undefined,
       'the server to log the cancellation',
       10_000,
     );
     expect(await a.ok('whoami')).toMatchObject({ type: 'Caller' });
+
+    // the wait is still a row on the gateway: follow it again by id
+    let resumed!: () => void;
+    const resumedProgress = new Promise<void>((resolve) => {
+      resumed = resolve;
+    });
+    const again = a.client.callTool({ name: 'wait', arguments: { wait_id: waitId } }, undefined, {
+      onprogress: () => resumed(),
+      timeout: 90_000,
+    });
+    await resumedProgress;
+    await provider.report([{ goalId, agentId: b, liveness: 'DONE' }]);
+    expect(((await again) as CallToolResult).structuredContent).toMatchObject({
+      type: 'Wait',
+      id: waitId,
+      status: 'SATISFIED',
+    });
+    expect(await a.ok('wait', { wait_id: 'no-such-wait' })).toMatchObject({ type: 'UnknownWait' });
+    const neither = await a.call('wait', { until: ['DONE'] });
+    expect(neither.isError).toBe(true);
+    expect(textOf(neither)).toContain('wait_id');
   }, 60_000);
 });
 

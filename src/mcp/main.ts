@@ -82,6 +82,11 @@ export function parseFlags(argv: string[]): McpOptions {
   };
 }
 
+// A stray rejection (a notification to a closed peer) must not end the server.
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(`switchboard mcp: unhandled: ${String(reason)}\n`);
+});
+
 try {
   await runMcp(parseFlags(process.argv.slice(2)));
   // The protocol is over: streams and sockets may still be closing, the process need not wait.

@@ -21,9 +21,10 @@ import {
   RosterDocument,
   StartWaitDocument,
   TakeNextMessageDocument,
+  WaitDocument,
   type WaitResult,
 } from '../../client/index.ts';
-import type { McpContext } from '../context.ts';
+import { type McpContext, UsageError } from '../context.ts';
 import { type Answer, answer, ms, registerTool, typeOf } from '../tool.ts';
 
 type InboxMessageResult = ResolveMessageMutation['resolveMessage'];
@@ -209,33 +210,40 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'wait', {
     description:
-      'Block until one of `agents` reports an accepted liveness in a change after now (pinned to its current occupant), or the timeout. Sends progress notifications; cancel to stop. TIMED_OUT means no accepted change was reported, not that the agent is stuck.',
+      'Block until one of `agents` reports an accepted liveness in a change after now (pinned to its current occupant), or the timeout. Sends progress notifications naming the wait id; cancel to stop following; `wait_id` follows an existing wait again (after a client timeout). TIMED_OUT means no accepted change was reported, not that the agent is stuck.',
     input: {
-      agents: z.array(z.string()).min(1),
+      agents: z.array(z.string()).min(1).optional(),
       until: z.array(z.enum(LIVENESS)).min(1).default(['DONE', 'IDLE']),
-      timeout_seconds: z.number().positive().max(3600),
+      timeout_seconds: z.number().positive().max(3600).optional(),
       todo: z.string().optional(),
+      wait_id: z.string().optional(),
     },
     output: { status: z.string().optional() },
     types: ['Wait', 'UnknownAgent', 'ScopeGap', 'UnknownWait'],
-    async run({ agents, until, timeout_seconds, todo }, extra) {
-      const { startWait } = await ctx.client.request(StartWaitDocument, {
-        input: {
-          goalId: await ctx.goal(),
-          agentIds: agents,
-          accept: until as Liveness[],
-          timeoutMs: Math.round(timeout_seconds * 1000),
-          todoId: todo,
-        },
-      });
-      if (startWait.__typename !== 'Wait' || startWait.status !== 'PENDING')
-        return waitAnswer(startWait);
-      const wait = startWait;
+    async run({ agents, until, timeout_seconds, todo, wait_id }, extra) {
+      let result: WaitResult;
+      if (wait_id) result = (await ctx.client.request(WaitDocument, { id: wait_id })).wait;
+      else if (agents && timeout_seconds)
+        result = (
+          await ctx.client.request(StartWaitDocument, {
+            input: {
+              goalId: await ctx.goal(),
+              agentIds: agents,
+              accept: until as Liveness[],
+              timeoutMs: Math.round(timeout_seconds * 1000),
+              todoId: todo,
+            },
+          })
+        ).startWait;
+      else throw new UsageError('give `agents` and `timeout_seconds`, or `wait_id`');
+      if (result.__typename !== 'Wait' || result.status !== 'PENDING') return waitAnswer(result);
+      const wait = result;
+      const targets = wait.targets.map((t) => t.agentId).join(', ');
       const token = extra._meta?.progressToken;
-      const started = Date.now();
+      const created = Date.parse(wait.createdAt);
       const tick = () => {
         if (token === undefined) return;
-        const elapsed = Date.now() - started;
+        const elapsed = Math.max(0, Date.now() - created);
         void extra
           .sendNotification({
             method: 'notifications/progress',
@@ -243,7 +251,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
               progressToken: token,
               progress: Math.min(elapsed, wait.timeoutMs),
               total: wait.timeoutMs,
-              message: `waiting ${Math.round(elapsed / 1000)} s for ${agents.join(', ')} (${wait.accept.join(',')})`,
+              message: `wait ${wait.id}: ${Math.round(elapsed / 1000)} s for ${targets} (${wait.accept.join(',')})`,
             },
           })
           .catch(() => {});
@@ -251,15 +259,15 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
       tick();
       const timer = setInterval(tick, 1000);
       try {
-        const result = await followWait(
+        const final = await followWait(
           ctx.stream(extra.signal, Date.parse(wait.deadline) + 60_000),
           wait.id,
         );
-        if (!result) {
+        if (!final) {
           ctx.log(`wait ${wait.id}: cancelled; stopped following`);
           return answer('Wait', `cancelled: stopped following wait ${wait.id}`, wait);
         }
-        return waitAnswer(result);
+        return waitAnswer(final);
       } finally {
         clearInterval(timer);
       }

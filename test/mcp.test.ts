@@ -285,6 +285,9 @@ describe('delivery and inbox', () => {
       'switchboard://directory',
       'switchboard://inbox',
     ]);
+    await expect(b.client.subscribeResource({ uri: 'switchboard://nope' })).rejects.toThrow(
+      'unknown resource',
+    );
     await b.client.subscribeResource({ uri: 'switchboard://inbox' });
     const before = Date.now();
     const sent = await a.ok('send', { to: peers[1]!.agentId, subject: 'ping', body: 'pong' });

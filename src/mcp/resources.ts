@@ -17,6 +17,10 @@ import {
 } from '../client/index.ts';
 import type { McpContext } from './context.ts';
 
+async function* map<T, U>(items: AsyncIterable<T>, f: (item: T) => U): AsyncGenerator<U> {
+  for await (const item of items) yield f(item);
+}
+
 export const INBOX_URI = 'switchboard://inbox';
 export const DIRECTORY_URI = 'switchboard://directory';
 
@@ -65,10 +69,19 @@ export function registerResources(server: McpServer, ctx: McpContext): () => voi
 
   const watchers = new Map<string, AbortController>();
 
-  const follow = async (uri: string, items: AsyncIterable<unknown>, signal: AbortSignal) => {
+  /** Sends an update for each change; an item that is not a change (a scope gap) ends it. */
+  const follow = async (
+    uri: string,
+    items: AsyncIterable<{ changed: boolean; why?: string }>,
+    signal: AbortSignal,
+  ) => {
     try {
-      for await (const _ of items) {
+      for await (const item of items) {
         if (signal.aborted) return;
+        if (!item.changed) {
+          ctx.log(`${uri}: subscription ended: ${item.why}`);
+          return;
+        }
         await server.server.sendResourceUpdated({ uri });
       }
     } catch (error) {
@@ -81,30 +94,45 @@ export function registerResources(server: McpServer, ctx: McpContext): () => voi
   server.server.registerCapabilities({ resources: { subscribe: true } });
   server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     const { uri } = request.params;
+    if (uri !== INBOX_URI && uri !== DIRECTORY_URI)
+      throw new Error(`unknown resource ${uri}: subscribe to ${INBOX_URI} or ${DIRECTORY_URI}`);
     if (watchers.has(uri)) return {};
     const controller = new AbortController();
-    const options = ctx.stream(controller.signal);
+    watchers.set(uri, controller);
+    try {
+      void follow(uri, await changes(uri, controller.signal), controller.signal);
+    } catch (error) {
+      watchers.delete(uri);
+      throw error;
+    }
+    return {};
+  });
+
+  /** Reads the resource's cursor, then its changes after it. */
+  async function changes(uri: string, signal: AbortSignal) {
+    const options = ctx.stream(signal);
     const goalId = await ctx.goal();
-    let items: AsyncIterable<unknown>;
     if (uri === INBOX_URI) {
       const inbox = await readInbox(ctx);
       if (inbox.__typename !== 'Inbox') throw new Error(`no inbox to follow: ${inbox.__typename}`);
-      items = inboxArrivals(options, goalId, inbox.cursor);
-    } else if (uri === DIRECTORY_URI) {
-      const directory = await readDirectory(ctx);
-      if (directory.scopeGap)
-        throw new Error(`no directory to follow: ${directory.scopeGap.reason}`);
-      const head = directory.rows.reduce((max, row) => {
-        const seq = row.presence?.stateChangeSeq;
-        return seq !== undefined && BigInt(seq) > BigInt(max) ? seq : max;
-      }, '0');
-      items = presenceChanges(options, goalId, undefined, head);
-    } else
-      throw new Error(`unknown resource ${uri}: subscribe to ${INBOX_URI} or ${DIRECTORY_URI}`);
-    watchers.set(uri, controller);
-    void follow(uri, items, controller.signal);
-    return {};
-  });
+      return map(inboxArrivals(options, goalId, inbox.cursor), (item) =>
+        item.__typename === 'InboxMessage'
+          ? { changed: true }
+          : { changed: false, why: item.__typename },
+      );
+    }
+    // the directory
+    const directory = await readDirectory(ctx);
+    if (directory.scopeGap) throw new Error(`no directory to follow: ${directory.scopeGap.reason}`);
+    const head = directory.rows.reduce((max, row) => {
+      const seq = row.presence?.stateChangeSeq;
+      return seq !== undefined && BigInt(seq) > BigInt(max) ? seq : max;
+    }, '0');
+    return map(presenceChanges(options, goalId, undefined, head), (item) =>
+      item.scopeGap ? { changed: false, why: item.scopeGap.reason } : { changed: true },
+    );
+  }
+
   server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
     watchers.get(request.params.uri)?.abort();
     watchers.delete(request.params.uri);

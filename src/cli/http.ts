@@ -4,12 +4,13 @@
  * few hundred milliseconds after its answer; agents call this CLI hundreds of times.
  */
 import http from 'node:http';
-import https from 'node:https';
 import type { Transport } from '../client/client.ts';
 
-export const nodeTransport: Transport = ({ url, headers, body, timeoutMs }) =>
-  new Promise((resolve, reject) => {
-    const request = (url.startsWith('https:') ? https : http).request(
+export const nodeTransport: Transport = async ({ url, headers, body, timeoutMs }) => {
+  // TLS costs start-up time: load it only for an https gateway.
+  const client = url.startsWith('https:') ? (await import('node:https')).default : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(
       url,
       {
         method: 'POST',
@@ -33,3 +34,4 @@ export const nodeTransport: Transport = ({ url, headers, body, timeoutMs }) =>
     request.on('error', reject);
     request.end(body);
   });
+};

@@ -1,7 +1,7 @@
 /** Human output: colour (node:util styleText, off for NO_COLOR and non-TTY), tables, times. */
-import { styleText } from 'node:util';
+import * as util from 'node:util';
 
-type Style = Parameters<typeof styleText>[0];
+type Style = Parameters<typeof util.styleText>[0];
 
 export function colorEnabled(stream: NodeJS.WriteStream = process.stdout): boolean {
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
@@ -11,8 +11,9 @@ export function colorEnabled(stream: NodeJS.WriteStream = process.stdout): boole
 
 let colour: boolean | undefined;
 export const paint = (style: Style, text: string): string => {
-  colour ??= colorEnabled();
-  return colour ? styleText(style, text) : text;
+  // util.styleText is Node ≥ 20.12; on an older Node 20 there is simply no colour.
+  colour ??= colorEnabled() && typeof util.styleText === 'function';
+  return colour ? util.styleText(style, text) : text;
 };
 
 const LIVENESS_STYLE: Record<string, Style> = {

@@ -48,8 +48,12 @@ export type ConnectionEvent =
   | { state: 'connected'; attempt: number }
   | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string };
 
-/** ws(s)://… for http(s)://… */
-export const socketUrl = (url: string) => url.replace(/^http(s?):\/\//, 'ws$1://');
+/** ws(s)://… for http(s)://…; in a browser a relative URL ("/graphql") is resolved against the page. */
+export function socketUrl(url: string): string {
+  const page = (globalThis as { location?: { href: string } }).location?.href;
+  const absolute = page ? new URL(url, page).href : url;
+  return absolute.replace(/^http(s?):\/\//, 'ws$1://');
+}
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {

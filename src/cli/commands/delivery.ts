@@ -1,5 +1,4 @@
 /** send, delivery, inbox, next, read, resolve, release: bounded requests and the inbox. */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type Command, Option } from 'commander';
 import {
@@ -184,7 +183,7 @@ export function deliveryCommands(program: Command): void {
             replyTo: options.replyTo,
             threadId: options.thread,
             todoId: options.todo,
-            idempotencyKey: options.key ?? randomUUID(),
+            idempotencyKey: options.key ?? globalThis.crypto.randomUUID(),
             activityWindowMs: options.window,
             timeoutMs: options.timeout,
           },

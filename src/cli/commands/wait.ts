@@ -137,7 +137,8 @@ export function waitCommand(program: Command): void {
             return ctx.finish(startWait, () => undefined, failureOf(startWait));
           if (startWait.status !== 'PENDING')
             return ctx.finish(startWait, () => waitText(startWait), waitExit(startWait));
-          if (!ctx.json && !ctx.quiet && !process.stderr.isTTY)
+          // a line on stderr (also with --json: stdout stays the packet) names the wait to resume
+          if (!ctx.quiet && !process.stderr.isTTY)
             process.stderr.write(
               `waiting for ${pinText(startWait)} until ${accept.join(',')} (wait ${startWait.id})\n`,
             );

@@ -194,6 +194,37 @@ describe('identity, directory and roster', () => {
   }, 60_000);
 });
 
+describe('scope', () => {
+  it("another goal's data: scope gaps are ordinary typed results, not errors", async () => {
+    const mine = await goalWithPeers(gw.t, 1);
+    const other = await goalWithPeers(gw.t, 1);
+    const outside = await connect(asCaller(gw.url, mine.peers[0]!.token, other.goalId), 'all');
+    const types: Record<string, string> = {};
+    for (const [tool, args] of [
+      ['directory', {}],
+      ['attention', {}],
+      ['peers', {}],
+      ['inbox', {}],
+      ['todos', {}],
+      ['evidence_log', {}],
+      ['send', { to: other.peers[0]!.agentId, subject: 's', body: 'b' }],
+    ] as const) {
+      const result = await outside.call(tool, args);
+      expect(result.isError, `${tool}: ${textOf(result)}`).toBeFalsy();
+      types[tool] = (result.structuredContent as { type: string }).type;
+    }
+    expect(types).toEqual({
+      directory: 'ScopeGap',
+      attention: 'ScopeGap',
+      peers: 'ScopeGap',
+      inbox: 'ScopeGap',
+      todos: 'ScopeGap',
+      evidence_log: 'ScopeGap',
+      send: 'DeliveryRefused',
+    });
+  }, 60_000);
+});
+
 describe('delivery and inbox', () => {
   it('send (content-derived idempotency), delivery_status, inbox, next/release/resolve, refusals', async () => {
     const { peers, sessions } = await team(3);

@@ -1,4 +1,4 @@
-// Bundles src/cli into dist/cli/switchboard.js (plus lazily loaded chunks) with esbuild, so
+// Bundles src/cli into dist/cli/switchboard.js and src/mcp into dist/cli/mcp.js (plus lazily loaded chunks) with esbuild, so
 // `switchboard` runs compiled JavaScript, not a TypeScript loader. Run by `npm run build:cli`
 // and by the `prepare` script on `npm install`. Plain JavaScript: it must run before tsx.
 // Flags: --no-minify (readable output for profiling), --if-available (see below).
@@ -21,7 +21,8 @@ const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
 rmSync(`${root}dist/cli`, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { switchboard: 'src/cli/main.ts' },
+  // The MCP server is its own entry: the `mcp` verb imports ./mcp.js at run time.
+  entryPoints: { switchboard: 'src/cli/main.ts', mcp: 'src/mcp/main.ts' },
   outdir: 'dist/cli',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,

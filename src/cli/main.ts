@@ -11,6 +11,7 @@ import { deliveryCommands } from './commands/delivery.ts';
 import { directoryCommands } from './commands/directory.ts';
 import { helpCommand } from './commands/help.ts';
 import { ledgerCommands } from './commands/ledger.ts';
+import { mcpCommand } from './commands/mcp.ts';
 import { sessionCommands } from './commands/session.ts';
 import { waitCommand } from './commands/wait.ts';
 import { workCommands } from './commands/work.ts';
@@ -60,6 +61,7 @@ Example:
     ledgerCommands,
     workCommands,
     adminCommand,
+    mcpCommand,
     helpCommand,
     completionCommand,
   ])

@@ -1,0 +1,11 @@
+/**
+ * The token cost of a tools/list answer (names, descriptions, input and output schemas), as
+ * an agent's prompt pays it: o200k_base tokens of the JSON. For the budget script and test.
+ */
+import { countTokens } from 'gpt-tokenizer';
+
+export const DEFAULT_TOOLSET_BUDGET = 4000;
+
+export function toolListTokens(tools: unknown[]): number {
+  return countTokens(JSON.stringify({ tools }));
+}

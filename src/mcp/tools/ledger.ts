@@ -1,0 +1,135 @@
+/** The ledger toolset: your scoped evidence ledger, recording rows, and replan checkpoints. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import {
+  EvidenceLedgerDocument,
+  type LedgerEventKind,
+  RecordEventDocument,
+  RecordReplanCheckpointDocument,
+} from '../../client/index.ts';
+import type { McpContext } from '../context.ts';
+import { answer, registerTool, typeOf } from '../tool.ts';
+
+const RECORD_KINDS = [
+  'TODO_UPDATE',
+  'VALIDATION',
+  'QUOTA_SHOULD_RUN',
+  'HANDOFF',
+  'GATE',
+  'BLOCKER',
+  'PROJECTION',
+] as const satisfies readonly LedgerEventKind[];
+
+export function ledgerTools(server: McpServer, ctx: McpContext): void {
+  registerTool(server, ctx, 'evidence_log', {
+    description:
+      "Your evidence ledger, oldest first: your rows in detail, other agents compressed. `digest` is what replan_checkpoint cites; `readerHints.nextRequiredReads` are reads still owed. Not the goal's full history.",
+    input: {
+      todo: z.string().optional(),
+      limit: z.number().int().min(1).max(200).default(30),
+      before: z.string().optional().describe('page.olderCursor of a previous read'),
+    },
+    output: { digest: z.string().optional() },
+    types: ['EvidenceLedger', 'ScopeGap'],
+    readOnly: true,
+    async run({ todo, limit, before }) {
+      const { evidenceLedger: p } = await ctx.client.request(EvidenceLedgerDocument, {
+        goalId: await ctx.goal(),
+        agentId: await ctx.agent(),
+        todoId: todo,
+        limit,
+        before,
+      });
+      const lines = p.events.map(
+        (e) =>
+          `${e.seq} ${e.eventKind}${e.status ? `/${e.status}` : ''}${e.todoId ? ` ${e.todoId}` : ''}: ${e.summary.split('\n')[0]}`,
+      );
+      for (const read of p.readerHints.nextRequiredReads)
+        lines.push(`owed before ${p.readerHints.requiredBefore.join('/')}: ${read.reason}`);
+      lines.push(`digest ${p.digest}`);
+      return answer(typeOf(p, 'EvidenceLedger'), lines.join('\n'), p);
+    },
+  });
+
+  registerTool(server, ctx, 'record_event', {
+    description:
+      'Append an evidence row. Screened: credentials and absolute paths are redacted, raw logs refused; keep summaries short and refs relative. HANDOFF needs `related_agent`.',
+    input: {
+      kind: z.enum(RECORD_KINDS),
+      summary: z.string().min(1),
+      todo: z.string().optional(),
+      status: z.string().optional(),
+      evidence: z.array(z.string()).max(20).optional(),
+      related_agent: z.string().optional(),
+    },
+    types: ['LedgerEvent', 'UnknownAgent', 'UnknownTodo', 'ScopeGap'],
+    async run({ kind, summary, todo, status, evidence, related_agent }) {
+      const { recordEvent: r } = await ctx.client.request(RecordEventDocument, {
+        input: {
+          goalId: await ctx.goal(),
+          eventKind: kind,
+          summary,
+          todoId: todo,
+          status,
+          evidenceRefs: evidence,
+          relatedAgentId: related_agent,
+        },
+      });
+      if (r.__typename === 'LedgerEvent')
+        return answer(
+          'LedgerEvent',
+          `recorded ${r.eventKind} seq ${r.seq}${r.boundary.redactionCount ? ` (${r.boundary.redactionCount} redactions)` : ''}`,
+          r,
+        );
+      return answer(r.__typename, r.__typename, r);
+    },
+  });
+
+  registerTool(server, ctx, 'replan_checkpoint', {
+    description:
+      'Record a replan checkpoint citing the `digest` of your latest evidence_log read. LedgerDigestMismatch means the ledger moved or a read is owed: read again and cite the new digest. PATCHED replaces your vision with the given fields (a first vision needs all four: role_scope, vision, acceptance, replan_trigger).',
+    input: {
+      digest: z.string(),
+      kind: z.enum(['PRESERVED', 'PATCHED', 'SUPERSEDED', 'RETIRED']),
+      summary: z.string().min(1),
+      role_scope: z.string().optional(),
+      vision: z.string().optional(),
+      acceptance: z.string().optional(),
+      replan_trigger: z.string().optional(),
+      evidence: z.array(z.string()).max(20).optional(),
+    },
+    types: ['ReplanCheckpoint', 'LedgerDigestMismatch', 'UnknownAgent', 'ScopeGap'],
+    async run(args) {
+      const { recordReplanCheckpoint: r } = await ctx.client.request(
+        RecordReplanCheckpointDocument,
+        {
+          goalId: await ctx.goal(),
+          agentId: await ctx.agent(),
+          digest: args.digest,
+          kind: args.kind,
+          delta: {
+            summary: args.summary,
+            roleScope: args.role_scope,
+            visionSummary: args.vision,
+            acceptanceSummary: args.acceptance,
+            replanTriggerSummary: args.replan_trigger,
+            evidenceRefs: args.evidence,
+          },
+        },
+      );
+      if (r.__typename === 'ReplanCheckpoint')
+        return answer(
+          'ReplanCheckpoint',
+          `checkpoint ${args.kind} recorded (seq ${r.event.seq})`,
+          r,
+        );
+      if (r.__typename === 'LedgerDigestMismatch')
+        return answer(
+          'LedgerDigestMismatch',
+          `LedgerDigestMismatch: ${r.requiredRead.reason}; read evidence_log again and cite its digest}`,
+          r,
+        );
+      return answer(r.__typename, r.__typename, r);
+    },
+  });
+}

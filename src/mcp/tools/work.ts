@@ -1,0 +1,219 @@
+/** The work toolset: the frontier, the todo list, claiming and closing todos, opening gates. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import {
+  ClaimTodoDocument,
+  CloseNoFollowUpDocument,
+  CompleteTodoDocument,
+  DeferTodoDocument,
+  FrontierDocument,
+  type GateGranularity,
+  type GateKind,
+  OpenGateDocument,
+  ReleaseClaimDocument,
+  type TaskClass,
+  type TodoResultFieldsFragment,
+  TodosDocument,
+} from '../../client/index.ts';
+import type { McpContext } from '../context.ts';
+import { type Answer, answer, registerTool, typeOf } from '../tool.ts';
+
+const TODO_TYPES = [
+  'Todo',
+  'ClaimedByOther',
+  'IllegalTransition',
+  'UnknownAgent',
+  'UnknownTodo',
+  'ScopeGap',
+] as const;
+const TASK_CLASSES = [
+  'ADVANCEMENT_TASK',
+  'BLOCKER',
+  'CONTINUOUS_MONITOR',
+  'USER_ACTION',
+  'USER_GATE',
+] as const satisfies readonly TaskClass[];
+
+function todoAnswer(result: TodoResultFieldsFragment | { __typename: string }): Answer {
+  const r = result as Record<string, unknown> & { __typename: string };
+  switch (r.__typename) {
+    case 'Todo':
+      return answer('Todo', `${r.id} ${r.status}: ${r.title}`, r);
+    case 'ClaimedByOther':
+      return answer(r.__typename, `ClaimedByOther: ${r.todoId} is claimed by ${r.owner}`, r);
+    case 'IllegalTransition':
+      return answer(
+        r.__typename,
+        `IllegalTransition: ${r.todoId} is ${r.from}; cannot ${r.attempted}`,
+        r,
+      );
+    case 'ScopeGap':
+      return answer(r.__typename, `ScopeGap: ${r.reason}`, r);
+    default:
+      return answer(r.__typename, `${r.__typename}: ${r.todoId ?? r.agentId ?? ''}`, r);
+  }
+}
+
+const todoArg = { todo: z.string() };
+
+export function workTools(server: McpServer, ctx: McpContext): void {
+  registerTool(server, ctx, 'frontier', {
+    description:
+      'Todos you could take now (runnable first) with the guards that hold the others back. Runnable is not assigned: claim_todo to take one.',
+    input: {},
+    types: ['Frontier', 'UnknownAgent', 'ScopeGap'],
+    readOnly: true,
+    async run() {
+      const me = await ctx.me();
+      const { frontier } = await ctx.client.request(FrontierDocument, {
+        goalId: await ctx.goal(),
+        agentId: me.agentId ?? undefined,
+      });
+      if (frontier.__typename !== 'Frontier')
+        return answer(frontier.__typename, frontier.__typename, frontier);
+      const lines = frontier.rows.map(
+        (r) =>
+          `${r.runnable ? 'runnable' : `held (${r.guards.map((g) => g.kind).join(',')})`} ${r.todo.id}: ${r.todo.title}`,
+      );
+      return answer('Frontier', lines.join('\n') || 'no open todos', frontier);
+    },
+  });
+
+  registerTool(server, ctx, 'todos', {
+    description: "The goal's todos, newest first; `statuses` filters (e.g. OPEN, CLAIMED).",
+    input: {
+      statuses: z.array(z.string()).optional(),
+      limit: z.number().int().min(1).max(500).optional(),
+    },
+    types: ['Todos', 'ScopeGap'],
+    readOnly: true,
+    async run({ statuses, limit }) {
+      const { todos } = await ctx.client.request(TodosDocument, {
+        goalId: await ctx.goal(),
+        statuses: statuses as never,
+        limit,
+      });
+      const lines = todos.rows.map(
+        (t) => `${t.id} ${t.status}${t.claim ? ` by ${t.claim.agentId}` : ''}: ${t.title}`,
+      );
+      return answer(typeOf(todos, 'Todos'), lines.join('\n') || 'no todos', todos);
+    },
+  });
+
+  registerTool(server, ctx, 'claim_todo', {
+    description: 'Claim a todo for yourself. ClaimedByOther names the owner; it is not an error.',
+    input: todoArg,
+    types: TODO_TYPES,
+    async run({ todo }) {
+      const { claimTodo } = await ctx.client.request(ClaimTodoDocument, {
+        input: { goalId: await ctx.goal(), todoId: todo },
+      });
+      return todoAnswer(claimTodo);
+    },
+  });
+
+  registerTool(server, ctx, 'release_claim', {
+    description: 'Give up your claim on a todo; it becomes OPEN for others.',
+    input: todoArg,
+    types: TODO_TYPES,
+    async run({ todo }) {
+      const { releaseClaim } = await ctx.client.request(ReleaseClaimDocument, {
+        input: { goalId: await ctx.goal(), todoId: todo },
+      });
+      return todoAnswer(releaseClaim);
+    },
+  });
+
+  registerTool(server, ctx, 'complete_todo', {
+    description:
+      'Complete your claimed todo with evidence (relative refs without spaces: commit:abc, a test run, a path; no absolute paths), optionally naming its successor todo.',
+    input: {
+      todo: z.string(),
+      evidence: z.array(z.string()).min(1).max(20),
+      successor_title: z.string().optional(),
+      successor_class: z.enum(TASK_CLASSES).default('ADVANCEMENT_TASK'),
+    },
+    types: [...TODO_TYPES, 'CompletedTodo'],
+    async run({ todo, evidence, successor_title, successor_class }) {
+      const { completeTodo: r } = await ctx.client.request(CompleteTodoDocument, {
+        input: {
+          goalId: await ctx.goal(),
+          todoId: todo,
+          evidenceRefs: evidence,
+          successor: successor_title
+            ? { title: successor_title, taskClass: successor_class }
+            : undefined,
+        },
+      });
+      if (r.__typename !== 'CompletedTodo') return todoAnswer(r);
+      return answer(
+        'CompletedTodo',
+        `${r.todo.id} DONE${r.successor ? `; successor ${r.successor.id}: ${r.successor.title}` : ''}`,
+        r,
+      );
+    },
+  });
+
+  registerTool(server, ctx, 'defer_todo', {
+    description:
+      'Defer a todo until conditions hold: `todo_done:<id>`, `gate_resolved:<id>`, `capacity_available:<capability>`.',
+    input: {
+      todo: z.string(),
+      resume_when: z.array(z.string()).min(1),
+      reason: z.string().optional(),
+    },
+    types: TODO_TYPES,
+    async run({ todo, resume_when, reason }) {
+      const { deferTodo } = await ctx.client.request(DeferTodoDocument, {
+        input: { goalId: await ctx.goal(), todoId: todo, resumeWhen: resume_when, reason },
+      });
+      return todoAnswer(deferTodo);
+    },
+  });
+
+  registerTool(server, ctx, 'close_no_follow_up', {
+    description: 'Close a todo that needs no follow-up, with the rationale (shown to peers).',
+    input: { todo: z.string(), reason: z.string().min(1) },
+    types: TODO_TYPES,
+    async run({ todo, reason }) {
+      const { closeNoFollowUp } = await ctx.client.request(CloseNoFollowUpDocument, {
+        input: { goalId: await ctx.goal(), todoId: todo, reason },
+      });
+      return todoAnswer(closeNoFollowUp);
+    },
+  });
+
+  registerTool(server, ctx, 'open_gate', {
+    description:
+      'Ask for a decision (a gate) before acting in a scope; a steward or admin decides. Opening one grants nothing.',
+    input: {
+      kind: z.enum([
+        'DIRECTION',
+        'PRIVATE_READ',
+        'PRODUCTION',
+        'PUBLIC_CLAIM',
+        'RESOURCE',
+        'WRITE_SCOPE',
+      ] as const satisfies readonly GateKind[]),
+      granularity: z.enum([
+        'ACTION',
+        'LANE',
+        'GOAL',
+        'PROJECT',
+        'GLOBAL',
+      ] as const satisfies readonly GateGranularity[]),
+      scope_key: z.string().describe("letters, digits, '.', '_', '-', '/'"),
+      reason: z.string().min(1),
+    },
+    types: ['Gate', 'UnknownAgent', 'ScopeGap'],
+    async run({ kind, granularity, scope_key, reason }) {
+      const { openGate: g } = await ctx.client.request(OpenGateDocument, {
+        input: { goalId: await ctx.goal(), kind, granularity, scopeKey: scope_key, reason },
+      });
+      if (g.__typename === 'Gate') return answer('Gate', `gate ${g.id} ${g.state}: ${g.scope}`, g);
+      if (g.__typename === 'ScopeGap')
+        return answer('ScopeGap', `ScopeGap: ${g.scopeGapReason}`, g);
+      return answer(g.__typename, `${g.__typename}: ${g.agentId}`, g);
+    },
+  });
+}

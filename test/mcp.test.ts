@@ -1,0 +1,610 @@
+/**
+ * `switchboard mcp` as an MCP client sees it: the real bundled binary over stdio, driven by the
+ * SDK's own Client, against a real gateway. Tool budgets, every tool's happy path and typed
+ * refusals, wait outcomes (satisfied by a provider report, timed out, cancelled), resource
+ * update notifications, bad arguments as isError results, and the replan prompt's digest.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  type CallToolResult,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TOOLSET_BUDGET, toolListTokens } from '../src/mcp/budget.ts';
+import {
+  asCaller,
+  BIN,
+  eventually,
+  goalWithPeers,
+  registerProvider,
+  runCli,
+  startGateway,
+  tempHome,
+} from './support/cli.ts';
+
+let gw: Awaited<ReturnType<typeof startGateway>>;
+const open: Client[] = [];
+beforeAll(async () => {
+  gw = await startGateway();
+});
+afterAll(async () => {
+  await Promise.all(open.map((client) => client.close().catch(() => {})));
+  await gw?.close();
+});
+
+interface Session {
+  client: Client;
+  stderr(): string;
+  /** Calls a tool; fails the test on a protocol error, returns the result (isError or not). */
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /** Calls a tool that must answer a structured (non-error) result; returns structuredContent. */
+  ok(name: string, args?: Record<string, unknown>): Promise<Record<string, any>>;
+}
+
+async function connect(env: Record<string, string>, tools?: string): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...(tools ? ['--tools', tools] : [])],
+    env: { PATH: process.env.PATH ?? '', HOME: tempHome(), ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const client = new Client({ name: 'switchboard-test', version: '0' });
+  await client.connect(transport);
+  open.push(client);
+  const call = async (name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return {
+    client,
+    stderr: () => stderr,
+    call,
+    async ok(name, args) {
+      const result = await call(name, args);
+      if (result.isError) throw new Error(`${name} isError: ${JSON.stringify(result.content)}`);
+      expect(result.content[0]).toMatchObject({ type: 'text' });
+      expect(result.structuredContent).toBeDefined();
+      return result.structuredContent as Record<string, any>;
+    },
+  };
+}
+
+const textOf = (result: CallToolResult) =>
+  result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+
+/** A goal with peers, each with its own MCP session (all toolsets). */
+async function team(count: number) {
+  const { goalId, peers } = await goalWithPeers(gw.t, count);
+  const sessions = await Promise.all(
+    peers.map((peer) => connect(asCaller(gw.url, peer.token, goalId), 'all')),
+  );
+  return { goalId, peers, sessions };
+}
+
+const CREATE_TODO = `mutation($input: CreateTodoInput!) { createTodo(input: $input) { __typename ... on Todo { id } } }`;
+async function createTodo(goalId: string, title: string): Promise<string> {
+  const data = await gw.t.ok(CREATE_TODO, {
+    input: { goalId, title, taskClass: 'ADVANCEMENT_TASK' },
+  });
+  return data.createTodo.id;
+}
+
+describe('tools/list', () => {
+  it('the default set is within budget; every set is measured; every tool has an output schema', async () => {
+    const { peers, goalId } = await goalWithPeers(gw.t, 1);
+    const env = asCaller(gw.url, peers[0]!.token, goalId);
+    const sizes: Record<string, { tools: number; tokens: number }> = {};
+    const names: Record<string, string[]> = {};
+    for (const set of ['default', 'core', 'work', 'ledger', 'admin', 'all']) {
+      const session = await connect(env, set === 'default' ? undefined : set);
+      const { tools } = await session.client.listTools();
+      sizes[set] = { tools: tools.length, tokens: toolListTokens(tools) };
+      names[set] = tools.map((t) => t.name);
+      for (const tool of tools) {
+        expect(tool.outputSchema, tool.name).toBeDefined();
+        expect(tool.description?.length, tool.name).toBeGreaterThan(10);
+      }
+      await session.client.close();
+    }
+    console.log(JSON.stringify({ mcpToolListTokens: sizes }));
+    expect(sizes.default!.tokens).toBeLessThanOrEqual(DEFAULT_TOOLSET_BUDGET);
+    for (const set of ['core', 'work', 'ledger', 'admin'])
+      expect(sizes[set]!.tokens, set).toBeLessThanOrEqual(DEFAULT_TOOLSET_BUDGET);
+    expect(names.default).toEqual(names.core);
+    expect(new Set(names.all)).toEqual(
+      new Set([...names.core!, ...names.work!, ...names.ledger!, ...names.admin!]),
+    );
+    expect(names.all).toEqual(
+      expect.arrayContaining([
+        'whoami',
+        'directory',
+        'attention',
+        'observe',
+        'discover',
+        'peers',
+        'add_peer',
+        'remove_peer',
+        'set_primary_peer',
+        'send',
+        'delivery_status',
+        'wait',
+        'inbox',
+        'next_message',
+        'resolve_message',
+        'release_message',
+        'evidence_log',
+        'record_event',
+        'replan_checkpoint',
+        'frontier',
+        'todos',
+        'claim_todo',
+        'release_claim',
+        'complete_todo',
+        'defer_todo',
+        'open_gate',
+      ]),
+    );
+  }, 90_000);
+});
+
+describe('identity, directory and roster', () => {
+  it('whoami, directory, attention, peers, discover, add/remove/set_primary_peer, observe', async () => {
+    const { goalId, peers, sessions } = await team(3);
+    const [a, b] = [sessions[0]!, peers[1]!];
+    expect(await a.ok('whoami')).toMatchObject({
+      type: 'Caller',
+      kind: 'PEER',
+      agentId: peers[0]!.agentId,
+      goalId,
+    });
+    const directory = await a.ok('directory');
+    expect(directory.type).toBe('Directory');
+    expect(directory.rows.map((r: any) => r.agentId).sort()).toEqual(
+      peers.map((p) => p.agentId).sort(),
+    );
+    expect(await a.ok('attention')).toMatchObject({ type: 'Attention', goalId });
+    expect(await a.ok('peers')).toMatchObject({ type: 'Roster', self: peers[0]!.agentId });
+    const discovered = await a.ok('discover');
+    expect(discovered.type).toBe('Discovery');
+    expect(discovered.agents.map((x: any) => x.agentId)).toContain(b.agentId);
+
+    expect(await a.ok('add_peer', { agent: b.agentId })).toMatchObject({
+      type: 'Roster',
+      peers: [expect.objectContaining({ agentId: b.agentId })],
+    });
+    expect(await a.ok('set_primary_peer', { agent: b.agentId })).toMatchObject({
+      type: 'Roster',
+      primaryPeer: b.agentId,
+    });
+    expect(await a.ok('add_peer', { agent: 'nobody-here' })).toMatchObject({
+      type: 'UnknownAgent',
+    });
+    const removed = await a.ok('remove_peer', { agent: b.agentId });
+    expect(removed.type).toBe('Roster');
+    expect(removed.peers.map((p: any) => p.agentId)).not.toContain(b.agentId);
+
+    const observed = await a.ok('observe', { agent: b.agentId });
+    expect(['Observation', 'ObservationGap']).toContain(observed.type);
+    expect(await a.ok('observe', { agent: 'nobody-here' })).toMatchObject({
+      type: 'UnknownAgent',
+    });
+  }, 60_000);
+});
+
+describe('scope', () => {
+  it("another goal's data: scope gaps are ordinary typed results, not errors", async () => {
+    const mine = await goalWithPeers(gw.t, 1);
+    const other = await goalWithPeers(gw.t, 1);
+    const outside = await connect(asCaller(gw.url, mine.peers[0]!.token, other.goalId), 'all');
+    const types: Record<string, string> = {};
+    for (const [tool, args] of [
+      ['directory', {}],
+      ['attention', {}],
+      ['peers', {}],
+      ['inbox', {}],
+      ['todos', {}],
+      ['evidence_log', {}],
+      ['send', { to: other.peers[0]!.agentId, subject: 's', body: 'b' }],
+    ] as const) {
+      const result = await outside.call(tool, args);
+      expect(result.isError, `${tool}: ${textOf(result)}`).toBeFalsy();
+      types[tool] = (result.structuredContent as { type: string }).type;
+    }
+    expect(types).toEqual({
+      directory: 'ScopeGap',
+      attention: 'ScopeGap',
+      peers: 'ScopeGap',
+      inbox: 'ScopeGap',
+      todos: 'ScopeGap',
+      evidence_log: 'ScopeGap',
+      send: 'DeliveryRefused',
+    });
+  }, 60_000);
+});
+
+describe('delivery and inbox', () => {
+  it('send (content-derived idempotency), delivery_status, inbox, next/release/resolve, refusals', async () => {
+    const { peers, sessions } = await team(3);
+    const [a, b] = [sessions[0]!, sessions[1]!];
+    const to = peers[1]!.agentId;
+
+    // no `to`, no primary, several peers: refused with the choices, not an error
+    const ambiguous = await a.ok('send', { subject: 's', body: 'b' });
+    expect(ambiguous.type).toBe('DeliveryRefused');
+    expect(typeof ambiguous.reason).toBe('string');
+
+    const sent = await a.ok('send', { to, subject: 'review', body: 'see src/x.ts' });
+    expect(sent).toMatchObject({ type: 'Delivery', to, outcome: 'SUBMITTED', replayed: false });
+    const again = await a.ok('send', { to, subject: 'review', body: 'see src/x.ts' });
+    expect(again).toMatchObject({ type: 'Delivery', id: sent.id, replayed: true });
+    const conflict = await a.ok('send', {
+      to,
+      subject: 'review',
+      body: 'other body',
+      idempotency_key: sent.idempotencyKey,
+    });
+    expect(conflict).toMatchObject({ type: 'IdempotencyConflict' });
+    expect(conflict.differingFields.length).toBeGreaterThan(0);
+    const second = await a.ok('send', {
+      to,
+      subject: 'review',
+      body: 'see src/x.ts',
+      idempotency_key: 'again-on-purpose',
+    });
+    expect(second.id).not.toBe(sent.id);
+
+    expect(await a.ok('delivery_status', { id: sent.id })).toMatchObject({
+      type: 'Delivery',
+      id: sent.id,
+    });
+    expect(await a.ok('delivery_status', { id: 'no-such-delivery' })).toMatchObject({
+      type: 'UnknownDelivery',
+    });
+
+    const inbox = await b.ok('inbox');
+    expect(inbox).toMatchObject({ type: 'Inbox', unprocessedCount: 2 });
+    const taken = await b.ok('next_message');
+    expect(taken).toMatchObject({ type: 'TakenMessage', repeated: false });
+    expect(taken.message.body).toBe('see src/x.ts');
+    expect(await b.ok('next_message')).toMatchObject({ type: 'TakenMessage', repeated: true });
+    const released = await b.ok('release_message', { id: taken.message.id });
+    expect(released).toMatchObject({ type: 'InboxMessage', id: taken.message.id });
+    // a message of someone else's inbox: the gateway refuses the argument
+    const notMine = await a.call('resolve_message', { id: taken.message.id });
+    expect(notMine.isError).toBe(true);
+    expect(textOf(notMine)).toContain('not messages in your inbox');
+    for (let i = 0; i < 2; i++) {
+      const next = await b.ok('next_message');
+      expect(next.type).toBe('TakenMessage');
+      const resolved = await b.ok('resolve_message', { id: next.message.id });
+      expect(resolved.processedAt).toBeTruthy();
+    }
+    expect(await b.ok('next_message')).toMatchObject({ type: 'InboxEmpty' });
+    expect(await b.ok('inbox')).toMatchObject({ type: 'Inbox', unprocessedCount: 0 });
+  }, 60_000);
+
+  it('inbox resource: notifications/resources/updated within 1 s of a delivery; directory on presence', async () => {
+    const { goalId, peers, sessions } = await team(3);
+    const [a, b] = [sessions[0]!, sessions[1]!];
+    const updates: { uri: string; at: number }[] = [];
+    const waiters: (() => void)[] = [];
+    b.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      updates.push({ uri: n.params.uri, at: Date.now() });
+      for (const wake of waiters.splice(0)) wake();
+    });
+    const updated = (uri: string, after: number, deadlineMs: number) =>
+      new Promise<number>((resolve, reject) => {
+        const check = () => {
+          const hit = updates.find((u) => u.uri === uri && u.at >= after);
+          if (hit) {
+            clearTimeout(timer);
+            resolve(hit.at);
+          } else waiters.push(check);
+        };
+        const timer = setTimeout(
+          () => reject(new Error(`no update of ${uri} within ${deadlineMs} ms`)),
+          deadlineMs,
+        );
+        check();
+      });
+
+    const { resources } = await b.client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual([
+      'switchboard://directory',
+      'switchboard://inbox',
+    ]);
+    await expect(b.client.subscribeResource({ uri: 'switchboard://nope' })).rejects.toThrow(
+      'unknown resource',
+    );
+    await b.client.subscribeResource({ uri: 'switchboard://inbox' });
+    const before = Date.now();
+    const sent = await a.ok('send', { to: peers[1]!.agentId, subject: 'ping', body: 'pong' });
+    expect(sent.type).toBe('Delivery');
+    const sentAt = Date.now();
+    const at = await updated('switchboard://inbox', before, 5_000);
+    expect(at - sentAt).toBeLessThanOrEqual(1_000);
+    const read = await b.client.readResource({ uri: 'switchboard://inbox' });
+    const content = read.contents[0] as { text: string };
+    expect(JSON.parse(content.text).messages[0]).toMatchObject({ subject: 'ping', body: 'pong' });
+
+    await b.client.subscribeResource({ uri: 'switchboard://directory' });
+    const provider = await registerProvider(gw.t, [goalId]);
+    const reportedFrom = Date.now();
+    await provider.report([{ goalId, agentId: peers[2]!.agentId, liveness: 'WORKING' }]);
+    const reportedAt = Date.now();
+    const dirAt = await updated('switchboard://directory', reportedFrom, 5_000);
+    expect(dirAt - reportedAt).toBeLessThanOrEqual(1_000);
+    const directory = JSON.parse(
+      ((await b.client.readResource({ uri: 'switchboard://directory' })).contents[0] as any).text,
+    );
+    expect(directory.rows.find((r: any) => r.agentId === peers[2]!.agentId).presence.liveness).toBe(
+      'WORKING',
+    );
+  }, 60_000);
+});
+
+describe('wait', () => {
+  it('SATISFIED when a provider reports; progress notifications while waiting', async () => {
+    const { goalId, peers, sessions } = await team(2);
+    const a = sessions[0]!;
+    const b = peers[1]!.agentId;
+    const provider = await registerProvider(gw.t, [goalId]);
+    await provider.report([{ goalId, agentId: b, liveness: 'WORKING' }]);
+    let progressed!: () => void;
+    const firstProgress = new Promise<void>((resolve) => {
+      progressed = resolve;
+    });
+    const progress: number[] = [];
+    const waiting = a.client.callTool(
+      { name: 'wait', arguments: { agents: [b], until: ['DONE'], timeout_seconds: 60 } },
+      undefined,
+      {
+        timeout: 90_000,
+        onprogress: (p) => {
+          progress.push(p.progress);
+          progressed();
+        },
+      },
+    );
+    await firstProgress; // the wait is PENDING: its baseline is before the next report
+    await provider.report([{ goalId, agentId: b, liveness: 'DONE' }]);
+    const result = (await waiting) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      type: 'Wait',
+      status: 'SATISFIED',
+      resolution: { agentId: b, liveness: 'DONE' },
+    });
+    expect(progress.length).toBeGreaterThan(0);
+    expect(textOf(result)).toContain('SATISFIED');
+  }, 60_000);
+
+  it('TIMED_OUT at its deadline; typed refusals for an unknown agent', async () => {
+    const { goalId, peers, sessions } = await team(2);
+    const a = sessions[0]!;
+    const b = peers[1]!.agentId;
+    const provider = await registerProvider(gw.t, [goalId]);
+    await provider.report([{ goalId, agentId: b, liveness: 'WORKING' }]);
+    const started = Date.now();
+    const result = await a.ok('wait', { agents: [b], until: ['DONE'], timeout_seconds: 1 });
+    expect(result).toMatchObject({ type: 'Wait', status: 'TIMED_OUT' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const unknown = await a.ok('wait', { agents: ['nobody-here'], timeout_seconds: 5 });
+    expect(unknown.type).toBe('UnknownAgent');
+  }, 60_000);
+
+  it('stops following on cancellation; the server keeps serving; wait_id follows it again', async () => {
+    const { goalId, peers, sessions } = await team(2);
+    const a = sessions[0]!;
+    const b = peers[1]!.agentId;
+    const provider = await registerProvider(gw.t, [goalId]);
+    await provider.report([{ goalId, agentId: b, liveness: 'WORKING' }]);
+    const controller = new AbortController();
+    let progressed!: (message: string) => void;
+    const firstProgress = new Promise<string>((resolve) => {
+      progressed = resolve;
+    });
+    const waiting = a.client.callTool(
+      { name: 'wait', arguments: { agents: [b], until: ['DONE'], timeout_seconds: 600 } },
+      undefined,
+      {
+        signal: controller.signal,
+        onprogress: (p) => progressed(p.message ?? ''),
+        timeout: 90_000,
+      },
+    );
+    const message = await firstProgress;
+    const waitId = /^wait (\S+):/.exec(message)?.[1];
+    expect(waitId).toBeTruthy();
+    controller.abort('changed my mind');
+    await expect(waiting).rejects.toThrow();
+    await eventually(
+      async () =>
+        a.stderr().includes(`wait ${waitId}: cancelled; stopped following`) ? true : undefined,
+      'the server to log the cancellation',
+      10_000,
+    );
+    expect(await a.ok('whoami')).toMatchObject({ type: 'Caller' });
+
+    // the wait is still a row on the gateway: follow it again by id
+    let resumed!: () => void;
+    const resumedProgress = new Promise<void>((resolve) => {
+      resumed = resolve;
+    });
+    const again = a.client.callTool({ name: 'wait', arguments: { wait_id: waitId } }, undefined, {
+      onprogress: () => resumed(),
+      timeout: 90_000,
+    });
+    await resumedProgress;
+    await provider.report([{ goalId, agentId: b, liveness: 'DONE' }]);
+    expect(((await again) as CallToolResult).structuredContent).toMatchObject({
+      type: 'Wait',
+      id: waitId,
+      status: 'SATISFIED',
+    });
+    expect(await a.ok('wait', { wait_id: 'no-such-wait' })).toMatchObject({ type: 'UnknownWait' });
+    const neither = await a.call('wait', { until: ['DONE'] });
+    expect(neither.isError).toBe(true);
+    expect(textOf(neither)).toContain('wait_id');
+  }, 60_000);
+});
+
+describe('work', () => {
+  it('frontier, todos, claim/release/complete/defer/close, open_gate, with typed refusals', async () => {
+    const { goalId, peers, sessions } = await team(2);
+    const [a, b] = [sessions[0]!, sessions[1]!];
+    const t1 = await createTodo(goalId, 'first');
+    const t2 = await createTodo(goalId, 'second');
+    const t3 = await createTodo(goalId, 'third');
+
+    const frontier = await a.ok('frontier');
+    expect(frontier.type).toBe('Frontier');
+    expect(frontier.rows.map((r: any) => r.todo.id)).toEqual(expect.arrayContaining([t1, t2]));
+    const todos = await a.ok('todos');
+    expect(todos.type).toBe('Todos');
+    expect(todos.rows.map((t: any) => t.id)).toEqual(expect.arrayContaining([t1, t2, t3]));
+
+    expect(await a.ok('claim_todo', { todo: t1 })).toMatchObject({
+      type: 'Todo',
+      id: t1,
+      claim: { agentId: peers[0]!.agentId },
+    });
+    expect(await b.ok('claim_todo', { todo: t1 })).toMatchObject({
+      type: 'ClaimedByOther',
+      owner: peers[0]!.agentId,
+    });
+    expect(await a.ok('claim_todo', { todo: 'no-such-todo' })).toMatchObject({
+      type: 'UnknownTodo',
+    });
+    const completed = await a.ok('complete_todo', {
+      todo: t1,
+      evidence: ['commit:abc123'],
+      successor_title: 'follow-up',
+    });
+    expect(completed).toMatchObject({ type: 'CompletedTodo', todo: { id: t1, status: 'DONE' } });
+    expect(completed.successor.title).toBe('follow-up');
+    expect(await a.ok('complete_todo', { todo: t1, evidence: ['x'] })).toMatchObject({
+      type: 'IllegalTransition',
+    });
+
+    expect((await a.ok('claim_todo', { todo: t2 })).claim).toBeTruthy();
+    expect(await a.ok('release_claim', { todo: t2 })).toMatchObject({
+      type: 'Todo',
+      status: 'OPEN',
+      claim: null,
+    });
+    const deferred = await a.ok('defer_todo', {
+      todo: t2,
+      resume_when: [`todo_done:${t3}`],
+      reason: 'after third',
+    });
+    expect(deferred).toMatchObject({ type: 'Todo', status: 'DEFERRED' });
+    const closed = await a.ok('close_no_follow_up', { todo: t3, reason: 'not needed' });
+    expect(closed.type).toBe('Todo');
+
+    const gate = await a.ok('open_gate', {
+      kind: 'PRODUCTION',
+      granularity: 'ACTION',
+      scope_key: 'deploy/site',
+      reason: 'ship it?',
+    });
+    expect(gate).toMatchObject({ type: 'Gate', state: 'OPEN' });
+  }, 60_000);
+});
+
+describe('ledger and the replan prompt', () => {
+  it('record_event, evidence_log; the prompt cites a digest replan_checkpoint accepts', async () => {
+    const { sessions } = await team(2);
+    const a = sessions[0]!;
+    expect(
+      await a.ok('record_event', {
+        kind: 'VALIDATION',
+        summary: 'unit tests pass',
+        status: 'passed',
+        evidence: ['test/x.test.ts'],
+      }),
+    ).toMatchObject({ type: 'LedgerEvent', eventKind: 'VALIDATION' });
+    const log = await a.ok('evidence_log');
+    expect(log.type).toBe('EvidenceLedger');
+    expect(log.events.map((e: any) => e.summary)).toContain('unit tests pass');
+
+    const { prompts } = await a.client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['replan']);
+    const prompt = await a.client.getPrompt({ name: 'replan', arguments: {} });
+    const text = (prompt.messages[0]!.content as { text: string }).text;
+    const digest = /Ledger digest: (\S+)/.exec(text)?.[1];
+    expect(digest).toBe(log.digest);
+    expect(text).toContain('replan_checkpoint');
+    expect(text).toContain('close_no_follow_up');
+
+    expect(
+      await a.ok('replan_checkpoint', {
+        digest: `sha256:${'0'.repeat(64)}`,
+        kind: 'PRESERVED',
+        summary: 's',
+      }),
+    ).toMatchObject({ type: 'LedgerDigestMismatch' });
+    const checkpoint = await a.ok('replan_checkpoint', {
+      digest,
+      kind: 'PATCHED',
+      summary: 'tests pass: move on to docs',
+      role_scope: 'docs',
+      vision: 'docs next',
+      acceptance: 'README covers setup',
+      replan_trigger: 'tests fail again',
+    });
+    expect(checkpoint).toMatchObject({ type: 'ReplanCheckpoint', event: { citedDigest: digest } });
+  }, 60_000);
+});
+
+describe('failures', () => {
+  it('bad arguments and transport failures are isError results with a message to act on', async () => {
+    const { sessions } = await team(1);
+    const a = sessions[0]!;
+    const noAgents = await a.call('wait', { agents: [], timeout_seconds: 5 });
+    expect(noAgents.isError).toBe(true);
+    expect(textOf(noAgents)).toContain('agents');
+    const noSubject = await a.call('send', { body: 'b' });
+    expect(noSubject.isError).toBe(true);
+    expect(textOf(noSubject)).toContain('subject');
+    const badDigest = await a.call('replan_checkpoint', {
+      digest: 'not-a-digest',
+      kind: 'PRESERVED',
+      summary: 's',
+    });
+    expect(badDigest.isError).toBe(true);
+    expect(textOf(badDigest)).toContain('sha256');
+    const tooLong = await a.call('wait', { agents: ['x'], timeout_seconds: 99_999 });
+    expect(tooLong.isError).toBe(true);
+    const unknownTool = await a.call('dance');
+    expect(unknownTool.isError).toBe(true);
+
+    const unreachable = await connect({
+      SWITCHBOARD_URL: 'http://127.0.0.1:9/graphql',
+      SWITCHBOARD_TOKEN: 'secret-token-xyz',
+    });
+    const down = await unreachable.call('whoami');
+    expect(down.isError).toBe(true);
+    expect(textOf(down)).toContain('cannot reach the gateway at http://127.0.0.1:9/graphql');
+    const badToken = await connect({
+      SWITCHBOARD_URL: gw.url,
+      SWITCHBOARD_TOKEN: 'secret-token-xyz',
+    });
+    const refused = await badToken.call('directory');
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('SWITCHBOARD_TOKEN');
+    expect(textOf(refused) + badToken.stderr()).not.toContain('secret-token-xyz');
+    // still serving after failures
+    expect((await a.call('whoami')).isError).toBeFalsy();
+
+    const usage = await runCli(['mcp', '--tools', 'core,bogus'], {
+      env: { SWITCHBOARD_URL: gw.url },
+    });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('unknown toolset bogus');
+    expect(usage.stdout).toBe('');
+  }, 60_000);
+});

@@ -8,6 +8,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { ConfigError } from './config.ts';
 import { type AppDeps, type Caller, type Context, resolveCaller } from './context.ts';
+import { serveDashboard } from './dashboard-assets.ts';
 import { ForbiddenError, InputError, UnauthenticatedError } from './errors.ts';
 import { SubscriberTooSlow } from './events/hub.ts';
 import { schema } from './graphql/schema.ts';
@@ -81,7 +82,7 @@ export function buildServer(deps: AppDeps): Server {
     }
     const refusal = bodyRefusal(req, config.maxBodyBytes);
     if (refusal) return sendJson(res, refusal.status, { errors: [{ message: refusal.message }] });
-    void yoga.requestListener(req, res);
+    void serveDashboard(req, res).then((served) => served || yoga.requestListener(req, res));
   });
 
   // noServer: the HTTP server owns 'listen' errors (a port in use is reported once, by start).

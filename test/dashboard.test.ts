@@ -111,7 +111,7 @@ describe(`dashboard (${driver})`, () => {
     const provider = await registerProvider(t, [goalId]);
     const page = await open(t.adminToken, `/g/${goalId}`);
     await page.locator(`tr[data-agent="${agentId}"] td[data-liveness="NONE"]`).waitFor();
-    await page.getByTestId('link').filter({ hasText: 'live' }).waitFor();
+    await page.getByTestId('link').filter({ hasText: /^live$/ }).waitFor();
     await provider.report([{ goalId, agentId, liveness: 'WORKING' }]);
     const reported = performance.now();
     await page
@@ -220,7 +220,7 @@ describe(`dashboard (${driver})`, () => {
     const page = await openDashboard(browser, gateway.url, gateway.adminToken, `/g/${goalId}`);
     pages.push(page);
     const link = page.getByTestId('link');
-    await link.filter({ hasText: 'live' }).waitFor();
+    await link.filter({ hasText: /^live$/ }).waitFor();
     await gateway.stop();
     await link.filter({ hasText: 'reconnecting' }).waitFor();
     gateway = await startTestGateway(database, { ...config, port });

@@ -90,7 +90,7 @@ function LinkPill(props: { link: LinkState; connected: boolean }) {
       ? 'live'
       : link.state === 'reconnecting'
         ? `reconnecting (attempt ${link.attempt}: ${link.reason})`
-        : 'connecting…';
+        : 'connected (this view has no live stream)';
   return (
     <output
       class={`link link-${props.connected ? link.state : 'none'}`}
@@ -153,11 +153,14 @@ function ConnectForm(props: {
 function Routed(props: { route: Route }) {
   const { route } = props;
   const { client } = useConnection();
+  // Read in parallel with the view's own queries: a goal view does not wait for it.
   const me = useLoad(() => client.request(WhoamiDocument), [client]);
-  if (!me.data) return me.error ? <ErrorNotice error={me.error} /> : <Loading what="your token" />;
-  const caller = me.data.me;
-  if (route.view === 'home')
+  const caller = me.data?.me;
+  if (route.view === 'home') {
+    if (!me.data)
+      return me.error ? <ErrorNotice error={me.error} /> : <Loading what="your token" />;
     return <GoalPicker goalIds={caller?.goalIds ?? []} admin={caller?.kind === 'ADMIN'} />;
+  }
   const goalId = route.goalId;
   return (
     <>

@@ -111,7 +111,10 @@ describe(`dashboard (${driver})`, () => {
     const provider = await registerProvider(t, [goalId]);
     const page = await open(t.adminToken, `/g/${goalId}`);
     await page.locator(`tr[data-agent="${agentId}"] td[data-liveness="NONE"]`).waitFor();
-    await page.getByTestId('link').filter({ hasText: /^live$/ }).waitFor();
+    await page
+      .getByTestId('link')
+      .filter({ hasText: /^live$/ })
+      .waitFor();
     await provider.report([{ goalId, agentId, liveness: 'WORKING' }]);
     const reported = performance.now();
     await page

@@ -37,6 +37,7 @@ export async function openDashboard(
   token: string,
   route = '',
   viewport = { width: 1280, height: 800 },
+  initScript?: string,
 ): Promise<Page> {
   const page = await browser.newPage({ viewport });
   page.on('pageerror', (error) => console.error(`[dashboard] ${error.stack ?? error.message}`));
@@ -47,6 +48,7 @@ export async function openDashboard(
     },
     [graphqlUrl, token],
   );
+  if (initScript) await page.addInitScript(initScript);
   await page.goto(`${new URL(graphqlUrl).origin}/#${route}`);
   return page;
 }

@@ -105,6 +105,27 @@ describe(`dashboard (${driver})`, () => {
     await screenshot(page, `directory-${driver}`);
   });
 
+  it('works against a remote gateway: another origin, its URL and token entered in the page', async () => {
+    const remote = await startTestGateway(database, { adminToken: `admin-${uid('remote')}` });
+    try {
+      const goalId = await createGoal(remote);
+      const agentId = await registerAgent(remote, goalId);
+      const page = await open(t.adminToken, '');
+      await page.getByLabel('Gateway').fill(remote.url);
+      await page.getByLabel('Token').fill(remote.adminToken);
+      await page.getByRole('button', { name: 'Connect' }).click();
+      await page.getByRole('link', { name: goalId }).click();
+      await page.locator(`tr[data-agent="${agentId}"]`).waitFor();
+      await page
+        .getByTestId('link')
+        .filter({ hasText: /^live$/ })
+        .waitFor();
+      expect(new URL(page.url()).origin).not.toBe(new URL(remote.url).origin);
+    } finally {
+      await remote.stop();
+    }
+  });
+
   it('shows a presence report within 1 s, without a reload', async () => {
     const goalId = await createGoal(t);
     const agentId = await registerAgent(t, goalId);
@@ -133,6 +154,11 @@ describe(`dashboard (${driver})`, () => {
 
   it('lists a gated claim first in the attention rollup, linked to its agent and todo', async () => {
     const { goalId, gated, userAction } = await gatedGoal();
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report([
+      { goalId, agentId: 'alpha', liveness: 'WORKING', providerSessionRef: 'w1:p1' },
+      { goalId, agentId: 'beta', liveness: 'BLOCKED', providerSessionRef: 'w1:p2' },
+    ]);
     const page = await open(t.adminToken, `/g/${goalId}`);
     const rows = page.locator('[data-testid="attention"] > li');
     await rows.first().waitFor();
@@ -141,6 +167,8 @@ describe(`dashboard (${driver})`, () => {
     expect(await rows.nth(1).getAttribute('data-reason')).toBe('WAITING_ON_OWNER');
     expect(await rows.nth(0).textContent()).toContain('Blocked on a gate');
     await rows.nth(1).getByRole('link', { name: userAction }).waitFor();
+    // Presence annotates the gated claim; it does not rank it.
+    expect(await rows.nth(0).locator('.annotation').textContent()).toContain('working');
     await screenshot(page, `attention-${driver}`);
     await rows.nth(0).getByRole('link', { name: gated }).click();
     await page.getByText('Publish the bilingual homepage').waitFor();

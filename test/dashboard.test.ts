@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { serveDashboard } from '../src/dashboard-assets.ts';
 import { buildDashboard, launchChromium, openDashboard, screenshot } from './support/browser.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
@@ -103,6 +106,25 @@ describe(`dashboard (${driver})`, () => {
     expect(page.url()).not.toContain(t.adminToken);
     expect(await page.evaluate(() => JSON.stringify(localStorage))).not.toContain(t.adminToken);
     await screenshot(page, `directory-${driver}`);
+  });
+
+  it('answers / with how to build the dashboard when dashboard/dist is missing', async () => {
+    const server = createServer((req, res) => {
+      void serveDashboard(req, res, '/nonexistent-dashboard-dist/').then((served) => {
+        if (!served) res.writeHead(404).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const home = await fetch(`http://127.0.0.1:${port}/`);
+      expect(home.status).toBe(503);
+      expect(await home.text()).toContain('npm run build:dashboard');
+      expect((await fetch(`http://127.0.0.1:${port}/assets/x.js`)).status).toBe(404);
+      expect((await fetch(`http://127.0.0.1:${port}/graphql`)).status).toBe(404);
+    } finally {
+      server.close();
+    }
   });
 
   it('works against a remote gateway: another origin, its URL and token entered in the page', async () => {
@@ -218,6 +240,30 @@ describe(`dashboard (${driver})`, () => {
     expect(await rows.count()).toBe(25);
     expect(await rows.first().textContent()).toContain('step 1 done');
     await screenshot(page, `ledger-${driver}`);
+  });
+
+  it('shows a peer its inbox, and another agent’s ledger as a scope gap', async () => {
+    const { goalId, agentId, token } = await peerInNewGoal(t);
+    const other = await registerAgent(t, goalId);
+    const delivered = await t.ok(
+      `mutation($input: DeliverInput!) { deliver(input: $input) { __typename } }`,
+      {
+        input: {
+          goalId,
+          to: agentId,
+          kind: 'REQUEST',
+          subject: 'please review the French copy',
+          body: 'it is in the usual place',
+          idempotencyKey: uid('key'),
+        },
+      },
+    );
+    expect(delivered.deliver.__typename).toBe('Delivery');
+    const page = await open(token, `/g/${goalId}`);
+    await page.getByRole('link', { name: 'Inbox' }).click();
+    await page.getByText('please review the French copy').waitFor();
+    await page.goto(`${new URL(t.url).origin}/#/g/${goalId}/agent/${other}`);
+    await page.locator('[data-scope-gap="NOT_OWN_LEDGER"]').waitFor();
   });
 
   it('draws the todo graph with a node per todo and open gate; a node opens its todo', async () => {

@@ -197,6 +197,41 @@ describe(`dashboard (${driver})`, () => {
     expect(page.url()).toContain(`/todo/${gated}`);
   });
 
+  it('links a stalled delivery from the rollup to its outcome timeline', async () => {
+    const { goalId } = await gatedGoal();
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report([{ goalId, agentId: 'gamma', liveness: 'IDLE' }]);
+    const page = await open(t.adminToken, `/g/${goalId}`);
+    await page.locator('[data-testid="attention"] > li').first().waitFor();
+    await t.ok(`mutation($input: DeliverInput!) { deliver(input: $input) { __typename } }`, {
+      input: {
+        goalId,
+        to: 'gamma',
+        kind: 'REQUEST',
+        subject: 'please review',
+        body: 'the French variant is ready',
+        idempotencyKey: uid('stall'),
+        activityWindowMs: 50,
+        timeoutMs: 60_000,
+      },
+    });
+    // The page re-reads the rollup on presence changes only (the gateway has no goal-wide
+    // stream of work or delivery changes), so the test reloads until the delivery has stalled.
+    const stalled = page.locator('[data-reason="STALLED_DELIVERY"]');
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await page.locator('[data-testid="attention"] > li').first().waitFor();
+        return stalled.count();
+      })
+      .toBe(1);
+    await stalled.locator('a[href*="/delivery/"]').click({ timeout: 5000 });
+    const timeline = page.getByTestId('timeline');
+    await timeline.locator('[data-outcome="STALLED"]').waitFor({ timeout: 5000 });
+    expect(await timeline.locator('li').first().textContent()).toContain('submitted');
+    await screenshot(page, `delivery-${driver}`);
+  });
+
   it('says a scope gap is a scope gap, not an empty table', async () => {
     const { goalId } = await gatedGoal();
     const outsider = await peerInNewGoal(t);

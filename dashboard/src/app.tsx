@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { GoalsDocument, WhoamiDocument } from '../../src/client/index.ts';
 import { AgentPage } from './agent.tsx';
 import { ErrorNotice, Loading } from './common.tsx';
+import { DeliveryPage } from './delivery.tsx';
 import { href, parseRoute, type Route } from './format.ts';
 import { ConnectionContext, useConnection, useLoad } from './hooks.ts';
 import { InboxPage } from './inbox.tsx';
@@ -191,6 +192,7 @@ function Routed(props: { route: Route }) {
       {route.view === 'work' && <WorkPage goalId={goalId} />}
       {route.view === 'todo' && <TodoPage goalId={goalId} todoId={route.todoId} />}
       {route.view === 'inbox' && <InboxPage goalId={goalId} />}
+      {route.view === 'delivery' && <DeliveryPage goalId={goalId} deliveryId={route.deliveryId} />}
     </>
   );
 }

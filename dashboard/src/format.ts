@@ -43,6 +43,8 @@ export const href = {
     `#/g/${encodeURIComponent(goalId)}/todo/${encodeURIComponent(todoId)}`,
   work: (goalId: string) => `#/g/${encodeURIComponent(goalId)}/work`,
   inbox: (goalId: string) => `#/g/${encodeURIComponent(goalId)}/inbox`,
+  delivery: (goalId: string, deliveryId: string) =>
+    `#/g/${encodeURIComponent(goalId)}/delivery/${encodeURIComponent(deliveryId)}`,
 };
 
 export type Route =
@@ -51,7 +53,8 @@ export type Route =
   | { view: 'agent'; goalId: string; agentId: string }
   | { view: 'todo'; goalId: string; todoId: string }
   | { view: 'work'; goalId: string }
-  | { view: 'inbox'; goalId: string };
+  | { view: 'inbox'; goalId: string }
+  | { view: 'delivery'; goalId: string; deliveryId: string };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
@@ -59,6 +62,8 @@ export function parseRoute(hash: string): Route {
   const goalId = parts[1];
   if (parts[2] === 'agent' && parts[3]) return { view: 'agent', goalId, agentId: parts[3] };
   if (parts[2] === 'todo' && parts[3]) return { view: 'todo', goalId, todoId: parts[3] };
+  if (parts[2] === 'delivery' && parts[3])
+    return { view: 'delivery', goalId, deliveryId: parts[3] };
   if (parts[2] === 'work') return { view: 'work', goalId };
   if (parts[2] === 'inbox') return { view: 'inbox', goalId };
   return { view: 'goal', goalId };

@@ -119,7 +119,8 @@ export function Attention(props: { goalId: string; rows: readonly AttentionRow[]
               {row.deliveryId && (
                 <>
                   {' '}
-                  delivery <code>{row.deliveryId}</code>
+                  delivery{' '}
+                  <a href={href.delivery(props.goalId, row.deliveryId)}>{row.deliveryId}</a>
                 </>
               )}
               {row.since && <span class="muted"> since {ago(row.since, now)}</span>}

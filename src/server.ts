@@ -10,6 +10,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { ConfigError } from './config.ts';
 import type { Caller } from './core/caller.ts';
 import { ForbiddenError, InputError, UnauthenticatedError } from './core/errors.ts';
+import { serveDashboard } from './dashboard-assets.ts';
 import { SubscriberTooSlow } from './events/hub.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { schema } from './graphql/schema.ts';
@@ -102,7 +103,7 @@ export function buildServer(deps: AppDeps): Server {
     }
     const refusal = bodyRefusal(req, config.maxBodyBytes);
     if (refusal) return sendJson(res, refusal.status, { errors: [{ message: refusal.message }] });
-    void yoga.requestListener(req, res);
+    void serveDashboard(req, res).then((served) => served || yoga.requestListener(req, res));
   });
 
   // noServer: the HTTP server owns 'listen' errors (a port in use is reported once, by start).

@@ -1,0 +1,70 @@
+/** Words for the typed values, so the page says what a state means rather than its enum. */
+
+export const REASON_WORDS: Record<string, string> = {
+  BLOCKED_ON_GATE: 'Blocked on a gate',
+  WAITING_ON_OWNER: 'Waiting on the owner',
+  STALLED_DELIVERY: 'Stalled delivery',
+  STALE_CLAIM: 'Stale claim',
+};
+
+export const SCOPE_GAP_WORDS: Record<string, string> = {
+  AUDIENCE_NOT_AUTHORIZED:
+    'this token does not cover this goal (or the goal does not exist: the gateway does not say which)',
+  NOT_OWN_LEDGER: 'a peer token reads only its own agent’s evidence ledger',
+  UNKNOWN: 'no credential was sent',
+};
+
+export const BASIS_WORDS: Record<string, string> = {
+  PROVIDER_DETECTION: 'provider',
+  LIFECYCLE_HOOK: 'hook',
+  SELF_REPORT: 'self-report',
+};
+
+/** "3 s ago", "4 min ago", "2 h ago", "5 d ago". */
+export function ago(iso: string | null | undefined, now: number): string {
+  if (!iso) return '—';
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (seconds < 90) return `${seconds} s ago`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 36) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} d ago`;
+}
+
+export const words = (value: string) => value.toLowerCase().replaceAll('_', ' ');
+
+/** Hash routes: #/g/<goal>[/agent/<id> | /work | /todo/<id> | /inbox]. */
+export const href = {
+  goal: (goalId: string) => `#/g/${encodeURIComponent(goalId)}`,
+  agent: (goalId: string, agentId: string) =>
+    `#/g/${encodeURIComponent(goalId)}/agent/${encodeURIComponent(agentId)}`,
+  todo: (goalId: string, todoId: string) =>
+    `#/g/${encodeURIComponent(goalId)}/todo/${encodeURIComponent(todoId)}`,
+  work: (goalId: string) => `#/g/${encodeURIComponent(goalId)}/work`,
+  inbox: (goalId: string) => `#/g/${encodeURIComponent(goalId)}/inbox`,
+  delivery: (goalId: string, deliveryId: string) =>
+    `#/g/${encodeURIComponent(goalId)}/delivery/${encodeURIComponent(deliveryId)}`,
+};
+
+export type Route =
+  | { view: 'home' }
+  | { view: 'goal'; goalId: string }
+  | { view: 'agent'; goalId: string; agentId: string }
+  | { view: 'todo'; goalId: string; todoId: string }
+  | { view: 'work'; goalId: string }
+  | { view: 'inbox'; goalId: string }
+  | { view: 'delivery'; goalId: string; deliveryId: string };
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  if (parts[0] !== 'g' || !parts[1]) return { view: 'home' };
+  const goalId = parts[1];
+  if (parts[2] === 'agent' && parts[3]) return { view: 'agent', goalId, agentId: parts[3] };
+  if (parts[2] === 'todo' && parts[3]) return { view: 'todo', goalId, todoId: parts[3] };
+  if (parts[2] === 'delivery' && parts[3])
+    return { view: 'delivery', goalId, deliveryId: parts[3] };
+  if (parts[2] === 'work') return { view: 'work', goalId };
+  if (parts[2] === 'inbox') return { view: 'inbox', goalId };
+  return { view: 'goal', goalId };
+}

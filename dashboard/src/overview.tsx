@@ -1,0 +1,234 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { DirectoryDocument, type DirectoryQuery, presenceChanges } from '../../src/client/index.ts';
+import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section } from './common.tsx';
+import { ago, BASIS_WORDS, href, REASON_WORDS, words } from './format.ts';
+import { useConnection, useNow } from './hooks.ts';
+
+type Packet = DirectoryQuery['directory'];
+type Row = Packet['rows'][number];
+type AttentionRow = Packet['rollup'][number];
+
+/**
+ * The directory packet of a goal, kept live: the gateway's presence stream (graphql-ws,
+ * resumed by seq after a drop) patches rows as changes arrive, and a settled burst of changes
+ * re-reads the packet so the rollup's annotations and the work columns follow. No polling.
+ */
+function useLiveDirectory(goalId: string) {
+  const connection = useConnection();
+  const [packet, setPacket] = useState<Packet>();
+  const [error, setError] = useState<string>();
+  const refresh = useRef<() => void>(() => {});
+
+  useEffect(() => {
+    const abort = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = () =>
+      connection.client.request(DirectoryDocument, { goalId, limit: 1000 }).then(
+        (data) => {
+          if (abort.signal.aborted) return;
+          setPacket(data.directory);
+          setError(undefined);
+        },
+        (failure: Error) => !abort.signal.aborted && setError(failure.message),
+      );
+    refresh.current = () => {
+      clearTimeout(timer);
+      timer = setTimeout(read, 250);
+    };
+    void read();
+    void (async () => {
+      try {
+        for await (const change of presenceChanges(connection.stream(abort.signal), goalId)) {
+          if (change.scopeGap) return;
+          setPacket(
+            (current) =>
+              current && {
+                ...current,
+                rows: current.rows.map((row) =>
+                  row.agentId === change.agentId
+                    ? { ...row, presence: change.presence ?? null }
+                    : row,
+                ),
+              },
+          );
+          refresh.current();
+        }
+      } catch (failure) {
+        if (!abort.signal.aborted) setError(`live updates stopped: ${(failure as Error).message}`);
+      }
+    })();
+    return () => {
+      abort.abort();
+      clearTimeout(timer);
+    };
+  }, [connection, goalId]);
+  return { packet, error };
+}
+
+export function Overview(props: { goalId: string }) {
+  const { packet, error } = useLiveDirectory(props.goalId);
+  if (!packet) return error ? <ErrorNotice error={error} /> : <Loading what="the directory" />;
+  return (
+    <>
+      {error && <ErrorNotice error={error} />}
+      {packet.scopeGap ? (
+        <ScopeGapNotice gap={packet.scopeGap} what="the directory and attention rollup" />
+      ) : (
+        <>
+          <Attention goalId={props.goalId} rows={packet.rollup} />
+          <Directory packet={packet} />
+        </>
+      )}
+    </>
+  );
+}
+
+export function Attention(props: { goalId: string; rows: readonly AttentionRow[] }) {
+  const now = useNow();
+  return (
+    <Section title="Needs attention" id="attention-title">
+      {props.rows.length === 0 ? (
+        <p class="muted">Nothing needs a decision.</p>
+      ) : (
+        <ol class="attention" data-testid="attention">
+          {props.rows.map((row) => (
+            <li
+              key={`${row.reason}:${row.agentId}:${row.todoId}:${row.gateId}:${row.deliveryId}`}
+              data-reason={row.reason}
+              class={`reason-${row.reason.toLowerCase()}`}
+            >
+              <strong>{REASON_WORDS[row.reason] ?? words(row.reason)}</strong>
+              {row.agentId && (
+                <>
+                  {' '}
+                  agent <a href={href.agent(props.goalId, row.agentId)}>{row.agentId}</a>
+                </>
+              )}
+              {row.todoId && (
+                <>
+                  {' '}
+                  todo <a href={href.todo(props.goalId, row.todoId)}>{row.todoId}</a>
+                </>
+              )}
+              {row.gateId && (
+                <>
+                  {' '}
+                  gate <code>{row.gateId}</code>
+                </>
+              )}
+              {row.deliveryId && (
+                <>
+                  {' '}
+                  delivery{' '}
+                  <a href={href.delivery(props.goalId, row.deliveryId)}>{row.deliveryId}</a>
+                </>
+              )}
+              {row.since && <span class="muted"> since {ago(row.since, now)}</span>}
+              {row.liveness && (
+                <span class="annotation" title="Presence is an annotation: it never ranks a row">
+                  {' '}
+                  presence: <Pill value={row.liveness} />
+                </span>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </Section>
+  );
+}
+
+function presenceNotes(row: Row): string[] {
+  const notes: string[] = [];
+  const p = row.presence;
+  if (!row.registered) notes.push('not registered');
+  if (!p) notes.push('no provider has reported this agent');
+  else {
+    if (p.stale) notes.push('stale: no report inside the provider’s TTL');
+    if (p.coverageGap) notes.push('coverage gap: the provider no longer covers it');
+    if (p.endedAt) notes.push('session ended');
+    if (p.reportedLiveness && p.reportedLiveness !== p.liveness)
+      notes.push(`reported ${words(p.reportedLiveness)}`);
+  }
+  for (const limit of row.observationLimits) notes.push(words(limit));
+  return notes;
+}
+
+export function Directory(props: { packet: Packet }) {
+  const { packet } = props;
+  const now = useNow();
+  return (
+    <Section title={`Directory (${packet.rows.length} agents)`} id="directory-title">
+      <div class="table-wrap">
+        <table class="directory" data-testid="directory">
+          <thead>
+            <tr>
+              <th scope="col">Agent</th>
+              <th scope="col">Model</th>
+              <th scope="col">Host</th>
+              <th scope="col">Liveness</th>
+              <th scope="col">Basis</th>
+              <th scope="col">Observed</th>
+              <th scope="col">Notes</th>
+              <th scope="col">Claimed todo</th>
+              <th scope="col">Lease</th>
+            </tr>
+          </thead>
+          <tbody>
+            {packet.rows.map((row) => (
+              <tr key={row.agentId} data-agent={row.agentId}>
+                <th scope="row">
+                  <a href={href.agent(packet.goalId, row.agentId)}>{row.agentId}</a>
+                </th>
+                <td>{row.agentModel}</td>
+                <td>{row.hostSurface}</td>
+                <td data-liveness={row.presence?.liveness ?? 'NONE'}>
+                  <Pill value={row.presence?.liveness} />
+                </td>
+                <td>
+                  {row.presence ? (BASIS_WORDS[row.presence.basis] ?? row.presence.basis) : '—'}
+                </td>
+                <td>
+                  {row.presence ? (
+                    <time dateTime={row.presence.observedAt} title={row.presence.observedAt}>
+                      observed {ago(row.presence.observedAt, now)}
+                    </time>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+                <td class="notes">{presenceNotes(row).join('; ')}</td>
+                <td>
+                  {row.work.todoId ? (
+                    <a href={href.todo(packet.goalId, row.work.todoId)}>{row.work.todoId}</a>
+                  ) : (
+                    <span class="muted">none</span>
+                  )}
+                </td>
+                <td>{words(row.work.lease)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p class="muted" data-testid="directory-footer">
+        {packet.registeredAgentCount} registered
+        {packet.omittedRowCount > 0 && (
+          <strong class="truncated"> · {packet.omittedRowCount} more not shown (truncated)</strong>
+        )}{' '}
+        · collected {ago(packet.collectedAt, now)} · scope {packet.scope} · audience{' '}
+        {packet.audience ? words(packet.audience) : 'none'}
+      </p>
+      {packet.limitations.length > 0 && (
+        <details>
+          <summary>Limitations ({packet.limitations.length})</summary>
+          <ul>
+            {packet.limitations.map((limitation) => (
+              <li key={limitation}>{words(limitation)}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </Section>
+  );
+}

@@ -534,12 +534,16 @@ describe(`gates and decision scopes (${driver})`, () => {
       { kind: 'DECISION_SCOPE', gateId: soon.id },
     ]);
 
-    await eventually(async () => {
-      const gates = await t.ok(GATES, { goalId }, a.token);
-      return gates.gates.rows.find((r: any) => r.id === soon.id)?.state === 'EXPIRED'
-        ? true
-        : undefined;
-    }, 'the gate to expire', 10_000);
+    await eventually(
+      async () => {
+        const gates = await t.ok(GATES, { goalId }, a.token);
+        return gates.gates.rows.find((r: any) => r.id === soon.id)?.state === 'EXPIRED'
+          ? true
+          : undefined;
+      },
+      'the gate to expire',
+      10_000,
+    );
     frontier = await frontierOf(a.token, goalId);
     expect(rowOf(frontier, expiring.id)).toMatchObject({ runnable: true, guards: [] });
     expect(guardKinds(rowOf(frontier, denied.id))).toEqual(['DECISION_SCOPE']);

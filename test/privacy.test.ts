@@ -6,7 +6,7 @@ import {
   redactionMarkers,
   redactSecrets,
   screenEvent,
-} from '../src/ledger/privacy.ts';
+} from '../src/core/privacy.ts';
 import { generateToken } from '../src/registry/tokens.ts';
 
 // Secrets are assembled at run time so the repository holds nothing a scanner would flag,

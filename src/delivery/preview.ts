@@ -1,4 +1,4 @@
-import { redactSecrets } from '../ledger/privacy.ts';
+import { redactSecrets } from '../core/privacy.ts';
 
 /**
  * What a delivery shows of its body as evidence: a short, one-line preview that never holds

@@ -8,11 +8,11 @@
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { Actor, CallerKind } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
+import { type Boundary, type Refusal, screenEvent } from '../core/privacy.ts';
 import type { Tx } from '../db/database.ts';
 import { bare, textArray } from '../db/sql.ts';
 import { appendAtNextSeq } from '../events/sequence.ts';
 import type { GateGranularity, GateKind, TodoStatus, TodoTransitionKind } from '../work/tables.ts';
-import { type Boundary, type Refusal, screenEvent } from './privacy.ts';
 import {
   type GoalChange,
   type LedgerEventKind,

@@ -6,6 +6,7 @@
 
 import type { Caller } from '../core/caller.ts';
 import { ForbiddenError, InputError } from '../core/errors.ts';
+import { screenEvent } from '../core/privacy.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { refuse, transactOrRefuse } from '../core/transaction.ts';
 import { LIMITS, oneOf, validateId, validateText } from '../core/validate.ts';
@@ -19,7 +20,6 @@ import { moveWorkSeq, resolveActor } from '../work/write.ts';
 import { appendEvent, type LedgerEvent, refusalError } from './append.ts';
 import { DIGEST, prefixDigests } from './digest.ts';
 import { LEDGER_LIMITS } from './limits.ts';
-import { screenEvent } from './privacy.ts';
 import { ledgerQuery, type RequiredRead, scopedRows } from './read.ts';
 import { loadAgentScope } from './scope.ts';
 

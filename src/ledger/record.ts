@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { ForbiddenError, InputError } from '../core/errors.ts';
+import { screenEvent } from '../core/privacy.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { oneOf, validateId, validateOptionalId } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
@@ -16,7 +17,6 @@ import { todosTable } from '../work/tables.ts';
 import type { UnknownTodo } from '../work/values.ts';
 import { resolveActor } from '../work/write.ts';
 import { appendEvent, type LedgerEvent, refusalError } from './append.ts';
-import { screenEvent } from './privacy.ts';
 import { goalChanges, type LedgerEventKind, ledgerEventKinds, systemOnlyKinds } from './tables.ts';
 
 export interface RecordEventInput {

@@ -3,13 +3,13 @@
  * input and result), and ledgerEvents, the scoped live stream of the same rows.
  */
 
+import type { Boundary } from '../../core/privacy.ts';
 import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
 import { UnknownAgentRef } from '../../registry/graphql.ts';
 import { ActorRef, UnknownTodoRef } from '../../work/graphql/write.ts';
 import { type LedgerEvent, type LedgerRelevance, ledgerRelevances } from '../append.ts';
-import type { Boundary } from '../privacy.ts';
 import { recordEvent } from '../record.ts';
 import { ledgerEvents } from '../stream.ts';
 import {

@@ -509,3 +509,47 @@ describe('redactSecrets, for previews of bodies', () => {
     expect(count).toBe(1);
   });
 });
+
+describe('shapes the redactor once missed', () => {
+  const cases: [string, string, string][] = [
+    ['secret_key=', 'config secret_key=Zx81kQ2m in the env', 'Zx81kQ2m'],
+    ['sk=', 'called with sk=abc123xyz789 today', 'abc123xyz789'],
+    ['a short GitHub OAuth token', 'token gho_16charsXYZabcd90 leaked', 'gho_16charsXYZabcd90'],
+    ['a GitHub server token', 'ghs_ABCDEFGHIJ0123456789 rotated', 'ghs_ABCDEFGHIJ0123456789'],
+    ['a PyPI token', 'upload with pypi-AgEIcHlwaS5vcmcCJDAw done', 'pypi-AgEIcHlwaS5vcmcCJDAw'],
+    [
+      'a bare Basic credential',
+      'sent Basic dXNlcjpwYXNzd29yZA== to the proxy',
+      'dXNlcjpwYXNzd29yZA==',
+    ],
+    [
+      'an Azure AccountKey',
+      'DefaultEndpointsProtocol=https;AccountKey=q1w2e3r4t5==;',
+      'q1w2e3r4t5',
+    ],
+    [
+      'a Slack webhook URL',
+      'posted to https://hooks.slack.com/services/T000/B000/XXXXXXXX ok',
+      'hooks.slack.com/services/T000',
+    ],
+    ['a path climbing into a home folder', 'see ../../home/alice/notes.txt', 'alice'],
+    ['a URL-encoded absolute path', 'opened %2Fhome%2Falice%2Fsecret.txt', 'alice'],
+  ];
+  for (const [what, text, secret] of cases) {
+    it(`redacts ${what}`, () => {
+      const { text: redacted, count } = redactSecrets(text);
+      expect(redacted).not.toContain(secret);
+      expect(count).toBeGreaterThan(0);
+    });
+  }
+
+  it('leaves look-alikes alone', () => {
+    for (const text of [
+      'task=refactor the parser',
+      'basic usage of the CLI',
+      'see ../docs/guide.md',
+    ]) {
+      expect(redactSecrets(text)).toEqual({ text, count: 0 });
+    }
+  });
+});

@@ -303,7 +303,7 @@ const SHAPED_CREDENTIALS: RegExp[] = [
   /sk-[A-Za-z0-9_-]{20,}/,
   /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}/,
   // GitHub classic (ghp, gho, ghu, ghs, ghr) and fine-grained tokens; GitLab personal tokens.
-  /gh[pousr]_[A-Za-z0-9]{30,}/,
+  /gh[pousr]_[A-Za-z0-9]{16,}/,
   /github_pat_[A-Za-z0-9_]{22,}/,
   /glpat-[A-Za-z0-9_-]{20,}/,
   // Slack bot, app, user, refresh and legacy tokens.
@@ -311,6 +311,10 @@ const SHAPED_CREDENTIALS: RegExp[] = [
   // AWS access key ids, long-lived (AKIA) and temporary (ASIA); Google API keys.
   /(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/,
   /AIza[A-Za-z0-9_-]{35}/,
+  // PyPI upload tokens.
+  /pypi-[A-Za-z0-9_-]{16,}/,
+  // Slack incoming-webhook and workflow URLs: the path is the secret.
+  /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]+/,
   // npm and Hugging Face tokens.
   /npm_[A-Za-z0-9]{36}/,
   /hf_[A-Za-z0-9]{30,}/,
@@ -326,8 +330,12 @@ const AUTHORIZATION_HEADER = new RegExp(
   'gi',
 );
 
-// `Bearer <token>` anywhere else; a plain lowercase word after it is prose ("bearer tokens").
-const BEARER = new RegExp(String.raw`\b(bearer[ \t]+)${NOT_MARKED}([A-Za-z0-9._~+/-]{8,}=*)`, 'gi');
+// `Bearer <token>` or `Basic <base64>` anywhere else; a plain lowercase word after it is
+// prose ("bearer tokens", "basic usage").
+const BEARER = new RegExp(
+  String.raw`\b((?:bearer|basic)[ \t]+)${NOT_MARKED}([A-Za-z0-9._~+/-]{8,}=*)`,
+  'gi',
+);
 
 // `scheme://user:password@host`: the password only; the user and host stay readable.
 const URL_PASSWORD = new RegExp(
@@ -338,7 +346,7 @@ const URL_PASSWORD = new RegExp(
 // `key=value` / `key: value` / `"key": "value"` where the key ends in a secret-ish word.
 // The key must end there, so `token_count=5` and `max_tokens=4096` are not pairs; `==` and
 // `::` are code, not pairs. Every value is redacted: a password can be any word.
-const SECRET_KEY = `[A-Za-z0-9_.-]{0,64}?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)`;
+const SECRET_KEY = `(?:[A-Za-z0-9_.-]{0,64}?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|account[_-]?key|shared[_-]?access[_-]?key)|sk)`;
 const SECRET_PAIR = new RegExp(
   String.raw`(?<![A-Za-z0-9_.-])(${SECRET_KEY}["']?[ \t]*[:=](?![=:])[ \t]*)` +
     String.raw`(?:"${NOT_MARKED}([^"\r\n]+)"|'${NOT_MARKED}([^'\r\n]+)'|${NOT_MARKED}([^\s"'&;,)]+))`,
@@ -359,6 +367,13 @@ const WINDOWS_PATH = new RegExp(String.raw`(?<![A-Za-z0-9])[A-Za-z]:[\\/]${PATH_
 const UNC_PATH = new RegExp(String.raw`${PATH_START}\\\\[^\s\\]+\\${PATH_BODY}`, 'g');
 const HOME_PATH = new RegExp(`${PATH_START}~(?:[a-z_][a-z0-9_-]*)?/${PATH_BODY}`, 'g');
 const ROOTED_PATH = new RegExp(`${PATH_START}/(?=[A-Za-z0-9._~-])${PATH_BODY}`, 'g');
+// `../../home/x`: a relative path that climbs into a home folder names one all the same.
+const CLIMBING_HOME_PATH = new RegExp(
+  String.raw`${PATH_START}(?:\.\.[\\/])+(?:home|Users|root)[\\/]${PATH_BODY}`,
+  'g',
+);
+// `%2Fhome%2Fx`: an absolute path, URL-encoded.
+const ENCODED_PATH = /%2F(?:home|Users|root|tmp|var|etc|opt|private|mnt|srv)(?:%2F|\/)[^\s"'`<>]*/gi;
 /**
  * A rooted path of one segment is redacted only under these roots: `/graphql`, `/healthz`
  * or an agent's `/review` command say nothing about a machine, `/home` or `/tmp` do. Two or
@@ -440,6 +455,8 @@ function redact(input: string): Redacted {
     });
   };
   path(FILE_URL);
+  path(ENCODED_PATH);
+  path(CLIMBING_HOME_PATH);
   path(WINDOWS_PATH);
   path(UNC_PATH);
   path(HOME_PATH);

@@ -373,7 +373,8 @@ const CLIMBING_HOME_PATH = new RegExp(
   'g',
 );
 // `%2Fhome%2Fx`: an absolute path, URL-encoded.
-const ENCODED_PATH = /%2F(?:home|Users|root|tmp|var|etc|opt|private|mnt|srv)(?:%2F|\/)[^\s"'`<>]*/gi;
+const ENCODED_PATH =
+  /%2F(?:home|Users|root|tmp|var|etc|opt|private|mnt|srv)(?:%2F|\/)[^\s"'`<>]*/gi;
 /**
  * A rooted path of one segment is redacted only under these roots: `/graphql`, `/healthz`
  * or an agent's `/review` command say nothing about a machine, `/home` or `/tmp` do. Two or

@@ -6,7 +6,15 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql.ts';
 import { database, t } from './support/gateway-per-file.ts';
-import { driver, peerInNewGoal, startTestGateway, uid } from './support/harness.ts';
+import {
+  createGoal,
+  driver,
+  issueCredential,
+  peerInNewGoal,
+  registerAgent,
+  startTestGateway,
+  uid,
+} from './support/harness.ts';
 
 const CREATE_GOAL = `mutation($input: CreateGoalInput!) { createGoal(input: $input) { __typename } }`;
 
@@ -126,5 +134,109 @@ describe(`bad input is BAD_USER_INPUT (${driver})`, () => {
     expect(lines.join('')).toContain(errorId);
     expect(lines.join('')).not.toContain(secret);
     await gateway.stop();
+  });
+});
+
+describe(`no secret leaves through a side door (${driver})`, () => {
+  const TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+  const SECRET_TEXT = `uses ${TOKEN} from /home/alice/.config/gh`;
+
+  it('redacts credentials and home paths at write in todo titles, visions, gate reasons and delivery subjects; refuses them in idempotency keys', async () => {
+    const goalId = await createGoal(t);
+    await registerAgent(t, goalId, 'alpha');
+    await registerAgent(t, goalId, 'beta');
+    const alpha = await issueCredential(t, { kind: 'PEER', goalId, agentId: 'alpha' });
+    const beta = await issueCredential(t, { kind: 'PEER', goalId, agentId: 'beta' });
+    const created = await t.ok(
+      `mutation($input: CreateTodoInput!) { createTodo(input: $input) { ... on Todo { id title } } }`,
+      { input: { goalId, title: `fix login ${SECRET_TEXT}`, taskClass: 'ADVANCEMENT_TASK' } },
+      alpha.token,
+    );
+    await t.ok(
+      `mutation($input: TodoActionInput!) { claimTodo(input: $input) { __typename } }`,
+      { input: { goalId, todoId: created.createTodo.id } },
+      alpha.token,
+    );
+    await t.ok(
+      `mutation($input: SetVisionInput!) { setVision(input: $input) { __typename } }`,
+      {
+        input: {
+          goalId,
+          roleScope: 'src/auth',
+          visionSummary: `ship auth; ${SECRET_TEXT}`,
+          acceptanceSummary: 'tests pass',
+          replanTriggerSummary: 'login breaks',
+        },
+      },
+      alpha.token,
+    );
+    await t.ok(
+      `mutation($input: OpenGateInput!) { openGate(input: $input) { __typename } }`,
+      {
+        input: {
+          goalId,
+          kind: 'DIRECTION',
+          granularity: 'ACTION',
+          scopeKey: 'auth',
+          reason: `may I? ${SECRET_TEXT}`,
+        },
+      },
+      alpha.token,
+    );
+    const sent = await t.ok(
+      `mutation($input: DeliverInput!) { deliver(input: $input) { ... on Delivery { subject } } }`,
+      {
+        input: {
+          goalId,
+          to: 'beta',
+          kind: 'CONTEXT',
+          subject: `token ${SECRET_TEXT}`,
+          body: `the body goes as sent: ${TOKEN}`,
+          idempotencyKey: uid('key'),
+        },
+      },
+      alpha.token,
+    );
+    const reads = await t.ok(
+      `query($g: ID!) {
+        todos(goalId: $g) { rows { title } }
+        visions(goalId: $g) { rows { visionSummary } }
+        gates(goalId: $g) { rows { reason } }
+        evidenceLedger(goalId: $g, agentId: "beta") { otherAgentFrontier { visionSummary topTodo } }
+        inbox(goalId: $g) { ... on Inbox { messages { subject body } } }
+      }`,
+      { g: goalId },
+      beta.token,
+    );
+    const shown = JSON.stringify({ ...reads, inbox: undefined, sent });
+    expect(shown).not.toContain(TOKEN);
+    expect(shown).not.toContain('/home/alice');
+    expect(shown).toContain('[redacted:credential]');
+    expect(shown).toContain('[redacted:path]');
+    // The recipient still gets the body as sent.
+    expect(JSON.stringify(reads.inbox)).toContain(`the body goes as sent: ${TOKEN}`);
+
+    const keyed = await t.gql(
+      `mutation($input: DeliverInput!) { deliver(input: $input) { __typename } }`,
+      {
+        input: {
+          goalId,
+          to: 'beta',
+          kind: 'CONTEXT',
+          subject: 's',
+          body: 'b',
+          idempotencyKey: `retry:${TOKEN}`,
+        },
+      },
+      alpha.token,
+    );
+    expect(keyed.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('refuses terminal escapes, bidi controls and line breaks in one-line fields', async () => {
+    for (const title of ['red \u001b[31mtitle', 'swap \u202Eeman', 'two\nlines']) {
+      const result = await t.gql(CREATE_GOAL, { input: { goalId: uid('goal'), title } });
+      expect(result.errors?.[0]?.extensions?.code, JSON.stringify(title)).toBe('BAD_USER_INPUT');
+    }
   });
 });

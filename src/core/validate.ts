@@ -1,4 +1,5 @@
 import { InputError } from './errors.ts';
+import { redactSecrets } from './privacy.ts';
 
 /**
  * Validators every domain uses. Each throws InputError (BAD_USER_INPUT, nothing written) naming
@@ -23,14 +24,66 @@ export function validateId(field: string, value: string): string {
   return value;
 }
 
-/** Free text with a length bound; surrounding whitespace is dropped. */
-export function validateText(field: string, value: string, max: number, min = 1): string {
+/** Whether a text may span lines: titles, subjects and labels are one line. */
+export type Lines = 'one' | 'many';
+
+// Control characters rewrite a reader's terminal (ESC[31m) and bidi controls reorder what it
+// shows: text one agent writes and another reads carries neither. Tabs always, and line
+// breaks where lines are allowed, are fine.
+const CONTROL: Record<Lines, RegExp> = {
+  one: /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u,
+  many: /[^\P{Cc}\t\n\r]|[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u,
+};
+
+/**
+ * Free text with a length bound and no control or bidi characters (line breaks only where
+ * `lines` is 'many'); surrounding whitespace is dropped.
+ */
+export function validateText(
+  field: string,
+  value: string,
+  max: number,
+  min = 1,
+  lines: Lines = 'many',
+): string {
   const trimmed = value.trim();
   if (trimmed.length < min) throw new InputError(`${field} must not be empty`, field);
   if (trimmed.length > max)
     throw new InputError(`${field} must be at most ${max} characters`, field);
+  if (CONTROL[lines].test(lines === 'one' ? trimmed.replace(/\t/g, ' ') : trimmed)) {
+    throw new InputError(
+      `${field} must not contain control characters (terminal escapes), bidi controls${lines === 'one' ? ' or line breaks' : ''}`,
+      field,
+    );
+  }
   return trimmed;
 }
+
+/**
+ * Text that other agents read (titles, reasons, subjects, visions): validated like
+ * validateText, then passed through the privacy boundary — credentials and absolute local
+ * paths become `[redacted:…]` markers. What redaction cannot make safe (the start of a
+ * private key without its end) is refused, and nothing is written.
+ */
+export function screenText(
+  field: string,
+  value: string,
+  max: number,
+  min = 1,
+  lines: Lines = 'many',
+): string {
+  const text = validateText(field, value, max, min, lines);
+  if (UNTERMINATED_KEY.test(text)) {
+    throw new InputError(
+      `${field} holds the start of a private key without its end; it cannot be redacted safely`,
+      field,
+    );
+  }
+  return redactSecrets(text).text;
+}
+
+const UNTERMINATED_KEY =
+  /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?![\s\S]*-----END )/;
 
 export function validateOptionalId(field: string, value: string | null | undefined): string | null {
   return value === null || value === undefined ? null : validateId(field, value);

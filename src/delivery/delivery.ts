@@ -3,9 +3,10 @@ import { Repeater } from '@repeaterjs/repeater';
 import { and, asc, type Column, eq, getTableColumns, inArray, lt, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
+import { redactSecrets } from '../core/privacy.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { single } from '../core/stream.ts';
-import { validateId, validateText } from '../core/validate.ts';
+import { screenText, validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { bare } from '../db/sql.ts';
 import type { Doorbell } from '../events/doorbell.ts';
@@ -147,7 +148,7 @@ function validate(input: DeliverInput): Validated {
   const todoId = optionalId('todoId', input.todoId);
   const threadId = optionalId('threadId', input.threadId);
   const replyTo = optionalId('replyTo', input.replyTo);
-  const subject = validateText('subject', input.subject, MAX_SUBJECT_CHARS);
+  const subject = screenText('subject', input.subject, MAX_SUBJECT_CHARS, 1, 'one');
   if (input.body.trim().length === 0) throw new InputError('body must not be empty', 'body');
   const bytes = Buffer.byteLength(input.body, 'utf8');
   if (bytes > MAX_BODY_BYTES) {
@@ -160,7 +161,16 @@ function validate(input: DeliverInput): Validated {
     'idempotencyKey',
     input.idempotencyKey,
     MAX_IDEMPOTENCY_KEY_CHARS,
+    1,
+    'one',
   );
+  // A key is compared as it is, so it is refused rather than redacted: it is shown back.
+  if (redactSecrets(idempotencyKey).count > 0) {
+    throw new InputError(
+      'idempotencyKey must not carry a credential or an absolute local path',
+      'idempotencyKey',
+    );
+  }
   const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
     throw new InputError(`timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}`, 'timeoutMs');

@@ -9,7 +9,7 @@ import { ForbiddenError, InputError } from '../core/errors.ts';
 import { screenEvent } from '../core/privacy.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { refuse, transactOrRefuse } from '../core/transaction.ts';
-import { LIMITS, oneOf, validateId, validateText } from '../core/validate.ts';
+import { LIMITS, oneOf, screenText, validateId, validateText } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
 import { lockHead } from '../events/sequence.ts';
 import type { UnknownAgent } from '../registry/registry.ts';
@@ -101,7 +101,7 @@ export async function recordReplanCheckpoint(
   if (!screened.ok) throw refusalError({ ...screened, field: `delta.${screened.field}` });
   const visionText = (name: keyof VisionPatch, max: number) => {
     const value = delta[name];
-    return value == null ? null : validateText(`delta.${name}`, value, max);
+    return value == null ? null : screenText(`delta.${name}`, value, max);
   };
   const patch: VisionPatch = {
     roleScope: visionText('roleScope', LIMITS.roleScope),

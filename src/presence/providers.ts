@@ -74,11 +74,11 @@ export async function registerProvider(
   }
   const mapping: Record<string, Liveness> = {};
   for (const { providerState, liveness } of input.livenessMapping) {
-    mapping[validateText('livenessMapping.providerState', providerState, 100)] = liveness;
+    mapping[validateText('livenessMapping.providerState', providerState, 100, 1, 'one')] = liveness;
   }
   const values = {
     providerId,
-    instanceId: validateText('instanceId', input.instanceId, MAX_REF_LENGTH),
+    instanceId: validateText('instanceId', input.instanceId, MAX_REF_LENGTH, 1, 'one'),
     goalIds: [...caller.goalIds],
     membershipProof: validateText('membershipProof', input.membershipProof, 1000),
     identifierRules: validateText('identifierRules', input.identifierRules, 1000),

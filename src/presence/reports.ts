@@ -90,7 +90,7 @@ export function reportPresence(
     caller,
     reports.map((r) => ({
       ...r,
-      occupantRef: validateText('occupantRef', r.occupantRef, MAX_REF_LENGTH),
+      occupantRef: validateText('occupantRef', r.occupantRef, MAX_REF_LENGTH, 1, 'one'),
       reportSeq: parseReportSeq(r.reportSeq),
       ended: false,
     })),
@@ -142,7 +142,7 @@ async function applyReports(
   for (const r of reports) {
     validateId('goalId', r.goalId);
     validateId('agentId', r.agentId);
-    validateText('providerSessionRef', r.providerSessionRef, MAX_REF_LENGTH);
+    validateText('providerSessionRef', r.providerSessionRef, MAX_REF_LENGTH, 1, 'one');
     if (Number.isNaN(r.observedAt.getTime()))
       throw new InputError('observedAt is not a valid time', 'observedAt');
   }

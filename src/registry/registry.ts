@@ -4,7 +4,7 @@ import type { Caller, CallerKind } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import { type Listing, type Tagged, tag } from '../core/results.ts';
 import type { ScopeGap } from '../core/scope.ts';
-import { validateId, validateText } from '../core/validate.ts';
+import { screenText, validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { ring } from '../events/doorbell.ts';
 import { checkGoalScope, goalsInScope } from './scope.ts';
@@ -42,7 +42,7 @@ export async function createGoal(
   input: { goalId: string; title: string },
 ): Promise<CreateGoalResult> {
   const id = validateId('goalId', input.goalId);
-  const title = validateText('title', input.title, 200);
+  const title = screenText('title', input.title, 200, 1, 'one');
   const [created] = await db
     .insert(goalsTable)
     .values({ id, title })
@@ -80,8 +80,8 @@ export async function registerAgent(
   const values = {
     goalId: validateId('goalId', input.goalId),
     agentId: validateId('agentId', input.agentId),
-    agentModel: validateText('agentModel', input.agentModel, 100),
-    hostSurface: validateText('hostSurface', input.hostSurface, 100),
+    agentModel: validateText('agentModel', input.agentModel, 100, 1, 'one'),
+    hostSurface: validateText('hostSurface', input.hostSurface, 100, 1, 'one'),
   };
   const gap = await checkGoalScope(db, caller, values.goalId);
   if (gap) return gap;
@@ -216,7 +216,7 @@ export async function issueCredential(
   db: Db,
   input: IssueCredentialInput,
 ): Promise<IssuedCredential> {
-  const label = validateText('label', input.label ?? '', 100, 0);
+  const label = screenText('label', input.label ?? '', 100, 0, 'one');
   const values = {
     id: `cred_${randomUUID()}`,
     kind: input.kind,

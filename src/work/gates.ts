@@ -8,7 +8,14 @@ import type { Tagged } from '../core/results.ts';
 import { tag } from '../core/results.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { refuse } from '../core/transaction.ts';
-import { LIMITS, oneOf, validateId, validateOptionalId, validateText } from '../core/validate.ts';
+import {
+  LIMITS,
+  oneOf,
+  screenText,
+  validateId,
+  validateOptionalId,
+  validateText,
+} from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
 import { appendEvent, gateEvent } from '../ledger/append.ts';
 import type { UnknownAgent } from '../registry/registry.ts';
@@ -49,7 +56,7 @@ export async function openGate(
   const kind = oneOf('kind', input.kind, gateKinds) as GateKind;
   const granularity = oneOf('granularity', input.granularity, gateGranularities) as GateGranularity;
   const scopeKey = validateScopeKey('scopeKey', input.scopeKey);
-  const reason = validateText('reason', input.reason, LIMITS.reason);
+  const reason = screenText('reason', input.reason, LIMITS.reason);
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt !== null && !(expiresAt.getTime() > Date.now())) {
     throw new InputError('expiresAt must be in the future', 'expiresAt');
@@ -93,7 +100,7 @@ export async function resolveGate(
   const goalId = validateId('goalId', input.goalId);
   const gateId = validateId('gateId', input.gateId);
   const decision = oneOf('decision', input.decision, gateDecisions) as GateDecision;
-  const note = input.note == null ? null : validateText('note', input.note, LIMITS.reason);
+  const note = input.note == null ? null : screenText('note', input.note, LIMITS.reason);
   const result = await workWrite(db, caller, goalId, null, async (tx, actor) => {
     const [gate] = await tx
       .select(gateColumns)

@@ -5,7 +5,14 @@ import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import { tag } from '../core/results.ts';
 import { refuse } from '../core/transaction.ts';
-import { boundedList, LIMITS, unique, validateOptionalId, validateText } from '../core/validate.ts';
+import {
+  boundedList,
+  LIMITS,
+  screenText,
+  unique,
+  validateOptionalId,
+  validateText,
+} from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
 import {
   type TodoSpec,
@@ -107,7 +114,7 @@ export async function supersedeTodo(
   },
 ): Promise<SupersedeTodoResult> {
   const { goalId, todoId, agentId } = validateAction(input);
-  const reason = validateText('reason', input.reason, LIMITS.reason);
+  const reason = screenText('reason', input.reason, LIMITS.reason);
   const replacementId = validateOptionalId('replacementId', input.replacementId);
   const replacement = input.replacement ? validateSpec(input.replacement, 'replacement.') : null;
   if ((replacementId === null) === (replacement === null)) {
@@ -184,7 +191,7 @@ export async function deferTodo(
   if (resumeWhen.length === 0) {
     throw new InputError('resumeWhen must name at least one condition', 'resumeWhen');
   }
-  const reason = input.reason == null ? null : validateText('reason', input.reason, LIMITS.reason);
+  const reason = input.reason == null ? null : screenText('reason', input.reason, LIMITS.reason);
   return workWrite(db, caller, goalId, agentId, async (tx, actor, seq) => {
     const todo = await loadTodo(tx, goalId, todoId);
     checkLive(todo, 'DEFER');
@@ -231,7 +238,7 @@ export async function closeNoFollowUp(
   input: TodoActionInput & { reason: string },
 ): Promise<TodoResult> {
   const { goalId, todoId, agentId } = validateAction(input);
-  const reason = validateText('reason', input.reason, LIMITS.reason);
+  const reason = screenText('reason', input.reason, LIMITS.reason);
   return workWrite(db, caller, goalId, agentId, async (tx, actor, seq) => {
     const todo = await loadTodo(tx, goalId, todoId);
     checkLive(todo, 'CLOSE_NO_FOLLOW_UP');

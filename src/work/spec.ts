@@ -5,6 +5,7 @@ import {
   boundedList,
   LIMITS,
   oneOf,
+  screenText,
   unique,
   validateId,
   validateOptionalId,
@@ -91,7 +92,7 @@ export function validateSpec(input: TodoSpecInput, prefix = ''): TodoSpec {
     );
   }
   return {
-    title: validateText(f('title'), input.title, LIMITS.title),
+    title: screenText(f('title'), input.title, LIMITS.title, 1, 'one'),
     taskClass: oneOf(f('taskClass'), input.taskClass, taskClasses),
     priority,
     dependsOn: unique(

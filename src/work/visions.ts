@@ -9,6 +9,7 @@ import type { ScopeGap } from '../core/scope.ts';
 import {
   boundedList,
   LIMITS,
+  screenText,
   unique,
   validateId,
   validateOptionalId,
@@ -39,10 +40,10 @@ export async function setVision(
   const goalId = validateId('goalId', input.goalId);
   const agentId = validateOptionalId('agentId', input.agentId);
   const values = {
-    roleScope: validateText('roleScope', input.roleScope, LIMITS.roleScope),
-    visionSummary: validateText('visionSummary', input.visionSummary, LIMITS.summary),
-    acceptanceSummary: validateText('acceptanceSummary', input.acceptanceSummary, LIMITS.summary),
-    replanTriggerSummary: validateText(
+    roleScope: screenText('roleScope', input.roleScope, LIMITS.roleScope, 1, 'one'),
+    visionSummary: screenText('visionSummary', input.visionSummary, LIMITS.summary),
+    acceptanceSummary: screenText('acceptanceSummary', input.acceptanceSummary, LIMITS.summary),
+    replanTriggerSummary: screenText(
       'replanTriggerSummary',
       input.replanTriggerSummary,
       LIMITS.summary,
@@ -97,7 +98,7 @@ export async function patchVision(
     .where(and(eq(visionsTable.goalId, goalId), eq(visionsTable.agentId, agentId)));
   const field = (name: keyof VisionPatch, max: number) => {
     const value = patch[name];
-    if (value !== null) return validateText(`delta.${name}`, value, max);
+    if (value !== null) return screenText(`delta.${name}`, value, max);
     if (current) return current[name];
     throw new InputError(
       `the agent has no vision yet: delta.${name} is required to create it`,

@@ -12,6 +12,7 @@ import { directoryCommands } from './commands/directory.ts';
 import { helpCommand } from './commands/help.ts';
 import { ledgerCommands } from './commands/ledger.ts';
 import { sessionCommands } from './commands/session.ts';
+import { tmuxCommands } from './commands/tmux.ts';
 import { waitCommand } from './commands/wait.ts';
 import { workCommands } from './commands/work.ts';
 import { current, explain, resolveConnection } from './context.ts';
@@ -59,6 +60,7 @@ Example:
     waitCommand,
     ledgerCommands,
     workCommands,
+    tmuxCommands,
     adminCommand,
     helpCommand,
     completionCommand,

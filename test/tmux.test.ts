@@ -62,7 +62,7 @@ function waitResolved(id: string, timeoutMs = 15_000) {
   );
 }
 
-describe('tmux provider', () => {
+describe('tmux provider', { timeout: 60_000 }, () => {
   it('reports IDLE → WORKING → DONE → BLOCKED from a real pane; a delivery to the gated agent is refused AGENT_BLOCKED', async () => {
     const { box, goalId, peers, agentId, pane } = await setup();
     const idle = await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE at the prompt');

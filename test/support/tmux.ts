@@ -96,7 +96,7 @@ export async function startProvider(gw: Gw, box: Sandbox, goalIds: string[], ext
 export async function presenceOf(gw: Gw, goalId: string, agentId: string) {
   const { directory } = await gw.t.ok(
     `query($goalId: ID!) { directory(goalId: $goalId) { limitations rows { agentId presence {
-      provider providerSessionRef occupantRef liveness basis stateChangeSeq stale coverageGap } } } }`,
+      provider providerSessionRef occupantRef liveness basis stateChangeSeq stale coverageGap endedAt } } } }`,
     { goalId },
   );
   return directory.rows.find((r: any) => r.agentId === agentId)?.presence ?? null;

@@ -85,6 +85,7 @@ interface Pane {
   live: boolean;
   reportedLiveness?: Liveness;
   reportedOccupant?: string;
+  reportedBasis?: PresenceBasis;
   /** The agent's hooks reported for this occupant: detection no longer reports. */
   hook: boolean;
   /** The hooks said the session ended: nothing more for this occupant. */
@@ -202,6 +203,7 @@ export class TmuxProvider {
   private ends: { paneId: string; goalId: string; agentId: string }[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  private observing: Promise<void> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
   private probing = false;
   private stopped = false;
@@ -211,8 +213,8 @@ export class TmuxProvider {
 
   constructor(options: TmuxProviderOptions) {
     this.o = {
-      presenceTtlMs: 30_000,
-      scanMs: 2000,
+      presenceTtlMs: 60_000,
+      scanMs: 5000,
       settleMs: 600,
       throttleMs: 250,
       batchMs: 60,
@@ -247,6 +249,7 @@ export class TmuxProvider {
     for (const c of this.controls.values()) c.close();
     this.controls.clear();
     await this.flushing;
+    await this.observing;
     await new Promise<void>((resolve) =>
       this.hookServer ? this.hookServer.close(() => resolve()) : resolve(),
     );
@@ -610,7 +613,12 @@ export class TmuxProvider {
   private setLiveness(pane: Pane, liveness: Liveness, basis: PresenceBasis): void {
     pane.liveness = liveness;
     pane.basis = basis;
-    if (pane.reportedLiveness === liveness && pane.reportedOccupant === pane.occupantRef) return;
+    if (
+      pane.reportedLiveness === liveness &&
+      pane.reportedOccupant === pane.occupantRef &&
+      pane.reportedBasis === basis
+    )
+      return;
     this.enqueue(pane);
   }
 
@@ -710,14 +718,18 @@ export class TmuxProvider {
           pane.live = true;
           pane.reportedLiveness = r.liveness;
           pane.reportedOccupant = r.occupantRef;
+          pane.reportedBasis = r.basis;
         }
         break;
       }
+      // Observations go on their own chain: they never delay the next presence batch.
       for (const pane of this.panes.values())
         if (pane.observe && pane.live && !pane.dead) {
           pane.observe = false;
-          await this.observe(pane).catch((error) =>
-            this.o.log(`reportObservation failed: ${(error as Error).message}`),
+          this.observing = this.observing.then(() =>
+            this.observe(pane).catch((error) =>
+              this.o.log(`reportObservation failed: ${(error as Error).message}`),
+            ),
           );
         }
       if (this.queue.size || this.ends.length) this.schedule();

@@ -109,7 +109,7 @@ export function presenceUntil(
   agentId: string,
   test: (presence: any) => boolean,
   what: string,
-  timeoutMs = 10_000,
+  timeoutMs = 20_000,
 ) {
   return eventually(
     async () => {

@@ -76,7 +76,12 @@ export function tmuxCommands(program: Command): void {
         '--hook-socket <path>',
         'where hooks reach the provider [default: per server, private]',
       )
-      .option('--ttl <duration>', 'presence TTL to declare', duration, 30_000)
+      .option(
+        '--ttl <duration>',
+        'presence TTL to declare (heartbeats every third of it)',
+        duration,
+        60_000,
+      )
       .option(
         '--status',
         "print the running provider's panes (bindings, liveness, reasons) and exit",

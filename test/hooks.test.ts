@@ -243,3 +243,24 @@ describe('switchboard hooks install|uninstall claude-code', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(foreign);
   });
 });
+
+describe('help', () => {
+  it('every presence verb has help with an example', async () => {
+    const verbs = [
+      'provider tmux',
+      'attach',
+      'run',
+      'hook claude-code',
+      'hook codex',
+      'hook report',
+      'hooks install',
+      'hooks uninstall',
+    ];
+    const missing: string[] = [];
+    for (const verb of verbs) {
+      const help = await runCli([...verb.split(' '), '--help']);
+      if (help.code !== 0 || !/Examples?:\n\s+\$ switchboard/.test(help.stdout)) missing.push(verb);
+    }
+    expect(missing).toEqual([]);
+  }, 60_000);
+});

@@ -10,7 +10,6 @@ import {
   presenceOf,
   presenceUntil,
   runStandin,
-  type Sandbox,
   sandbox,
   startProvider,
   type,

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { InboxDocument, type Liveness, TakeNextMessageDocument } from '../../client/index.ts';
 import type { TmuxServer } from '../../providers/control.ts';
-import { type Context, collect, duration, examples, type GlobalArgs, run } from '../context.ts';
+import { type Context, collect, duration, examples, run } from '../context.ts';
 import { Exit, ExitCode, usage } from '../exit-codes.ts';
 
 interface ServerArgs {
@@ -90,7 +90,7 @@ export function tmuxCommands(program: Command): void {
     .addHelpText(
       'after',
       examples(
-        'SWITCHBOARD_TOKEN=$(cat provider.token) switchboard provider tmux --goal demo',
+        'switchboard provider tmux --goal demo   # with a PROVIDER token (SWITCHBOARD_TOKEN or a profile)',
         'switchboard provider tmux --status --json',
       ),
     )
@@ -325,7 +325,14 @@ export function tmuxCommands(program: Command): void {
       .description(
         'Claude Code hook: reads the hook JSON on stdin; on Stop hands over the next message (decision: block), never while BLOCKED',
       )
-      .option('--no-deliver', 'report presence only; never hand over a message'),
+      .option('--no-deliver', 'report presence only; never hand over a message')
+      .addHelpText(
+        'after',
+        examples(
+          'switchboard hooks install claude-code   # Claude Code then runs this on each event',
+          'echo \'{"hook_event_name":"Stop"}\' | switchboard hook claude-code',
+        ),
+      ),
   ).action(
     run<ServerArgs & { deliver: boolean }>(async (ctx, o) => {
       const { claudeEffect } = await import('../../providers/hooks.ts');
@@ -377,6 +384,12 @@ export function tmuxCommands(program: Command): void {
       .command('codex [payload]')
       .description(
         'Codex `notify` program: the JSON payload as the last argument (agent-turn-complete → DONE)',
+      )
+      .addHelpText(
+        'after',
+        examples(
+          'switchboard hook codex \'{"type":"agent-turn-complete"}\'   # ~/.codex/config.toml: notify = ["switchboard", "hook", "codex"]',
+        ),
       ),
   ).action(
     run<ServerArgs, [string | undefined]>(async (ctx, o, payloadText) => {
@@ -398,6 +411,10 @@ export function tmuxCommands(program: Command): void {
       .command('report <liveness>')
       .description(
         `report the pane's liveness from any agent's own hooks: ${LIVENESS.join(', ').toLowerCase()}, or ended`,
+      )
+      .addHelpText(
+        'after',
+        examples('switchboard hook report working', 'switchboard hook report ended'),
       ),
   ).action(
     run<ServerArgs, [string]>(async (ctx, o, value) => {
@@ -421,6 +438,13 @@ export function tmuxCommands(program: Command): void {
       )
       .option('--project', 'this project: .claude/settings.json (default)')
       .option('--user', 'your user: ~/.claude/settings.json')
+      .addHelpText(
+        'after',
+        examples(
+          `switchboard hooks ${action} claude-code`,
+          `switchboard hooks ${action} claude-code --user`,
+        ),
+      )
       .action(
         run<{ project?: boolean; user?: boolean }, [string]>(async (ctx, o, agent) => {
           if (agent !== 'claude-code')

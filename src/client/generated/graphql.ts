@@ -277,6 +277,20 @@ export type DiscoverySource =
   /** Registered to the goal (always present: the registry is the identity). */
   | 'REGISTRY';
 
+/** The occupant of a location is gone. */
+export type EndPresenceInput = {
+  /** The agent. */
+  agentId: string | number;
+  /** The goal. */
+  goalId: string | number;
+  /** When it was seen gone. */
+  observedAt: string;
+  /** The location. */
+  providerSessionRef: string;
+  /** The provider's sequence. */
+  reportSeq: string;
+};
+
 /** How current what is known of an agent is. Never a statement about its work. */
 export type Freshness =
   /** A provider reports it now, within its TTL. */
@@ -467,6 +481,14 @@ export type Liveness =
   /** Observed executing. Not progress, not evidence of an outcome. */
   | 'WORKING';
 
+/** One provider state and the liveness it maps to. */
+export type LivenessMappingInput = {
+  /** What it means here. */
+  liveness: Liveness;
+  /** The provider's own state name. */
+  providerState: string;
+};
+
 /** Why there is no excerpt. */
 export type ObservationGapReason =
   /** The source is declared but nothing was captured for this agent yet. */
@@ -497,6 +519,16 @@ export type ObservationSource =
   | 'RECENT_UNWRAPPED'
   /** The rendered screen. */
   | 'VIEWPORT';
+
+/** An observation source the provider can supply. */
+export type ObservationSourceInput = {
+  /** What it cannot recover. */
+  limits: Array<ObservationLimit>;
+  /** Most lines it keeps (1-10000). */
+  maxLines: number;
+  /** The source. */
+  source: ObservationSource;
+};
 
 /** A decision a user or controller must make. */
 export type OpenGateInput = {
@@ -532,6 +564,37 @@ export type PresenceBasis =
   /** The agent said so itself. */
   | 'SELF_REPORT';
 
+/** Why a presence or observation report was refused (nothing was written). */
+export type PresenceRefusalReason =
+  /** No such active agent in the goal: a live session never creates an identity. */
+  | 'AGENT_NOT_REGISTERED'
+  /** The goal is not one this provider credential and registration cover. */
+  | 'GOAL_NOT_IN_SCOPE'
+  /** endPresence for a location with no presence. */
+  | 'NO_PRESENCE_AT_LOCATION'
+  /** Call registerProvider first. */
+  | 'PROVIDER_NOT_REGISTERED';
+
+/** One observation of one occupant at one location. */
+export type PresenceReportInput = {
+  /** A registered agent of the goal. */
+  agentId: string | number;
+  /** How it knows. */
+  basis: PresenceBasis;
+  /** The goal. */
+  goalId: string | number;
+  /** What the provider sees. */
+  liveness: Liveness;
+  /** When. */
+  observedAt: string;
+  /** Who occupies it (e.g. terminal id + name + agent kind). */
+  occupantRef: string;
+  /** The location, opaque. */
+  providerSessionRef: string;
+  /** The provider's own monotonic sequence; reports not above the last applied are ignored. */
+  reportSeq: string;
+};
+
 /** One event. Free text is screened at write: credentials and local paths are redacted, and what redaction cannot make safe (logs, transcripts, absolute evidence refs) is refused as BAD_USER_INPUT with nothing written. */
 export type RecordEventInput = {
   /** PEER: itself (or omit). ADMIN/STEWARD: an active agent of the goal it is about, or omit for a host row. */
@@ -566,6 +629,30 @@ export type RegisterAgentInput = {
   goalId: string | number;
   /** Where it runs, up to 100 characters. */
   hostSurface: string;
+};
+
+/** The provider contract (DESIGN §5). What is not declared is a typed gap later. */
+export type RegisterProviderInput = {
+  /** What happens to location ids after a move, close or restart. */
+  identifierRules: string;
+  /** This provider process; a new value marks earlier presence stale. */
+  instanceId: string;
+  /** Its states mapped to Liveness. */
+  livenessMapping: Array<LivenessMappingInput>;
+  /** How a caller proves it is inside the space. */
+  membershipProof: string;
+  /** Sources with line bounds and unrecoverable cases. */
+  observationSources: Array<ObservationSourceInput>;
+  /** What survives a client detach, a server restart, a machine restart. */
+  persistence: string;
+  /** How long a report stays current (1000-86400000). */
+  presenceTtlMs: number;
+  /** Must match the credential's providerId. */
+  providerId: string | number;
+  /** The rollup it publishes; omit to declare none. */
+  rollup?: string | null | undefined;
+  /** Whether its report sequence is monotonic per location, so pinned waits can rely on it. */
+  supportsPinnedWaits: boolean;
 };
 
 /** Ends a lease: compare-and-set on its fence. */
@@ -620,6 +707,22 @@ export type ReplanKind =
   | 'RETIRED'
   /** The direction is replaced by a successor todo or a handoff route. */
   | 'SUPERSEDED';
+
+/** The latest excerpt of one source for one agent. */
+export type ReportObservationInput = {
+  /** The agent. */
+  agentId: string | number;
+  /** When it was captured. */
+  capturedAt: string;
+  /** The goal. */
+  goalId: string | number;
+  /** Limits that apply to this capture, beyond the declared ones. */
+  limits?: Array<ObservationLimit> | null | undefined;
+  /** The excerpt; cut to the declared bound. */
+  lines: Array<string>;
+  /** A declared source. */
+  source: ObservationSource;
+};
 
 /** The decision on a gate. */
 export type ResolveGateInput = {
@@ -1064,6 +1167,44 @@ export type LedgerEventsSubscriptionVariables = Exact<{
 export type LedgerEventsSubscription = { ledgerEvents:
     | { __typename: 'LedgerEvent', goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type RegisterProviderMutationVariables = Exact<{
+  input: RegisterProviderInput;
+}>;
+
+
+export type RegisterProviderMutation = { registerProvider: { providerId: string, instanceId: string, presenceTtlMs: number, supportsPinnedWaits: boolean, goalIds: Array<string>, registeredAt: string } };
+
+export type ReportPresenceMutationVariables = Exact<{
+  reports: Array<PresenceReportInput> | PresenceReportInput;
+}>;
+
+
+export type ReportPresenceMutation = { reportPresence:
+    | { __typename: 'PresenceAccepted', changed: number, heartbeats: number, outOfOrder: number }
+    | { __typename: 'PresenceRefused', index: number, goalId: string, agentId: string, reason: PresenceRefusalReason }
+   };
+
+export type EndPresenceMutationVariables = Exact<{
+  input: EndPresenceInput;
+}>;
+
+
+export type EndPresenceMutation = { endPresence:
+    | { __typename: 'PresenceAccepted', changed: number, heartbeats: number, outOfOrder: number }
+    | { __typename: 'PresenceRefused', index: number, goalId: string, agentId: string, reason: PresenceRefusalReason }
+   };
+
+export type ReportObservationMutationVariables = Exact<{
+  input: ReportObservationInput;
+}>;
+
+
+export type ReportObservationMutation = { reportObservation:
+    | { __typename: 'ObservationGap', goalId: string, agentId: string, source: ObservationSource, gapReason: ObservationGapReason }
+    | { __typename: 'PresenceAccepted', changed: number }
+    | { __typename: 'PresenceRefused', goalId: string, agentId: string, reason: PresenceRefusalReason }
    };
 
 export type WhoamiQueryVariables = Exact<{ [key: string]: never; }>;
@@ -3096,6 +3237,75 @@ fragment LedgerEventFields on LedgerEvent {
     redactionCount
   }
 }`) as unknown as TypedDocumentString<LedgerEventsSubscription, LedgerEventsSubscriptionVariables>;
+export const RegisterProviderDocument = new TypedDocumentString(`
+    mutation RegisterProvider($input: RegisterProviderInput!) {
+  registerProvider(input: $input) {
+    providerId
+    instanceId
+    presenceTtlMs
+    supportsPinnedWaits
+    goalIds
+    registeredAt
+  }
+}
+    `) as unknown as TypedDocumentString<RegisterProviderMutation, RegisterProviderMutationVariables>;
+export const ReportPresenceDocument = new TypedDocumentString(`
+    mutation ReportPresence($reports: [PresenceReportInput!]!) {
+  reportPresence(reports: $reports) {
+    __typename
+    ... on PresenceAccepted {
+      changed
+      heartbeats
+      outOfOrder
+    }
+    ... on PresenceRefused {
+      index
+      goalId
+      agentId
+      reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ReportPresenceMutation, ReportPresenceMutationVariables>;
+export const EndPresenceDocument = new TypedDocumentString(`
+    mutation EndPresence($input: EndPresenceInput!) {
+  endPresence(input: $input) {
+    __typename
+    ... on PresenceAccepted {
+      changed
+      heartbeats
+      outOfOrder
+    }
+    ... on PresenceRefused {
+      index
+      goalId
+      agentId
+      reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<EndPresenceMutation, EndPresenceMutationVariables>;
+export const ReportObservationDocument = new TypedDocumentString(`
+    mutation ReportObservation($input: ReportObservationInput!) {
+  reportObservation(input: $input) {
+    __typename
+    ... on PresenceAccepted {
+      changed
+    }
+    ... on PresenceRefused {
+      goalId
+      agentId
+      reason
+    }
+    ... on ObservationGap {
+      goalId
+      agentId
+      source
+      gapReason: reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ReportObservationMutation, ReportObservationMutationVariables>;
 export const WhoamiDocument = new TypedDocumentString(`
     query Whoami {
   me {

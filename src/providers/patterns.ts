@@ -1,0 +1,175 @@
+/**
+ * Screen classification for agents without lifecycle hooks. Per agent kind, a config file
+ * names the commands that identify the kind and the patterns of its screens:
+ *
+ *   { "kinds": { "<kind>": { "commands": ["claude"], "prompt": ["^> ?(?<draft>.*)$"],
+ *     "blocked": ["Do you want to proceed\\?"], "working": ["esc to interrupt"] } } }
+ *
+ * `prompt` is matched against the cursor line (its `draft` group is what is typed there),
+ * `blocked` and `working` against the bottom lines of the viewport. Strict: BLOCKED only on a
+ * recognised question or approval prompt; a quiet screen with no recognised prompt is UNKNOWN
+ * with its reason, never a guessed BLOCKED. The defaults below are the built-in config; a
+ * file given with --patterns (or $XDG_CONFIG_HOME/switchboard/agent-patterns.json) is merged
+ * over them, kind by kind.
+ */
+import { readFileSync } from 'node:fs';
+
+export interface KindPatterns {
+  /** pane_current_command / start command names that identify this kind. */
+  commands?: string[];
+  /** Cursor-line patterns of a settled input prompt; the `draft` group is the typed text. */
+  prompt?: string[];
+  /** Bottom-of-screen patterns of a question or approval prompt. */
+  blocked?: string[];
+  /** Bottom-of-screen patterns that say the agent is busy even when quiet. */
+  working?: string[];
+}
+
+export interface PatternsFile {
+  kinds: Record<string, KindPatterns>;
+}
+
+export const DEFAULT_PATTERNS: PatternsFile = {
+  kinds: {
+    'claude-code': {
+      commands: ['claude'],
+      prompt: ['^\\s*[│|]?\\s*[>❯]\\s(?<draft>.*?)\\s*[│|]?\\s*$'],
+      blocked: [
+        'Do you want to (proceed|make this edit|create|allow)',
+        '❯\\s*1\\.\\s*Yes',
+        'Would you like to proceed\\?',
+      ],
+      working: ['esc to interrupt', '\\(\\d+s · .*tokens'],
+    },
+    codex: {
+      commands: ['codex'],
+      prompt: ['^\\s*[›>▌](?:\\s(?<draft>.*))?$'],
+      blocked: [
+        'Allow command\\?',
+        'Would you like to run the following command\\?',
+        'Approve\\?|\\[y/N\\]|Yes, proceed',
+      ],
+      working: ['Esc to interrupt', 'esc to interrupt'],
+    },
+    gemini: {
+      commands: ['gemini'],
+      prompt: ['^\\s*[│|]?\\s*>\\s(?<draft>.*?)\\s*[│|]?\\s*$'],
+      blocked: ['Allow execution\\?', 'Apply this change\\?', '● 1\\. Yes, allow once'],
+      working: ['esc to cancel'],
+    },
+    aider: {
+      commands: ['aider'],
+      prompt: ['^(?:\\w+\\s)?>(?:\\s(?<draft>.*))?$'],
+      blocked: ['\\(Y\\)es/\\(N\\)o', '\\[Yes\\]:\\s*$'],
+      working: [],
+    },
+    generic: {
+      commands: [],
+      prompt: ['^.*[$#%>❯](?:\\s(?<draft>.*))?$'],
+      blocked: ['\\[y/n\\]\\s*$', '\\(y/n\\)\\s*\\??\\s*$', '\\[Y/n\\]\\s*$', '\\[y/N\\]\\s*$'],
+      working: [],
+    },
+  },
+};
+
+interface CompiledKind {
+  commands: string[];
+  prompt: RegExp[];
+  blocked: RegExp[];
+  working: RegExp[];
+}
+
+export class Patterns {
+  private readonly kinds = new Map<string, CompiledKind>();
+
+  constructor(file: PatternsFile) {
+    for (const [name, kind] of Object.entries(file.kinds)) {
+      const compile = (list: string[] = []) => list.map((source) => new RegExp(source, 'm'));
+      this.kinds.set(name, {
+        commands: kind.commands ?? [],
+        prompt: compile(kind.prompt),
+        blocked: compile(kind.blocked),
+        working: compile(kind.working),
+      });
+    }
+  }
+
+  /** The defaults, with `path` (if any) merged over them kind by kind. */
+  static load(path?: string): Patterns {
+    const merged: PatternsFile = { kinds: { ...DEFAULT_PATTERNS.kinds } };
+    if (path) {
+      let parsed: PatternsFile;
+      try {
+        parsed = JSON.parse(readFileSync(path, 'utf8')) as PatternsFile;
+      } catch (error) {
+        throw new Error(`cannot read patterns ${path}: ${(error as Error).message}`);
+      }
+      for (const [name, kind] of Object.entries(parsed.kinds ?? {}))
+        merged.kinds[name] = { ...merged.kinds[name], ...kind };
+    }
+    return new Patterns(merged);
+  }
+
+  /** The kind a pane's command names (or `generic`). */
+  kindOf(command: string): string {
+    const base = command.split('/').pop() ?? command;
+    for (const [name, kind] of this.kinds) if (kind.commands.includes(base)) return name;
+    return 'generic';
+  }
+
+  has(kind: string): boolean {
+    return this.kinds.has(kind);
+  }
+
+  classify(kindName: string, screen: Screen, recentOutput: boolean): Classification {
+    const kind = this.kinds.get(kindName) ?? this.kinds.get('generic');
+    if (!kind) return { state: 'unknown', reason: `no patterns for kind ${kindName}` };
+    if (screen.alternate && kind.prompt.length === 0)
+      return { state: 'unknown', reason: 'full-screen program without patterns' };
+    const bottom = bottomLines(screen.lines, screen.cursorY, 12).join('\n');
+    for (const pattern of kind.blocked)
+      if (pattern.test(bottom))
+        return { state: 'blocked', reason: `recognised prompt /${pattern.source}/` };
+    for (const pattern of kind.working)
+      if (pattern.test(bottom))
+        return { state: 'working', reason: `busy indicator /${pattern.source}/` };
+    const cursorLine = screen.lines[screen.cursorY] ?? '';
+    for (const pattern of kind.prompt) {
+      const match = pattern.exec(cursorLine);
+      if (match)
+        return {
+          state: 'prompt',
+          reason: `settled prompt /${pattern.source}/`,
+          draft: (match.groups?.draft ?? '').trim(),
+        };
+    }
+    if (recentOutput) return { state: 'working', reason: 'recent output' };
+    return { state: 'unknown', reason: 'quiet screen with no recognised prompt' };
+  }
+}
+
+/** The visible screen of a pane, as capture-pane and display-message give it. */
+export interface Screen {
+  lines: string[];
+  cursorY: number;
+  cursorX: number;
+  alternate: boolean;
+}
+
+export interface Classification {
+  state: 'working' | 'blocked' | 'prompt' | 'unknown';
+  reason: string;
+  /** At a prompt: the text on the input line (empty = safe to type a notice). */
+  draft?: string;
+}
+
+/** Up to `count` lines ending at the cursor line (or the last non-empty line below it). */
+function bottomLines(lines: string[], cursorY: number, count: number): string[] {
+  let end = Math.min(lines.length - 1, Math.max(cursorY, 0));
+  for (let i = lines.length - 1; i > end; i--)
+    if ((lines[i] ?? '').trim()) {
+      end = i;
+      break;
+    }
+  return lines.slice(Math.max(0, end - count + 1), end + 1);
+}

@@ -1,0 +1,900 @@
+/**
+ * The tmux presence provider: one PROVIDER credential, one tmux server. Panes are bound to
+ * registered agents by pane options (@switchboard_agent, @switchboard_goal, @switchboard_kind)
+ * that `switchboard attach` / `switchboard run` set. Liveness comes from control mode (%output
+ * and format subscriptions, one control client per session) classified against per-kind
+ * patterns, or — authoritative for that occupant once they report — from the agent's own
+ * lifecycle hooks through the local hook socket. Reports are batched; the report sequence is
+ * time-based and strictly increasing, so it stays monotonic across the provider's restarts.
+ * Imports only the typed client.
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  EndPresenceDocument,
+  type Liveness,
+  type ObservationLimit,
+  type ObservationSource,
+  type PresenceBasis,
+  type PresenceReportInput,
+  RegisterProviderDocument,
+  ReportObservationDocument,
+  ReportPresenceDocument,
+  type SwitchboardClient,
+} from '../client/index.ts';
+import { ControlClient, quote, type TmuxServer, tmux } from './control.ts';
+import type { Patterns, Screen } from './patterns.ts';
+
+export interface TmuxProviderOptions {
+  client: SwitchboardClient;
+  providerId: string;
+  goals: string[];
+  server: TmuxServer;
+  patterns: Patterns;
+  /** The hook socket's path (default: a per-server path under $XDG_RUNTIME_DIR or /tmp). */
+  hookSocket?: string;
+  presenceTtlMs?: number;
+  /** Safety rescan of panes (format subscriptions trigger the prompt ones). */
+  scanMs?: number;
+  /** Quiet time after output before a screen counts as settled. */
+  settleMs?: number;
+  /** At most one classification per pane per this long while output flows. */
+  throttleMs?: number;
+  /** Reports are gathered this long into one batch. */
+  batchMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface PaneStatus {
+  paneId: string;
+  session: string;
+  pid: number;
+  command: string;
+  kind: string;
+  agentId: string | null;
+  goalId: string | null;
+  occupantRef: string;
+  liveness: Liveness | null;
+  basis: PresenceBasis;
+  reason: string;
+  draft: string | null;
+  /** Why nothing is reported for this pane (unbound panes are not listed). */
+  notReported: string | null;
+  dead: boolean;
+}
+
+interface Pane {
+  id: string;
+  session: string;
+  pid: number;
+  command: string;
+  dead: boolean;
+  agentId?: string;
+  goalId?: string;
+  kind: string;
+  occupantRef: string;
+  liveness?: Liveness;
+  basis: PresenceBasis;
+  reason: string;
+  draft?: string;
+  notReported?: string;
+  /** Presence for this occupant was accepted and not yet ended. */
+  live: boolean;
+  reportedLiveness?: Liveness;
+  reportedOccupant?: string;
+  reportedBasis?: PresenceBasis;
+  /** The agent's hooks reported for this occupant: detection no longer reports. */
+  hook: boolean;
+  /** The hooks said the session ended: nothing more for this occupant. */
+  hookEnded: boolean;
+  wasWorking: boolean;
+  lastOutput: number;
+  timer?: NodeJS.Timeout;
+  checking: boolean;
+  recheck: boolean;
+  lastSnapshot: string[];
+  observe: boolean;
+}
+
+/** A printable field separator (tmux prints control characters as `_`). */
+const SEP = ' |sb| ';
+const FIELDS = [
+  '#{pane_id}',
+  '#{pane_pid}',
+  '#{pane_dead}',
+  '#{session_name}',
+  '#{pane_current_command}',
+  '#{@switchboard_agent}',
+  '#{@switchboard_goal}',
+  '#{@switchboard_kind}',
+  '#{@switchboard_reap}',
+  '#{pane_start_command}',
+].join(SEP);
+
+export const OBSERVATION_BOUNDS: Record<'VIEWPORT' | 'RECENT' | 'DETECTION_SNAPSHOT', number> = {
+  VIEWPORT: 200,
+  RECENT: 500,
+  DETECTION_SNAPSHOT: 12,
+};
+
+/** The provider contract, as registered. */
+export function declaration(providerId: string, instanceId: string, presenceTtlMs: number) {
+  return {
+    providerId,
+    instanceId,
+    presenceTtlMs,
+    supportsPinnedWaits: true,
+    membershipProof:
+      'the pane belongs to this tmux server (listed by its control-mode client) and carries the pane option @switchboard_agent (and @switchboard_goal when the provider serves several goals), set by `switchboard attach` or `switchboard run`; hooks reach the provider only through its local socket (mode 0600, path in SWITCHBOARD_HOOK_SOCKET) and name their pane by TMUX_PANE',
+    identifierRules:
+      'providerSessionRef is the tmux pane id (%N), unique within one tmux server and never reused by it; instanceId changes with each tmux server start (server pid + start time), so a restarted server starts from new rows and the old ones read stale; occupantRef is pane id + pane pid + command + agent kind: a new process in the same pane is a new occupant',
+    livenessMapping: [
+      {
+        providerState: 'output within the settle window, or a busy indicator',
+        liveness: 'WORKING' as Liveness,
+      },
+      {
+        providerState: 'a recognised question/approval prompt of the agent kind',
+        liveness: 'BLOCKED' as Liveness,
+      },
+      { providerState: 'a settled input prompt, before any work', liveness: 'IDLE' as Liveness },
+      { providerState: 'a settled input prompt after work', liveness: 'DONE' as Liveness },
+      { providerState: 'quiet screen with no recognised prompt', liveness: 'UNKNOWN' as Liveness },
+      {
+        providerState:
+          'hook SessionStart / UserPromptSubmit, PreToolUse / Notification(permission) / Stop',
+        liveness: 'IDLE' as Liveness,
+      },
+      {
+        providerState: 'pane process exited, pane closed, hook SessionEnd',
+        liveness: 'UNREACHABLE' as Liveness,
+      },
+    ],
+    observationSources: [
+      {
+        source: 'VIEWPORT' as ObservationSource,
+        maxLines: OBSERVATION_BOUNDS.VIEWPORT,
+        limits: ['VIEWPORT_CLEARED', 'PROVIDER_RESTARTED'] as ObservationLimit[],
+      },
+      {
+        source: 'RECENT' as ObservationSource,
+        maxLines: OBSERVATION_BOUNDS.RECENT,
+        limits: [
+          'ALTERNATE_SCREEN_NOT_IN_SCROLLBACK',
+          'VIEWPORT_CLEARED',
+          'PROVIDER_RESTARTED',
+        ] as ObservationLimit[],
+      },
+      {
+        source: 'DETECTION_SNAPSHOT' as ObservationSource,
+        maxLines: OBSERVATION_BOUNDS.DETECTION_SNAPSHOT,
+        limits: ['PROVIDER_RESTARTED'] as ObservationLimit[],
+      },
+    ],
+    persistence:
+      'bindings live in tmux pane options, so they survive a client detach and the provider restarting (same tmux server: same instanceId, rows continue); a tmux server restart loses panes, bindings and scrollback (new instanceId: old rows stale); nothing survives a machine restart',
+  };
+}
+
+/** Where the hook socket of a tmux server lives by default. */
+export function defaultHookSocket(server: TmuxServer, providerId: string): string {
+  const base =
+    process.env.XDG_RUNTIME_DIR || path.join(tmpdir(), `switchboard-${process.getuid?.() ?? 'u'}`);
+  const key = createHash('sha256')
+    .update(`${server.socketPath ?? ''}|${server.socketName ?? ''}|${providerId}`)
+    .digest('hex')
+    .slice(0, 12);
+  return path.join(base, `switchboard-tmux-${key}.sock`);
+}
+
+export class TmuxProvider {
+  private readonly o: Required<Omit<TmuxProviderOptions, 'hookSocket' | 'log'>> & {
+    hookSocket: string;
+    log: (line: string) => void;
+  };
+  private readonly panes = new Map<string, Pane>();
+  private readonly controls = new Map<string, ControlClient>();
+  private instanceId: string | undefined;
+  private lastSeq = 0n;
+  private queue = new Map<string, PresenceReportInput & { paneId: string }>();
+  private ends: { paneId: string; goalId: string; agentId: string }[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private observing: Promise<void> = Promise.resolve();
+  private timers: NodeJS.Timeout[] = [];
+  private probing = false;
+  private stopped = false;
+  private hookServer: Server | undefined;
+  private scanning: Promise<void> | undefined;
+  private rescan = false;
+
+  constructor(options: TmuxProviderOptions) {
+    this.o = {
+      presenceTtlMs: 60_000,
+      scanMs: 5000,
+      settleMs: 600,
+      throttleMs: 250,
+      batchMs: 60,
+      ...options,
+      hookSocket: options.hookSocket ?? defaultHookSocket(options.server, options.providerId),
+      log: options.log ?? (() => {}),
+    };
+  }
+
+  get hookSocket(): string {
+    return this.o.hookSocket;
+  }
+
+  get currentInstanceId(): string | undefined {
+    return this.instanceId;
+  }
+
+  async start(): Promise<void> {
+    await this.listenHooks();
+    this.timers.push(
+      setInterval(() => void this.heartbeat(), Math.floor(this.o.presenceTtlMs / 3)),
+    );
+    this.timers.push(setInterval(() => void this.scan(), this.o.scanMs));
+    await this.probe();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    for (const p of this.panes.values()) if (p.timer) clearTimeout(p.timer);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    for (const c of this.controls.values()) c.close();
+    this.controls.clear();
+    await this.flushing;
+    await this.observing;
+    await new Promise<void>((resolve) =>
+      this.hookServer ? this.hookServer.close(() => resolve()) : resolve(),
+    );
+    rmSync(this.o.hookSocket, { force: true });
+  }
+
+  status(): { instanceId: string | null; hookSocket: string; panes: PaneStatus[] } {
+    return {
+      instanceId: this.instanceId ?? null,
+      hookSocket: this.o.hookSocket,
+      panes: [...this.panes.values()]
+        .filter((p) => p.agentId)
+        .map((p) => ({
+          paneId: p.id,
+          session: p.session,
+          pid: p.pid,
+          command: p.command,
+          kind: p.kind,
+          agentId: p.agentId ?? null,
+          goalId: p.goalId ?? null,
+          occupantRef: p.occupantRef,
+          liveness: p.liveness ?? null,
+          basis: p.basis,
+          reason: p.reason,
+          draft: p.draft ?? null,
+          notReported: p.notReported ?? null,
+          dead: p.dead,
+        })),
+    };
+  }
+
+  // ---- connection to the tmux server -------------------------------------------------
+
+  /** Finds the tmux server, registers (a new instanceId per server start), attaches. */
+  private async probe(): Promise<void> {
+    if (this.probing || this.stopped) return;
+    this.probing = true;
+    try {
+      let sessions: string[];
+      let instanceId: string;
+      try {
+        const out = await tmux(this.o.server, [
+          'list-sessions',
+          '-F',
+          '#{pid} #{start_time} #{session_name}',
+        ]);
+        const rows = out.split('\n').filter(Boolean);
+        const [pid, start] = (rows[0] ?? '').split(' ');
+        instanceId = `tmux-${pid}-${start}`;
+        sessions = rows.map((r) => r.split(' ').slice(2).join(' '));
+        if (!pid || sessions.length === 0) throw new Error('no sessions');
+      } catch {
+        this.retryProbe();
+        return;
+      }
+      if (instanceId !== this.instanceId) {
+        // A new tmux server: its panes are new locations; the old server's rows read stale.
+        for (const p of this.panes.values()) if (p.timer) clearTimeout(p.timer);
+        this.panes.clear();
+        this.queue.clear();
+        this.ends = [];
+        await this.o.client.request(RegisterProviderDocument, {
+          input: declaration(this.o.providerId, instanceId, this.o.presenceTtlMs),
+        });
+        this.instanceId = instanceId;
+        this.o.log(`registered ${this.o.providerId} instance ${instanceId}`);
+        await tmux(this.o.server, [
+          'set-environment',
+          '-g',
+          'SWITCHBOARD_HOOK_SOCKET',
+          this.o.hookSocket,
+        ]);
+        await tmux(this.o.server, [
+          'set-option',
+          '-g',
+          '@switchboard_hook_socket',
+          this.o.hookSocket,
+        ]);
+      }
+      for (const session of sessions) this.attach(session);
+      await this.scan();
+    } catch (error) {
+      this.o.log(`probe failed: ${(error as Error).message}`);
+      this.retryProbe();
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  private retryProbe(): void {
+    if (this.stopped) return;
+    const t = setTimeout(() => {
+      this.timers = this.timers.filter((x) => x !== t);
+      void this.probe();
+    }, 500);
+    this.timers.push(t);
+  }
+
+  private attach(session: string): void {
+    if (this.controls.get(session)?.alive) return;
+    const control = new ControlClient(this.o.server, session, {
+      output: (paneId) => this.output(paneId),
+      changed: () => void this.scan(),
+      exit: () => {
+        if (this.controls.get(session) === control) this.controls.delete(session);
+        if (!this.stopped) {
+          if (this.controls.size === 0) this.retryProbe();
+          else void this.scan();
+        }
+      },
+    });
+    this.controls.set(session, control);
+    // Format subscriptions: tmux checks them once a second and reports changes (pane exit,
+    // respawn, a new binding) without any polling on our side.
+    control
+      .command(
+        `refresh-client -B ${quote('sb:%*:#{pane_dead}:#{pane_pid}:#{@switchboard_agent}:#{@switchboard_goal}')}`,
+      )
+      .catch(() => {});
+  }
+
+  private primary(): ControlClient | undefined {
+    for (const c of this.controls.values()) if (c.alive) return c;
+    return undefined;
+  }
+
+  // ---- panes ------------------------------------------------------------------------
+
+  /** Re-reads every pane of the server (coalesced). */
+  scan(): Promise<void> {
+    if (this.scanning) {
+      this.rescan = true;
+      return this.scanning;
+    }
+    this.scanning = this.doScan().finally(() => {
+      this.scanning = undefined;
+      if (this.rescan) {
+        this.rescan = false;
+        void this.scan();
+      }
+    });
+    return this.scanning;
+  }
+
+  private async doScan(): Promise<void> {
+    const control = this.primary();
+    if (!control || this.stopped) return;
+    let lines: string[];
+    let sessions: string[];
+    try {
+      [lines, sessions] = await Promise.all([
+        control.command(`list-panes -a -F ${quote(FIELDS)}`),
+        control.command(`list-sessions -F ${quote('#{session_name}')}`),
+      ]);
+    } catch {
+      return;
+    }
+    for (const s of sessions) this.attach(s);
+    const seen = new Set<string>();
+    for (const line of lines) {
+      const [id, pid, dead, session, current, agent, goal, kind, reap, ...start] = line.split(SEP);
+      if (!id?.startsWith('%')) continue;
+      seen.add(id);
+      this.update({
+        id,
+        pid: Number(pid),
+        dead: dead === '1',
+        session: session ?? '',
+        current: current ?? '',
+        agent: agent || undefined,
+        goal: goal || undefined,
+        kind: kind || undefined,
+        start: start.join(SEP),
+        reap: reap === '1',
+      });
+    }
+    for (const [id, pane] of this.panes)
+      if (!seen.has(id)) {
+        this.end(pane, 'pane closed');
+        if (pane.timer) clearTimeout(pane.timer);
+        this.panes.delete(id);
+      }
+    this.schedule();
+  }
+
+  private update(row: {
+    id: string;
+    pid: number;
+    dead: boolean;
+    session: string;
+    current: string;
+    agent?: string;
+    goal?: string;
+    kind?: string;
+    start: string;
+    reap: boolean;
+  }): void {
+    let pane = this.panes.get(row.id);
+    const command = commandName(row.start) || row.current;
+    if (pane && pane.pid === row.pid) {
+      if (pane.dead) return;
+      if (row.dead) {
+        pane.dead = true;
+        this.end(pane, 'pane process exited');
+        if (row.reap) void this.reap(pane);
+        return;
+      }
+    }
+    if (!pane || pane.pid !== row.pid) {
+      // A new occupant: a new pane, or a new process in the same pane (respawn).
+      const kind =
+        row.kind && this.o.patterns.has(row.kind) ? row.kind : this.o.patterns.kindOf(command);
+      const previous = pane;
+      pane = {
+        id: row.id,
+        session: row.session,
+        pid: row.pid,
+        command,
+        dead: row.dead,
+        kind: row.kind || kind,
+        occupantRef: `tmux:${row.id}:${row.pid}:${command}:${row.kind || kind}`,
+        basis: 'PROVIDER_DETECTION',
+        reason: 'not yet classified',
+        live: previous?.live ?? false,
+        reportedLiveness: previous?.reportedLiveness,
+        reportedOccupant: previous?.reportedOccupant,
+        agentId: previous?.agentId,
+        goalId: previous?.goalId,
+        hook: false,
+        hookEnded: false,
+        wasWorking: false,
+        lastOutput: 0,
+        checking: false,
+        recheck: false,
+        lastSnapshot: [],
+        observe: true,
+      };
+      if (previous?.timer) clearTimeout(previous.timer);
+      this.panes.set(row.id, pane);
+      if (row.dead) {
+        this.end(pane, 'pane process exited');
+        if (row.reap) void this.reap(pane);
+        return;
+      }
+      this.bind(pane, row.agent, row.goal);
+      this.check(pane);
+      return;
+    }
+    pane.session = row.session;
+    if (row.dead) return;
+    const before = `${pane.agentId}|${pane.goalId}`;
+    this.bind(pane, row.agent, row.goal);
+    if (`${pane.agentId}|${pane.goalId}` !== before) this.check(pane);
+  }
+
+  /**
+   * `switchboard run` panes keep their dead process (remain-on-exit) so the exit is seen even
+   * when it was the server's last pane; once endPresence is sent, the pane is closed as tmux
+   * would have closed it.
+   */
+  private async reap(pane: Pane): Promise<void> {
+    await this.flush();
+    const control = this.primary();
+    if (this.panes.get(pane.id) === pane && pane.dead)
+      await control?.command(`kill-pane -t ${pane.id}`).catch(() => {});
+  }
+
+  private bind(pane: Pane, agent: string | undefined, goal: string | undefined): void {
+    const goalId = goal ?? (this.o.goals.length === 1 ? this.o.goals[0] : undefined);
+    if (pane.agentId === agent && pane.goalId === goalId) return;
+    if (pane.live && pane.agentId && pane.goalId) this.end(pane, 'binding changed');
+    pane.agentId = agent;
+    pane.goalId = goalId;
+    pane.notReported = undefined;
+    pane.reportedLiveness = undefined;
+    pane.reportedOccupant = undefined;
+    pane.observe = true;
+    if (!agent) return;
+    if (!goalId)
+      pane.notReported = `no @switchboard_goal and this provider serves ${this.o.goals.length} goals`;
+    else if (!this.o.goals.includes(goalId))
+      pane.notReported = `goal ${goalId} is not one this provider serves`;
+  }
+
+  private output(paneId: string): void {
+    const pane = this.panes.get(paneId);
+    if (!pane) {
+      void this.scan();
+      return;
+    }
+    pane.lastOutput = Date.now();
+    if (!pane.timer && !pane.checking)
+      pane.timer = setTimeout(() => this.check(pane), this.o.throttleMs);
+    else if (pane.checking) pane.recheck = true;
+  }
+
+  /** Classifies the pane's screen and queues a report when its liveness changed. */
+  private check(pane: Pane): void {
+    if (pane.timer) clearTimeout(pane.timer);
+    pane.timer = undefined;
+    if (pane.dead || !pane.agentId || pane.notReported || pane.hookEnded || this.stopped) return;
+    const control = this.controls.get(pane.session) ?? this.primary();
+    if (!control) return;
+    if (pane.checking) {
+      pane.recheck = true;
+      return;
+    }
+    pane.checking = true;
+    const started = Date.now();
+    Promise.all([
+      control.command(
+        `display-message -p -t ${pane.id} ${quote(['#{cursor_x}', '#{cursor_y}', '#{alternate_on}', '#{pane_dead}'].join(SEP))}`,
+      ),
+      control.command(`capture-pane -p -t ${pane.id}`),
+    ])
+      .then(([info, lines]) => {
+        if (this.panes.get(pane.id) !== pane) return;
+        const [x, y, alt, dead] = (info[0] ?? '').split(SEP);
+        if (dead === '1') {
+          void this.scan();
+          return;
+        }
+        const screen: Screen = {
+          lines,
+          cursorX: Number(x),
+          cursorY: Number(y),
+          alternate: alt === '1',
+        };
+        const recent = started - pane.lastOutput < this.o.settleMs;
+        const c = this.o.patterns.classify(pane.kind, screen, recent);
+        let liveness: Liveness;
+        if (c.state === 'blocked') liveness = 'BLOCKED';
+        else if (c.state === 'working') {
+          liveness = 'WORKING';
+          pane.wasWorking = true;
+        } else if (c.state === 'prompt') {
+          liveness = pane.wasWorking || pane.liveness === 'DONE' ? 'DONE' : 'IDLE';
+          pane.wasWorking = false;
+        } else liveness = 'UNKNOWN';
+        pane.reason = c.reason;
+        pane.draft = c.draft;
+        pane.lastSnapshot = lines;
+        // Re-check once the output has settled, so WORKING does not outlive the output.
+        if (recent) {
+          const wait = Math.max(20, pane.lastOutput + this.o.settleMs - Date.now() + 10);
+          pane.timer = setTimeout(() => this.check(pane), wait);
+        }
+        if (pane.hook) return; // the hooks are the authority for this occupant
+        this.setLiveness(pane, liveness, 'PROVIDER_DETECTION');
+      })
+      .catch(() => {})
+      .finally(() => {
+        pane.checking = false;
+        if (pane.recheck) {
+          pane.recheck = false;
+          if (!pane.timer) pane.timer = setTimeout(() => this.check(pane), this.o.throttleMs);
+        }
+      });
+  }
+
+  private setLiveness(pane: Pane, liveness: Liveness, basis: PresenceBasis): void {
+    pane.liveness = liveness;
+    pane.basis = basis;
+    if (
+      pane.reportedLiveness === liveness &&
+      pane.reportedOccupant === pane.occupantRef &&
+      pane.reportedBasis === basis
+    )
+      return;
+    this.enqueue(pane);
+  }
+
+  private enqueue(pane: Pane): void {
+    if (!pane.agentId || !pane.goalId || pane.notReported || !pane.liveness) return;
+    this.queue.set(pane.id, {
+      paneId: pane.id,
+      goalId: pane.goalId,
+      agentId: pane.agentId,
+      providerSessionRef: pane.id,
+      occupantRef: pane.occupantRef,
+      liveness: pane.liveness,
+      basis: pane.basis,
+      observedAt: new Date().toISOString(),
+      reportSeq: '0',
+    });
+    pane.observe = true;
+    this.schedule();
+  }
+
+  private end(pane: Pane, reason: string): void {
+    pane.reason = reason;
+    this.queue.delete(pane.id);
+    if (pane.live && pane.agentId && pane.goalId) {
+      this.ends.push({ paneId: pane.id, goalId: pane.goalId, agentId: pane.agentId });
+      pane.live = false;
+      pane.reportedLiveness = undefined;
+      pane.reportedOccupant = undefined;
+      this.schedule();
+    }
+  }
+
+  private heartbeat(): void {
+    for (const pane of this.panes.values())
+      if (pane.live && !pane.dead && !pane.hookEnded) this.enqueue(pane);
+  }
+
+  // ---- reporting --------------------------------------------------------------------
+
+  private seq(): string {
+    const now = BigInt(Date.now()) * 1000n;
+    this.lastSeq = now > this.lastSeq ? now : this.lastSeq + 1n;
+    return this.lastSeq.toString();
+  }
+
+  private schedule(): void {
+    if (this.flushTimer || this.stopped) return;
+    if (this.queue.size === 0 && this.ends.length === 0) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      void this.flush();
+    }, this.o.batchMs);
+  }
+
+  /** Sends what is queued: ends, then one batch of reports, then observations. */
+  flush(): Promise<void> {
+    const run = async () => {
+      await this.flushing;
+      const ends = this.ends.splice(0);
+      for (const end of ends) {
+        try {
+          await this.o.client.request(EndPresenceDocument, {
+            input: {
+              goalId: end.goalId,
+              agentId: end.agentId,
+              providerSessionRef: end.paneId,
+              observedAt: new Date().toISOString(),
+              reportSeq: this.seq(),
+            },
+          });
+        } catch (error) {
+          this.o.log(`endPresence failed: ${(error as Error).message}`);
+        }
+      }
+      let batch = [...this.queue.values()];
+      this.queue.clear();
+      while (batch.length) {
+        const reports = batch.map(({ paneId: _, ...r }) => ({ ...r, reportSeq: this.seq() }));
+        let result: Awaited<ReturnType<typeof this.report>>;
+        try {
+          result = await this.report(reports);
+        } catch (error) {
+          this.o.log(`reportPresence failed: ${(error as Error).message}`);
+          for (const r of batch) if (!this.queue.has(r.paneId)) this.queue.set(r.paneId, r);
+          break;
+        }
+        if (result.__typename === 'PresenceRefused') {
+          const refused = batch[result.index];
+          const pane = refused && this.panes.get(refused.paneId);
+          if (pane) pane.notReported = `refused: ${result.reason}`;
+          batch = batch.filter((_, i) => i !== result.index);
+          continue;
+        }
+        for (const r of batch) {
+          const pane = this.panes.get(r.paneId);
+          if (!pane || pane.occupantRef !== r.occupantRef) continue;
+          pane.live = true;
+          pane.reportedLiveness = r.liveness;
+          pane.reportedOccupant = r.occupantRef;
+          pane.reportedBasis = r.basis;
+        }
+        break;
+      }
+      // Observations go on their own chain: they never delay the next presence batch.
+      for (const pane of this.panes.values())
+        if (pane.observe && pane.live && !pane.dead) {
+          pane.observe = false;
+          this.observing = this.observing.then(() =>
+            this.observe(pane).catch((error) =>
+              this.o.log(`reportObservation failed: ${(error as Error).message}`),
+            ),
+          );
+        }
+      if (this.queue.size || this.ends.length) this.schedule();
+    };
+    const p = run();
+    this.flushing = p;
+    return p;
+  }
+
+  private async report(reports: PresenceReportInput[]) {
+    const { reportPresence } = await this.o.client.request(ReportPresenceDocument, { reports });
+    return reportPresence;
+  }
+
+  /** Reports bounded capture-pane excerpts of the declared sources. */
+  private async observe(pane: Pane): Promise<void> {
+    const control = this.controls.get(pane.session) ?? this.primary();
+    if (!control || !pane.agentId || !pane.goalId) return;
+    const [info, viewport, recent] = await Promise.all([
+      control.command(
+        `display-message -p -t ${pane.id} ${quote(['#{alternate_on}', '#{history_size}'].join(SEP))}`,
+      ),
+      control.command(`capture-pane -p -t ${pane.id}`),
+      control.command(`capture-pane -p -J -t ${pane.id} -S -${OBSERVATION_BOUNDS.RECENT}`),
+    ]);
+    const [alt] = (info[0] ?? '').split(SEP);
+    const capturedAt = new Date().toISOString();
+    const trim = (lines: string[]) => {
+      let end = lines.length;
+      while (end > 0 && !(lines[end - 1] ?? '').trim()) end--;
+      return lines.slice(0, end);
+    };
+    const sends: [ObservationSource, string[], ObservationLimit[]][] = [
+      ['VIEWPORT', trim(viewport).slice(-OBSERVATION_BOUNDS.VIEWPORT), []],
+      [
+        'RECENT',
+        trim(recent).slice(-OBSERVATION_BOUNDS.RECENT),
+        alt === '1' ? ['ALTERNATE_SCREEN_NOT_IN_SCROLLBACK'] : [],
+      ],
+      [
+        'DETECTION_SNAPSHOT',
+        trim(pane.lastSnapshot.length ? pane.lastSnapshot : viewport).slice(
+          -OBSERVATION_BOUNDS.DETECTION_SNAPSHOT,
+        ),
+        [],
+      ],
+    ];
+    for (const [source, lines, limits] of sends)
+      await this.o.client.request(ReportObservationDocument, {
+        input: { goalId: pane.goalId, agentId: pane.agentId, source, lines, capturedAt, limits },
+      });
+  }
+
+  // ---- hooks ------------------------------------------------------------------------
+
+  private async listenHooks(): Promise<void> {
+    mkdirSync(path.dirname(this.o.hookSocket), { recursive: true, mode: 0o700 });
+    rmSync(this.o.hookSocket, { force: true });
+    this.hookServer = createServer((socket) => this.hookConnection(socket));
+    await new Promise<void>((resolve, reject) => {
+      this.hookServer?.once('error', reject);
+      this.hookServer?.listen(this.o.hookSocket, () => resolve());
+    });
+    chmodSync(this.o.hookSocket, 0o600);
+  }
+
+  private hookConnection(socket: Socket): void {
+    let buffer = '';
+    socket.setEncoding('utf8');
+    socket.on('error', () => {});
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      const newline = buffer.indexOf('\n');
+      if (newline < 0) {
+        if (buffer.length > 65_536) socket.destroy();
+        return;
+      }
+      const line = buffer.slice(0, newline);
+      buffer = '';
+      let request: HookRequest;
+      try {
+        request = JSON.parse(line) as HookRequest;
+      } catch {
+        socket.end(`${JSON.stringify({ ok: false, error: 'not JSON' })}\n`);
+        return;
+      }
+      this.hookRequest(request)
+        .then((answer) => socket.end(`${JSON.stringify(answer)}\n`))
+        .catch((error) =>
+          socket.end(`${JSON.stringify({ ok: false, error: (error as Error).message })}\n`),
+        );
+    });
+  }
+
+  /** A hook's report or question, for the pane it runs in. */
+  async hookRequest(request: HookRequest): Promise<HookAnswer> {
+    if (request.op === 'status') return { ok: true, status: this.status() };
+    let pane = request.pane ? this.panes.get(request.pane) : undefined;
+    if (request.pane && !pane) {
+      await this.scan();
+      pane = this.panes.get(request.pane);
+    }
+    if (!pane)
+      return { ok: false, error: `pane ${request.pane ?? '(none)'} is not in this tmux server` };
+    if (!pane.agentId) return { ok: false, error: `pane ${pane.id} is not bound to an agent` };
+    const base = {
+      ok: true as const,
+      paneId: pane.id,
+      agentId: pane.agentId,
+      goalId: pane.goalId ?? null,
+      liveness: pane.liveness ?? null,
+      blocked: pane.liveness === 'BLOCKED',
+      reported: pane.notReported ? `not reported: ${pane.notReported}` : null,
+    };
+    if (request.op === 'state') return base;
+    if (request.op === 'end') {
+      pane.hook = true;
+      pane.hookEnded = true;
+      pane.liveness = undefined;
+      this.end(pane, `hook: ${request.event ?? 'session ended'}`);
+      await this.flush();
+      return { ...base, liveness: null };
+    }
+    if (request.op === 'report' && request.liveness) {
+      if (pane.hookEnded) {
+        // A new session in the same process (e.g. /clear): the hooks speak again.
+        pane.hookEnded = false;
+      }
+      pane.hook = true;
+      pane.reason = `hook: ${request.event ?? request.liveness}`;
+      this.setLiveness(pane, request.liveness, 'LIFECYCLE_HOOK');
+      await this.flush();
+      return {
+        ...base,
+        liveness: request.liveness,
+        reported: pane.notReported ? `not reported: ${pane.notReported}` : 'reported',
+      };
+    }
+    return { ok: false, error: `unknown op ${request.op}` };
+  }
+}
+
+export interface HookRequest {
+  op: 'report' | 'end' | 'state' | 'status';
+  pane?: string;
+  liveness?: Liveness;
+  event?: string;
+}
+
+export type HookAnswer =
+  | {
+      ok: true;
+      paneId?: string;
+      agentId?: string;
+      goalId?: string | null;
+      liveness?: Liveness | null;
+      blocked?: boolean;
+      reported?: string | null;
+      status?: ReturnType<TmuxProvider['status']>;
+    }
+  | { ok: false; error: string };
+
+/** The program name of a start command (`"node x.js"` → node). */
+function commandName(start: string): string {
+  const unquoted = start.replace(/^"|"$/g, '').trim();
+  const first = unquoted.split(/\s+/)[0] ?? '';
+  return first.split('/').pop() ?? '';
+}

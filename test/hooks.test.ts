@@ -1,0 +1,266 @@
+/**
+ * Lifecycle hooks end to end: Claude Code's documented hook payloads (test/fixtures/claude-code)
+ * fed to the bundled `switchboard hook claude-code` in a real tmux pane's environment, reaching
+ * the running tmux provider through its socket; presence read back from the gateway, and the
+ * Stop hook's decision output (a message, no message, agent blocked, never the same one twice).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { asCaller, goalWithPeers, runCli, startGateway, tempHome } from './support/cli.ts';
+import {
+  type Gw,
+  liveness,
+  presenceOf,
+  presenceUntil,
+  runStandin,
+  sandbox,
+  startProvider,
+} from './support/tmux.ts';
+
+const payload = (name: string) =>
+  readFileSync(path.resolve('test/fixtures/claude-code', `${name}.json`), 'utf8');
+
+let gw: Gw;
+beforeAll(async () => {
+  gw = await startGateway();
+});
+afterAll(async () => {
+  await gw?.close();
+});
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup() {
+  const box = sandbox();
+  cleanups.push(() => box.cleanup());
+  const { goalId, peers } = await goalWithPeers(gw.t, 2);
+  const agent = peers[0]!;
+  const pane = await runStandin(gw, box, goalId, agent.agentId);
+  const provider = await startProvider(gw, box, [goalId]);
+  cleanups.push(() => provider.stop());
+  await presenceUntil(gw, goalId, agent.agentId, liveness('IDLE'), 'screen detection first');
+  /** Runs `switchboard hook <args>` as the agent's hook would run, in its pane's environment. */
+  const hook = (args: string[], input = '') =>
+    runCli(['hook', ...args], {
+      input,
+      env: {
+        ...asCaller(gw.url, agent.token, goalId),
+        TMUX_PANE: pane,
+        SWITCHBOARD_HOOK_SOCKET: box.hookSock,
+      },
+    });
+  const claude = (name: string) => hook(['claude-code'], payload(name));
+  return { box, goalId, peers, agent, pane, hook, claude };
+}
+
+async function send(goalId: string, fromToken: string, to: string, body: string) {
+  const r = await runCli(['send', '--to', to, '--subject', 'next step', '--body', body, '--json'], {
+    env: asCaller(gw.url, fromToken, goalId),
+  });
+  expect(r.code).toBe(0);
+  return r.json();
+}
+
+describe('switchboard hook claude-code', { timeout: 60_000 }, () => {
+  it('maps SessionStart, UserPromptSubmit, PreToolUse, Notification, Stop, SessionEnd to presence with basis LIFECYCLE_HOOK', async () => {
+    const { goalId, agent, claude } = await setup();
+    const id = agent.agentId;
+    const start = await claude('SessionStart');
+    expect(start.code).toBe(0);
+    expect(start.stdout).toBe(''); // no unread messages: nothing added to the context
+    const idle = await presenceUntil(
+      gw,
+      goalId,
+      id,
+      (p) => p?.basis === 'LIFECYCLE_HOOK',
+      'hook basis',
+    );
+    expect(idle.liveness).toBe('IDLE');
+
+    expect((await claude('UserPromptSubmit')).code).toBe(0);
+    expect(await presenceOf(gw, goalId, id)).toMatchObject({
+      liveness: 'WORKING',
+      basis: 'LIFECYCLE_HOOK',
+    });
+    expect((await claude('PreToolUse')).code).toBe(0);
+    expect((await presenceOf(gw, goalId, id)).liveness).toBe('WORKING');
+
+    expect((await claude('Notification-idle')).code).toBe(0);
+    expect((await presenceOf(gw, goalId, id)).liveness).toBe('IDLE'); // a reminder, not a question
+    expect((await claude('Notification')).code).toBe(0);
+    expect((await presenceOf(gw, goalId, id)).liveness).toBe('BLOCKED');
+
+    await claude('PreToolUse');
+    const stop = await claude('Stop');
+    expect(stop.code).toBe(0);
+    expect(stop.stdout).toBe(''); // no message: Claude may stop
+    expect(await presenceOf(gw, goalId, id)).toMatchObject({
+      liveness: 'DONE',
+      basis: 'LIFECYCLE_HOOK',
+    });
+
+    const end = await claude('SessionEnd');
+    expect(end.code).toBe(0);
+    await presenceUntil(gw, goalId, id, (p) => p === null || p.endedAt !== null, 'presence ended');
+  });
+
+  it('Stop hands over the next message with decision: block, once; never while BLOCKED', async () => {
+    const { goalId, peers, agent, claude } = await setup();
+    const id = agent.agentId;
+    await claude('SessionStart');
+    await claude('UserPromptSubmit');
+    await send(goalId, peers[1]!.token, id, 'please also update the changelog');
+
+    // At a permission prompt: the message stays in the inbox.
+    await claude('Notification');
+    const blocked = await claude('Stop');
+    expect(blocked.code).toBe(0);
+    expect(blocked.stdout).toBe('');
+    expect(blocked.stderr).toContain('BLOCKED');
+    expect((await presenceOf(gw, goalId, id)).liveness).toBe('BLOCKED');
+
+    await claude('PreToolUse');
+    const stop = await claude('Stop');
+    expect(stop.code).toBe(0);
+    const decision = JSON.parse(stop.stdout);
+    expect(decision.decision).toBe('block');
+    expect(decision.reason).toContain('please also update the changelog');
+    expect(decision.reason).toMatch(/switchboard resolve \S+/);
+    expect((await presenceOf(gw, goalId, id)).liveness).toBe('WORKING'); // it carries on
+
+    // The same message is never handed over twice: the next Stop lets Claude stop.
+    const again = await claude('Stop');
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('still active');
+    expect((await presenceOf(gw, goalId, id)).liveness).toBe('DONE');
+  });
+
+  it('SessionStart and UserPromptSubmit add "N unread messages" as context', async () => {
+    const { goalId, peers, agent, claude } = await setup();
+    await send(goalId, peers[1]!.token, agent.agentId, 'one');
+    await send(goalId, peers[1]!.token, agent.agentId, 'two');
+    const start = await claude('SessionStart');
+    expect(JSON.parse(start.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'SessionStart',
+        additionalContext: '2 unread messages — `switchboard next`',
+      },
+    });
+    const prompt = await claude('UserPromptSubmit');
+    expect(JSON.parse(prompt.stdout).hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
+  });
+
+  it('hooks are the authority: screen detection no longer reports for that occupant', async () => {
+    const { goalId, agent, claude, box, pane } = await setup();
+    await claude('UserPromptSubmit');
+    await box.tmux('send-keys', '-t', pane, 'work', 'Enter');
+    const status = await (async () => {
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+        const r = await runCli([
+          'provider',
+          'tmux',
+          '--status',
+          '--json',
+          '--hook-socket',
+          box.hookSock,
+        ]);
+        const p = r.json().panes.find((x: any) => x.paneId === pane);
+        if (p?.reason?.startsWith('settled prompt')) return p;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('the screen never settled');
+    })();
+    expect(status.basis).toBe('LIFECYCLE_HOOK');
+    expect(await presenceOf(gw, goalId, agent.agentId)).toMatchObject({
+      liveness: 'WORKING',
+      basis: 'LIFECYCLE_HOOK',
+    });
+  });
+
+  it('codex notify and `hook report` reach the provider; no provider is a note, never a failure', async () => {
+    const { goalId, agent, hook } = await setup();
+    expect((await hook(['report', 'blocked'])).code).toBe(0);
+    expect((await presenceOf(gw, goalId, agent.agentId)).liveness).toBe('BLOCKED');
+    const codex = await hook([
+      'codex',
+      JSON.stringify({ type: 'agent-turn-complete', 'turn-id': '1' }),
+    ]);
+    expect(codex.code).toBe(0);
+    expect((await presenceOf(gw, goalId, agent.agentId)).liveness).toBe('DONE');
+    const lost = await runCli(['hook', 'claude-code'], {
+      input: payload('PreToolUse'),
+      env: { SWITCHBOARD_HOOK_SOCKET: '/nonexistent/sock', TMUX_PANE: '%0' },
+    });
+    expect(lost.code).toBe(0);
+    expect(lost.stderr).toContain('no provider');
+  });
+});
+
+describe('switchboard hooks install|uninstall claude-code', () => {
+  it('writes the hooks idempotently and removes exactly what it wrote', async () => {
+    const home = tempHome();
+    const file = path.join(home, '.claude', 'settings.json');
+    const { mkdirSync, writeFileSync } = await import('node:fs');
+    mkdirSync(path.dirname(file), { recursive: true });
+    const foreign = {
+      model: 'opus',
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] },
+    };
+    writeFileSync(file, JSON.stringify(foreign));
+    const install = await runCli(['hooks', 'install', 'claude-code', '--user', '--json'], {
+      env: { HOME: home },
+    });
+    expect(install.code).toBe(0);
+    expect(install.json().events).toEqual([
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreToolUse',
+      'Notification',
+      'Stop',
+      'SessionEnd',
+    ]);
+    const written = JSON.parse(readFileSync(file, 'utf8'));
+    expect(written.model).toBe('opus');
+    expect(written.hooks.Stop).toHaveLength(2);
+    expect(written.hooks.PreToolUse[0].hooks[0]).toMatchObject({
+      type: 'command',
+      command: 'switchboard hook claude-code',
+    });
+    const again = await runCli(['hooks', 'install', 'claude-code', '--user', '--json'], {
+      env: { HOME: home },
+    });
+    expect(again.json().events).toEqual([]);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(written);
+
+    const uninstall = await runCli(['hooks', 'uninstall', 'claude-code', '--user'], {
+      env: { HOME: home },
+    });
+    expect(uninstall.code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(foreign);
+  });
+});
+
+describe('help', () => {
+  it('every presence verb has help with an example', async () => {
+    const verbs = [
+      'provider tmux',
+      'attach',
+      'run',
+      'hook claude-code',
+      'hook codex',
+      'hook report',
+      'hooks install',
+      'hooks uninstall',
+    ];
+    const missing: string[] = [];
+    for (const verb of verbs) {
+      const help = await runCli([...verb.split(' '), '--help']);
+      if (help.code !== 0 || !/Examples?:\n\s+\$ switchboard/.test(help.stdout)) missing.push(verb);
+    }
+    expect(missing).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,140 @@
+/**
+ * Real tmux for the provider and hook tests: a private server per test (tmux -S <tmpdir>/sock),
+ * the `switchboard provider tmux` binary as a subprocess, and directory reads with a deadline.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { asCaller, eventually, issueCredential, runCli, type startGateway, uid } from './cli.ts';
+
+export const STANDIN = path.resolve('test/fixtures/standin-agent.mjs');
+export const STANDIN_PATTERNS = path.resolve('test/fixtures/standin-patterns.json');
+
+export type Gw = Awaited<ReturnType<typeof startGateway>>;
+
+export interface Sandbox {
+  dir: string;
+  sock: string;
+  hookSock: string;
+  tmux(...args: string[]): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+export function sandbox(): Sandbox {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sb-tmux-'));
+  const sock = path.join(dir, 'sock');
+  const run = (...args: string[]) =>
+    new Promise<string>((resolve, reject) =>
+      execFile('tmux', ['-S', sock, ...args], { encoding: 'utf8' }, (error, stdout, stderr) =>
+        error
+          ? reject(new Error(`tmux ${args.join(' ')}: ${stderr || error.message}`))
+          : resolve(stdout),
+      ),
+    );
+  return {
+    dir,
+    sock,
+    hookSock: path.join(dir, 'hook.sock'),
+    tmux: run,
+    async cleanup() {
+      await run('kill-server').catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A PROVIDER credential for the goals, and `switchboard provider tmux` running with it. */
+export async function startProvider(gw: Gw, box: Sandbox, goalIds: string[], extra: string[] = []) {
+  const providerId = uid('tmux');
+  const { token } = await issueCredential(gw.t, { kind: 'PROVIDER', providerId, goalIds });
+  let stderr = '';
+  const child = runCli(
+    [
+      'provider',
+      'tmux',
+      '--socket',
+      box.sock,
+      '--patterns',
+      STANDIN_PATTERNS,
+      '--hook-socket',
+      box.hookSock,
+      ...goalIds.flatMap((g) => ['--goal', g]),
+      ...extra,
+    ],
+    {
+      env: asCaller(gw.url, token),
+      timeoutMs: 600_000,
+      onStderr: (all) => {
+        stderr = all;
+      },
+    },
+  );
+  child.catch(() => {});
+  await eventually(
+    () => (stderr.includes('hook socket') ? true : undefined),
+    'provider start',
+    10_000,
+  ).catch((error: Error) => {
+    child.kill();
+    throw new Error(`${error.message}; provider stderr: ${stderr}`);
+  });
+  return {
+    providerId,
+    token,
+    get stderr() {
+      return stderr;
+    },
+    async stop() {
+      child.kill();
+      await child.catch(() => {});
+    },
+  };
+}
+
+/** The agent's directory row (as admin). */
+export async function presenceOf(gw: Gw, goalId: string, agentId: string) {
+  const { directory } = await gw.t.ok(
+    `query($goalId: ID!) { directory(goalId: $goalId) { limitations rows { agentId presence {
+      provider providerSessionRef occupantRef liveness basis stateChangeSeq stale coverageGap endedAt } } } }`,
+    { goalId },
+  );
+  return directory.rows.find((r: any) => r.agentId === agentId)?.presence ?? null;
+}
+
+/** Waits (with a deadline) until the agent's presence satisfies `test`. */
+export function presenceUntil(
+  gw: Gw,
+  goalId: string,
+  agentId: string,
+  test: (presence: any) => boolean,
+  what: string,
+  timeoutMs = 20_000,
+) {
+  return eventually(
+    async () => {
+      const p = await presenceOf(gw, goalId, agentId);
+      return test(p) ? (p ?? {}) : undefined;
+    },
+    `${agentId}: ${what}`,
+    timeoutMs,
+  );
+}
+
+export const liveness = (value: string) => (p: any) => p?.liveness === value;
+
+/** Starts the stand-in agent in a new pane bound to the agent, with the real `switchboard run`. */
+export async function runStandin(gw: Gw, box: Sandbox, goalId: string, agentId: string) {
+  const result = await runCli(
+    ['run', agentId, '--socket', box.sock, '--kind', 'standin', '--json', '--', 'node', STANDIN],
+    { env: { SWITCHBOARD_URL: gw.url, SWITCHBOARD_GOAL: goalId } },
+  );
+  if (result.code !== 0) throw new Error(`switchboard run failed: ${result.stderr}`);
+  return result.json<{ pane: string }>().pane;
+}
+
+/** Types a line into a pane, as a person would. */
+export const type = (box: Sandbox, pane: string, text: string) =>
+  box
+    .tmux('send-keys', '-t', pane, '-l', text)
+    .then(() => box.tmux('send-keys', '-t', pane, 'Enter'));

@@ -125,6 +125,15 @@ interface Peer {
  * A goal with agents alpha, beta and gamma, each with a PEER token. With a provider, beta is
  * seen IDLE at w1:p1 (seq 1): deliveries to it are pinned.
  */
+/** A todo of `goalId`, for deliveries that name the work they are about. */
+async function todoIn(goalId: string, gateway: TestGateway = t): Promise<string> {
+  const created = await gateway.ok(
+    `mutation($input: CreateTodoInput!) { createTodo(input: $input) { ... on Todo { id } } }`,
+    { input: { goalId, title: 'the work', taskClass: 'ADVANCEMENT_TASK' } },
+  );
+  return created.createTodo.id;
+}
+
 async function world(options: { provider?: boolean; gateway?: TestGateway } = {}) {
   const gateway = options.gateway ?? t;
   const goalId = await createGoal(gateway);
@@ -293,7 +302,8 @@ describe(`the durable path without a provider (${driver})`, () => {
   it('submits, reaches the recipient, and shows the sender each receipt; the outcome stays SUBMITTED', async () => {
     const { goalId, alpha, beta } = await world();
     const arrivals = followInbox(beta.token, { goalId, after: '0' });
-    const sent = await send(alpha.token, request(goalId, { todoId: 'todo-7' }));
+    const todo7 = await todoIn(goalId);
+    const sent = await send(alpha.token, request(goalId, { todoId: todo7 }));
     expect(sent).toMatchObject({
       __typename: 'Delivery',
       seq: '1',
@@ -498,9 +508,10 @@ describe(`observed activity with a provider (${driver})`, () => {
 
   it('is computed lazily on read without any subscriber, and feeds stalledDeliveries', async () => {
     const { goalId, alpha, seeBeta } = await world({ provider: true });
+    const todo9 = await todoIn(goalId);
     const sent = await send(
       alpha.token,
-      request(goalId, { todoId: 'todo-9', activityWindowMs: 200, timeoutMs: 60_000 }),
+      request(goalId, { todoId: todo9, activityWindowMs: 200, timeoutMs: 60_000 }),
     );
     expect(await stalledDeliveries(database.db, goalId)).toEqual([]);
     const stalled = await eventually(async () => {
@@ -514,7 +525,7 @@ describe(`observed activity with a provider (${driver})`, () => {
         senderKind: 'PEER',
         from: 'alpha',
         to: 'beta',
-        todoId: 'todo-9',
+        todoId: todo9,
         subject: sent.subject,
       }),
     ]);
@@ -641,7 +652,7 @@ describe(`observed activity with a provider (${driver})`, () => {
 describe(`idempotency (${driver})`, () => {
   it('a retried key returns the original and its current outcome; a different request is a conflict', async () => {
     const { goalId, alpha, gamma, seeBeta } = await world({ provider: true });
-    const input = request(goalId, { todoId: 'todo-1' });
+    const input = request(goalId, { todoId: await todoIn(goalId) });
     const sent = await send(alpha.token, input);
     await seeBeta('WORKING');
     const retried = await send(alpha.token, input);

@@ -240,3 +240,51 @@ describe(`no secret leaves through a side door (${driver})`, () => {
     }
   });
 });
+
+describe(`ids of another goal are refused (${driver})`, () => {
+  it("refuses deliver.todoId and startWait.todoId naming another goal's todo or none, writing nothing", async () => {
+    const goalId = await createGoal(t);
+    await registerAgent(t, goalId, 'alpha');
+    await registerAgent(t, goalId, 'beta');
+    const alpha = await issueCredential(t, { kind: 'PEER', goalId, agentId: 'alpha' });
+    const other = await peerInNewGoal(t);
+    const foreign = await t.ok(
+      `mutation($input: CreateTodoInput!) { createTodo(input: $input) { ... on Todo { id } } }`,
+      { input: { goalId: other.goalId, title: 'theirs', taskClass: 'ADVANCEMENT_TASK' } },
+      other.token,
+    );
+    const deliveries = async () =>
+      Number(
+        rowsOf<{ n: number }>(
+          await database.db.execute(
+            sql`select count(*)::int as n from deliveries where goal_id = ${goalId}`,
+          ),
+        )[0]?.n,
+      );
+    for (const todoId of [foreign.createTodo.id, 'todo_does-not-exist']) {
+      const delivered = await t.gql(
+        `mutation($input: DeliverInput!) { deliver(input: $input) { __typename } }`,
+        {
+          input: {
+            goalId,
+            to: 'beta',
+            kind: 'REQUEST',
+            subject: 's',
+            body: 'b',
+            todoId,
+            idempotencyKey: uid('k'),
+          },
+        },
+        alpha.token,
+      );
+      expect(delivered.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      const waited = await t.gql(
+        `mutation($input: WaitInput!) { startWait(input: $input) { __typename } }`,
+        { input: { goalId, agentId: 'beta', todoId, accept: ['DONE'], timeoutMs: 1000 } },
+        alpha.token,
+      );
+      expect(waited.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    }
+    expect(await deliveries()).toBe(0);
+  });
+});

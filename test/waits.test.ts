@@ -110,9 +110,15 @@ describe(`rule 1-2: resolve once, pin, and require observed change (${driver})`,
       input: { goalId, todoId, agentId: 'alpha' },
     });
     expect((await t.ok(START, { input: input(goalId) })).startWait.pin.todoId).toBe(todoId);
+    const named = (
+      await t.ok(
+        `mutation($input: CreateTodoInput!) { createTodo(input: $input) { ... on Todo { id } } }`,
+        { input: { goalId, title: 'named', taskClass: 'ADVANCEMENT_TASK' } },
+      )
+    ).createTodo.id;
     expect(
-      (await t.ok(START, { input: input(goalId, { todoId: 'named-todo' }) })).startWait.pin.todoId,
-    ).toBe('named-todo');
+      (await t.ok(START, { input: input(goalId, { todoId: named }) })).startWait.pin.todoId,
+    ).toBe(named);
   });
 
   it('an agent already DONE at start must change again before DONE satisfies', async () => {

@@ -16,6 +16,7 @@ import { currentPins } from '../presence/pins.ts';
 import { type Liveness, providersTable } from '../presence/tables.ts';
 import { findAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
+import { checkTodoInGoal } from '../work/reads.ts';
 import { settle, Tracker } from './outcomes.ts';
 import { bodyPreview } from './preview.ts';
 import { connectedTargets } from './roster.ts';
@@ -229,6 +230,7 @@ export async function deliver(db: Db, caller: Caller, input: DeliverInput): Prom
   }
   const gap = await checkGoalScope(db, caller, v.goalId);
   if (gap) return refused(v.goalId, 'SCOPE_GAP', { scopeGap: gap, target: v.to });
+  await checkTodoInGoal(db, v.goalId, v.todoId);
 
   const existing = await findByKey(db, v.goalId, sender.key, v.idempotencyKey);
   if (existing) return replay(db, existing, v);

@@ -11,6 +11,7 @@ import { classifyChange, currentPins, feedChanges } from '../presence/pins.ts';
 import type { Liveness, PresenceChangeRow } from '../presence/tables.ts';
 import { findAgent, type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
+import { checkTodoInGoal } from '../work/reads.ts';
 import { todosTable } from '../work/tables.ts';
 import {
   type PinState,
@@ -78,6 +79,7 @@ export async function startWait(
   }
   const gap = await checkGoalScope(db, caller, goalId);
   if (gap) return gap;
+  await checkTodoInGoal(db, goalId, input.todoId ?? null);
   for (const agentId of agentIds) {
     const agent = await findAgent(db, goalId, agentId);
     if (!agent || agent.retiredAt) return unknownAgent(goalId, agentId);

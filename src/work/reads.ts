@@ -119,3 +119,20 @@ export async function listTransitions(
     .orderBy(asc(todoTransitionsTable.id));
   return { goalId, rows, scopeGap: null };
 }
+
+/**
+ * Refuses a `todoId` that names no todo of `goalId` (another goal's, or none): a delivery or
+ * a wait may point at work only in its own goal. BAD_USER_INPUT; nothing is written.
+ */
+export async function checkTodoInGoal(
+  q: Queryable,
+  goalId: string,
+  todoId: string | null,
+): Promise<void> {
+  if (todoId === null) return;
+  const [found] = await q
+    .select({ id: todosTable.id })
+    .from(todosTable)
+    .where(and(eq(todosTable.goalId, goalId), eq(todosTable.id, todoId)));
+  if (!found) throw new InputError(`todoId ${todoId} names no todo of goal ${goalId}`, 'todoId');
+}

@@ -305,7 +305,7 @@ const ObservationSourceInput = builder.inputType('ObservationSourceInput', {
 });
 
 const RegisterProviderInput = builder.inputType('RegisterProviderInput', {
-  description: 'The provider contract (DESIGN §5). What is not declared is a typed gap later.',
+  description: 'The provider contract. What is not declared is a typed gap later.',
   fields: (t) => ({
     providerId: t.id({ required: true, description: "Must match the credential's providerId." }),
     instanceId: t.string({

@@ -631,7 +631,7 @@ export type RegisterAgentInput = {
   hostSurface: string;
 };
 
-/** The provider contract (DESIGN §5). What is not declared is a typed gap later. */
+/** The provider contract. What is not declared is a typed gap later. */
 export type RegisterProviderInput = {
   /** What happens to location ids after a move, close or restart. */
   identifierRules: string;

@@ -238,30 +238,8 @@ describe('presence and ledger streams', () => {
   }, 30_000);
 });
 
-describe('architecture', () => {
-  /** Relative imports of every .ts file under `dir`. */
-  function relativeImports(dir: string): { file: string; target: string }[] {
-    const found: { file: string; target: string }[] = [];
-    for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-      const file = path.join(entry.parentPath, entry.name);
-      const source = readFileSync(file, 'utf8');
-      for (const match of source.matchAll(/(?:from|import)\s*\(?\s*['"](\.[^'"]+)['"]/g))
-        found.push({ file, target: path.resolve(path.dirname(file), match[1]!) });
-    }
-    return found;
-  }
-  const inside = (target: string, ...dirs: string[]) =>
-    dirs.some((d) => target.startsWith(path.resolve(d) + path.sep));
-
-  it('src/client imports only itself; src/cli only itself and src/client', () => {
-    const strays = [
-      ...relativeImports('src/client').filter((i) => !inside(i.target, 'src/client')),
-      ...relativeImports('src/cli').filter((i) => !inside(i.target, 'src/cli', 'src/client')),
-    ];
-    expect(strays).toEqual([]);
-  });
-
+// Which folders the client and the CLI may import is test/architecture.test.ts's rule.
+describe('the browser-safe client', () => {
   it('the browser-safe client entry does not reach Node-only modules', () => {
     const browserFiles = ['client.ts', 'errors.ts', 'streams.ts', 'index.ts'];
     for (const name of browserFiles) {

@@ -407,7 +407,7 @@ const LOCAL_ROOTS = new Set([
 // Sentence punctuation after a path belongs to the sentence.
 const TRAILING_PUNCTUATION = /[.:!?]+$/;
 
-interface Redacted {
+export interface Redacted {
   text: string;
   credentials: number;
   paths: number;
@@ -419,7 +419,7 @@ interface Redacted {
  * within credentials the widest shapes first, so each secret becomes exactly one marker.
  * Markers contain no `/` and are skipped by the pair rules, so a second pass finds nothing.
  */
-function redact(input: string): Redacted {
+export function redact(input: string): Redacted {
   const keys = redactPrivateKeys(input);
   let text = keys.text;
   let credentials = keys.count;

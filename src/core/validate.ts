@@ -1,5 +1,5 @@
 import { InputError } from './errors.ts';
-import { redactSecrets } from './privacy.ts';
+import { redact } from './privacy.ts';
 
 /**
  * Validators every domain uses. Each throws InputError (BAD_USER_INPUT, nothing written) naming
@@ -72,18 +72,15 @@ export function screenText(
   min = 1,
   lines: Lines = 'many',
 ): string {
-  const text = validateText(field, value, max, min, lines);
-  if (UNTERMINATED_KEY.test(text)) {
+  const redacted = redact(validateText(field, value, max, min, lines));
+  if (redacted.unterminatedKey) {
     throw new InputError(
       `${field} holds the start of a private key without its end; it cannot be redacted safely`,
       field,
     );
   }
-  return redactSecrets(text).text;
+  return redacted.text;
 }
-
-const UNTERMINATED_KEY =
-  /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?![\s\S]*-----END )/;
 
 export function validateOptionalId(field: string, value: string | null | undefined): string | null {
   return value === null || value === undefined ? null : validateId(field, value);

@@ -70,8 +70,8 @@ export class Doorbell {
   private pollTimer: NodeJS.Timeout | null = null;
   private relistening: Promise<void> | null = null;
   private closed = false;
-  /** Times it had to open a new listening connection; the latest probe round trip (ms). */
-  readonly stats = { relistens: 0, probeRoundTripMs: null as number | null };
+  /** Times it had to open a new listening connection. */
+  readonly stats = { relistens: 0 };
 
   constructor(private readonly options: DoorbellOptions) {}
 
@@ -251,7 +251,6 @@ export class Doorbell {
     if (ring.kind === 'probe') {
       const probe = this.probe;
       if (ring.id === this.probeId && probe && String(probe.seq) === ring.seq) {
-        this.stats.probeRoundTripMs = performance.now() - probe.sentAt;
         this.probe = null;
         probe.arrived();
       }

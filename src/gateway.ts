@@ -11,6 +11,7 @@ import { FrontierCache } from './ledger/frontier.ts';
 import { readLedgerPage } from './ledger/stream.ts';
 import type { Logger } from './log.ts';
 import { type PresenceChange, readPresencePage } from './presence/read.ts';
+import { CredentialCache, type CredentialCacheOptions } from './registry/credentials.ts';
 import { generateToken, hashToken } from './registry/tokens.ts';
 import { buildServer } from './server.ts';
 import { WaitKeeper } from './waits/keeper.ts';
@@ -27,6 +28,8 @@ export interface GatewayOptions {
   readonly loadDataDir?: Blob;
   /** Use this database instead of opening one (it is not closed on stop). */
   readonly database?: Database;
+  /** The credential cache's TTL and last-use interval (tests; the defaults otherwise). */
+  readonly credentials?: Omit<CredentialCacheOptions, 'log'>;
 }
 
 /**
@@ -67,13 +70,17 @@ export async function startGateway(
     waits,
     deliveries,
     log,
-    adminTokenHash: hashToken(adminToken),
+    credentials: new CredentialCache(database.db, hashToken(adminToken), doorbell, {
+      ...options.credentials,
+      log,
+    }),
   };
   const closeServices = async () => {
     presence.close();
     ledger.close();
     waits.close();
     deliveries.close();
+    deps.credentials.close();
     await doorbell.close();
     if (!options.database) await database.close();
   };

@@ -15,7 +15,6 @@ import { SubscriberTooSlow } from './events/hub.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { schema } from './graphql/schema.ts';
 import { screenInput } from './graphql/screen-input.ts';
-import { resolveCaller } from './registry/credentials.ts';
 import { OpenStreams } from './streams.ts';
 
 export interface Server {
@@ -61,11 +60,7 @@ export function buildServer(deps: AppDeps): Server {
       caller:
         initial.caller !== undefined
           ? initial.caller
-          : await resolveCaller(
-              deps.database.db,
-              deps.adminTokenHash,
-              initial.request.headers.get('authorization'),
-            ),
+          : await deps.credentials.resolve(initial.request.headers.get('authorization')),
     }),
     plugins: [
       EnvelopArmorPlugin({
@@ -122,9 +117,7 @@ export function buildServer(deps: AppDeps): Server {
       onConnect: async (ctx) => {
         const authorization = ctx.connectionParams?.authorization;
         try {
-          const caller = await resolveCaller(
-            deps.database.db,
-            deps.adminTokenHash,
+          const caller = await deps.credentials.resolve(
             typeof authorization === 'string' ? authorization : null,
           );
           if (!caller) return false;

@@ -8,6 +8,7 @@ import type { LedgerEvent } from '../ledger/append.ts';
 import type { FrontierCache } from '../ledger/frontier.ts';
 import type { Logger } from '../log.ts';
 import type { PresenceChange } from '../presence/read.ts';
+import type { CredentialCache } from '../registry/credentials.ts';
 import type { WaitKeeper } from '../waits/keeper.ts';
 
 /**
@@ -30,8 +31,8 @@ export interface AppDeps {
   /** Settles the deliveries that this instance's clients follow. */
   readonly deliveries: DeliveryKeeper;
   readonly log: Logger;
-  /** sha256 of the operator token. */
-  readonly adminTokenHash: string;
+  /** Resolves each request's or socket's credential, cached for this instance. */
+  readonly credentials: CredentialCache;
 }
 
 /** Per request (HTTP, SSE) or per socket (graphql-ws). */

@@ -2,26 +2,176 @@ import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import { type Caller, OPERATOR } from '../core/caller.ts';
 import { UnauthenticatedError } from '../core/errors.ts';
 import type { Queryable } from '../db/database.ts';
+import type { Doorbell } from '../events/doorbell.ts';
+import type { Logger } from '../log.ts';
 import { registeredAgentSql } from './scope.ts';
 import { type Credential, credentialsTable } from './tables.ts';
 import { hashToken } from './tokens.ts';
 
 /**
- * Resolves an `Authorization` value to a caller: null when none was sent, an
- * UnauthenticatedError when one was sent that is malformed, unknown or revoked.
+ * How long a resolved credential is trusted without asking the database again (ms). Its
+ * revocation rings the doorbell, which drops the entry at once on every instance; this bound
+ * is for a ring that is lost. It is the same bound as the re-check of open streams
+ * (`REVALIDATE_MS` in streams.ts), so neither a request nor a stream outlives a missed ring
+ * by more than this.
  */
-export async function resolveCaller(
-  db: Queryable,
-  adminTokenHash: string,
-  authorization: string | null | undefined,
-): Promise<Caller | null> {
-  if (!authorization) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match?.[1]) {
-    throw new UnauthenticatedError('the authorization value must be "Bearer <token>"');
+export const CREDENTIAL_TTL_MS = 2_000;
+
+/**
+ * `lastUsedAt` resolution: an instance records a credential's use at most once per this
+ * interval (ms), so "last used" lags the truth by up to this much, and a busy credential costs
+ * one write per interval per instance instead of one per request.
+ */
+export const LAST_USED_INTERVAL_MS = 60_000;
+
+/** Entries kept at most; the oldest go first (a lookup that misses costs one query). */
+const MAX_ENTRIES = 10_000;
+
+export interface CredentialCacheOptions {
+  readonly ttlMs?: number;
+  readonly lastUsedIntervalMs?: number;
+  readonly log?: Logger;
+}
+
+interface Entry {
+  readonly caller: Caller;
+  readonly expires: number;
+}
+
+/**
+ * Resolves `Authorization` values to callers for one gateway instance, keeping each resolved
+ * credential for `ttlMs` (keyed by the token's hash; the token itself is never kept). A
+ * credential's ring (revocation, or its agent's retirement) drops its entry; when the doorbell
+ * may have missed rings (a new listening connection, or polling while deaf) every entry goes.
+ * Unknown and revoked tokens are never cached: each costs its query. It also records when each
+ * credential was last used, at most once per `lastUsedIntervalMs`, without holding the request.
+ */
+export class CredentialCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Credential id -> the hashes cached for it (one token per credential, but be exact). */
+  private readonly hashesOf = new Map<string, Set<string>>();
+  private readonly lastRecorded = new Map<string, number>();
+  /** Moves on every drop, so a lookup that raced a revocation is answered but not kept. */
+  private epoch = 0;
+  private readonly ttlMs: number;
+  private readonly lastUsedIntervalMs: number;
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly adminTokenHash: string,
+    doorbell: Doorbell | null,
+    private readonly options: CredentialCacheOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? CREDENTIAL_TTL_MS;
+    this.lastUsedIntervalMs = options.lastUsedIntervalMs ?? LAST_USED_INTERVAL_MS;
+    if (doorbell) {
+      this.unsubscribe.push(
+        doorbell.on('credential', null, (ring) => this.drop(ring.id)),
+        doorbell.onReconnect(() => this.clear()),
+      );
+    }
   }
-  const hash = hashToken(match[1]);
-  if (hash === adminTokenHash) return OPERATOR;
+
+  /**
+   * The caller for an `Authorization` value: null when none was sent, an
+   * UnauthenticatedError when one was sent that is malformed, unknown or revoked.
+   */
+  async resolve(authorization: string | null | undefined): Promise<Caller | null> {
+    if (!authorization) return null;
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1]) {
+      throw new UnauthenticatedError('the authorization value must be "Bearer <token>"');
+    }
+    const hash = hashToken(match[1]);
+    if (hash === this.adminTokenHash) return OPERATOR;
+    const now = Date.now();
+    const cached = this.entries.get(hash);
+    let caller: Caller;
+    if (cached && cached.expires > now) {
+      caller = cached.caller;
+    } else {
+      if (cached) this.forget(hash, cached.caller);
+      const epoch = this.epoch;
+      caller = await lookUp(this.db, hash);
+      if (epoch === this.epoch && this.ttlMs > 0) this.keep(hash, caller, now);
+    }
+    this.recordUse(caller, now);
+    return caller;
+  }
+
+  /** Forgets what it knows of one credential (its ring arrived). */
+  drop(credentialId: string): void {
+    this.epoch++;
+    for (const hash of this.hashesOf.get(credentialId) ?? []) this.entries.delete(hash);
+    this.hashesOf.delete(credentialId);
+  }
+
+  /** Forgets every credential (rings may have been missed). */
+  clear(): void {
+    this.epoch++;
+    this.entries.clear();
+    this.hashesOf.clear();
+  }
+
+  close(): void {
+    for (const unsubscribe of this.unsubscribe) unsubscribe();
+    this.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private keep(hash: string, caller: Caller, now: number): void {
+    const id = caller.credentialId as string;
+    if (this.entries.size >= MAX_ENTRIES) {
+      const [oldest] = this.entries;
+      if (oldest) this.forget(oldest[0], oldest[1].caller);
+    }
+    this.entries.set(hash, { caller, expires: now + this.ttlMs });
+    const hashes = this.hashesOf.get(id) ?? new Set();
+    this.hashesOf.set(id, hashes);
+    hashes.add(hash);
+  }
+
+  private forget(hash: string, caller: Caller): void {
+    this.entries.delete(hash);
+    const id = caller.credentialId as string;
+    const hashes = this.hashesOf.get(id);
+    hashes?.delete(hash);
+    if (hashes?.size === 0) this.hashesOf.delete(id);
+  }
+
+  /** At most one write per interval per credential; never holds or fails the request. */
+  private recordUse(caller: Caller, now: number): void {
+    const id = caller.credentialId;
+    if (id === null) return;
+    const last = this.lastRecorded.get(id);
+    if (last !== undefined && now - last < this.lastUsedIntervalMs) return;
+    this.lastRecorded.set(id, now);
+    if (this.lastRecorded.size > MAX_ENTRIES) {
+      for (const [key, at] of this.lastRecorded) {
+        if (now - at >= this.lastUsedIntervalMs) this.lastRecorded.delete(key);
+      }
+    }
+    this.db
+      .update(credentialsTable)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(credentialsTable.id, id))
+      .then(
+        () => {},
+        (error: unknown) =>
+          this.options.log?.warn('could not record when a credential was last used', {
+            credentialId: id,
+            error: error instanceof Error ? error.message : String(error),
+          }),
+      );
+  }
+}
+
+/** One query: the valid credential with this token hash, or UNAUTHENTICATED. */
+async function lookUp(db: Queryable, hash: string): Promise<Caller> {
   const [row] = await db
     .select()
     .from(credentialsTable)

@@ -9,10 +9,12 @@ import {
   type IssuedCredential,
   issueCredential,
   listAgents,
+  listCredentials,
   listGoals,
   registerAgent,
   retireAgent,
   revokeCredential,
+  rotateCredential,
   type UnknownAgent,
 } from './registry.ts';
 import { goalsInScope } from './scope.ts';
@@ -79,7 +81,8 @@ const DelegationRef = builder.objectRef<Delegation>('Delegation').implement({
 });
 
 const CredentialRef = builder.objectRef<Credential>('Credential').implement({
-  description: 'A credential, without its token (only a hash is stored).',
+  description:
+    'A credential and what it binds. Never its token: only a hash is stored, and the hash is not served either.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Use it to revoke.' }),
     kind: t.expose('kind', {
@@ -98,7 +101,13 @@ const CredentialRef = builder.objectRef<Credential>('Credential').implement({
     revokedAt: t.expose('revokedAt', {
       type: 'DateTime',
       nullable: true,
-      description: 'When it was revoked; null while it is valid.',
+      description: 'When it was revoked (or rotated); null while it is valid.',
+    }),
+    lastUsedAt: t.expose('lastUsedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'When a request last arrived with it, to within a minute: each gateway instance records a use at most once a minute per credential. Null: no use recorded. Not a log of requests, and not proof that it was not used in the last minute.',
     }),
   }),
 });
@@ -252,6 +261,19 @@ builder.queryFields((t) => ({
     description: "The goals in the caller's scope, by id.",
     resolve: (_root, _args, { db, caller }) => listGoals(db, caller),
   }),
+  credentials: t.withAuth({ admin: true }).field({
+    type: [CredentialRef],
+    description:
+      'Credentials, newest first, revoked ones included: every one, or those whose binding covers `goalId`, of one `kind`. Without tokens or their hashes. Admin only.',
+    args: {
+      goalId: t.arg.id({
+        description:
+          "Only credentials bound to this goal (a PEER's goal, a STEWARD's or PROVIDER's goals). ADMIN credentials are bound to no goal.",
+      }),
+      kind: t.arg({ type: CallerKindEnum, description: 'Only credentials of this kind.' }),
+    },
+    resolve: (_root, args, { db }) => listCredentials(db, { goalId: args.goalId, kind: args.kind }),
+  }),
   agents: t.withAuth({ reader: true }).field({
     type: AgentListingRef,
     description: 'The agents registered to a goal; a scope gap with no rows when out of scope.',
@@ -335,6 +357,21 @@ builder.mutationFields((t) => ({
     description:
       'Revokes a credential: refused from the next request on, and its open sockets are closed. Admin only.',
     args: { id: t.arg.id({ required: true, description: 'The credential id.' }) },
-    resolve: (_root, args, { db }) => revokeCredential(db, args.id),
+    resolve: async (_root, args, { db, deps }) => {
+      const revoked = await revokeCredential(db, args.id);
+      deps.credentials.drop(revoked.id); // this instance before the ring: the next request is refused
+      return revoked;
+    },
+  }),
+  rotateCredential: t.withAuth({ admin: true }).field({
+    type: IssuedCredentialRef,
+    description:
+      'Replaces a credential with a new one of the same binding and label (a new id and token, shown in this answer only). The old one is revoked in the same transaction: refused from the next request on, its open streams end with UNAUTHENTICATED and its sockets close. A revoked or unknown id, or a PEER whose agent is retired, is BAD_USER_INPUT and nothing changes. Admin only.',
+    args: { id: t.arg.id({ required: true, description: 'The credential to replace.' }) },
+    resolve: async (_root, args, { db, deps }) => {
+      const rotated = await rotateCredential(db, args.id);
+      deps.credentials.drop(args.id);
+      return rotated;
+    },
   }),
 }));

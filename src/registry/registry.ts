@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, arrayContains, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Caller, CallerKind } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import { type Listing, type Tagged, tag } from '../core/results.ts';
@@ -218,7 +218,6 @@ export async function issueCredential(
 ): Promise<IssuedCredential> {
   const label = screenText('label', input.label ?? '', 100, 0, 'one');
   const values = {
-    id: `cred_${randomUUID()}`,
     kind: input.kind,
     label,
     goalId: null as string | null,
@@ -269,10 +268,16 @@ export async function issueCredential(
       }
       break;
   }
+  return insertCredential(db, values);
+}
+
+type Binding = Pick<Credential, 'kind' | 'label' | 'goalId' | 'agentId' | 'providerId' | 'goalIds'>;
+
+async function insertCredential(db: Queryable, binding: Binding): Promise<IssuedCredential> {
   const token = generateToken();
   const [credential] = await db
     .insert(credentialsTable)
-    .values({ ...values, tokenHash: hashToken(token) })
+    .values({ ...binding, id: `cred_${randomUUID()}`, tokenHash: hashToken(token) })
     .returning();
   if (!credential) throw new Error('credential was written but cannot be read');
   return { token, credential };
@@ -304,5 +309,81 @@ export async function revokeCredential(db: Db, id: string): Promise<Credential> 
     if (!revoked) throw new InputError(`no credential with id ${id}`, 'id');
     await ring(tx, { kind: 'credential', id, seq: '0' });
     return revoked;
+  });
+}
+
+/**
+ * The credentials whose binding covers `goalId` (a PEER's goal, or one of a STEWARD's or
+ * PROVIDER's goals; ADMIN credentials cover none), or every credential when `goalId` is
+ * null; of one kind when `kind` is given. Newest first, revoked ones included (with
+ * `revokedAt`). Never the token, which is not stored, nor its hash.
+ */
+export async function listCredentials(
+  db: Queryable,
+  filter: { goalId?: string | null; kind?: CallerKind | null },
+): Promise<Credential[]> {
+  const goalId = filter.goalId ? validateId('goalId', filter.goalId) : null;
+  return db
+    .select()
+    .from(credentialsTable)
+    .where(
+      and(
+        goalId === null
+          ? undefined
+          : or(
+              eq(credentialsTable.goalId, goalId),
+              arrayContains(credentialsTable.goalIds, [goalId]),
+            ),
+        filter.kind ? eq(credentialsTable.kind, filter.kind) : undefined,
+      ),
+    )
+    .orderBy(desc(credentialsTable.createdAt), asc(credentialsTable.id));
+}
+
+/**
+ * Replaces a credential's token: one transaction revokes the old credential and issues a new
+ * one with the same binding and label (a new id). The old token is refused from the next
+ * request on, and its open streams and sockets end as on a revocation (its ring). A revoked
+ * or unknown credential, or a PEER whose agent is retired, is refused and nothing is written.
+ */
+export async function rotateCredential(db: Db, id: string): Promise<IssuedCredential> {
+  return db.transaction(async (tx) => {
+    const [old] = await tx
+      .update(credentialsTable)
+      .set({ revokedAt: sql`now()` })
+      .where(and(eq(credentialsTable.id, id), isNull(credentialsTable.revokedAt)))
+      .returning();
+    if (!old) {
+      const [revoked] = await tx
+        .select({ id: credentialsTable.id })
+        .from(credentialsTable)
+        .where(eq(credentialsTable.id, id));
+      throw new InputError(
+        revoked
+          ? `credential ${id} is revoked: issue a new one instead`
+          : `no credential with id ${id}`,
+        'id',
+      );
+    }
+    if (old.kind === 'PEER') {
+      const agent = await findAgent(tx, old.goalId as string, old.agentId as string);
+      if (!agent || agent.retiredAt) {
+        throw new InputError(
+          `agent ${old.agentId} of goal ${old.goalId} is retired: its credential cannot be rotated`,
+          'id',
+        );
+      }
+    }
+    const { kind, label, goalId, agentId, providerId, goalIds } = old;
+    const issued = await insertCredential(tx, {
+      kind,
+      label,
+      goalId,
+      agentId,
+      providerId,
+      goalIds,
+    });
+    await ring(tx, { kind: 'credential', id, seq: '0' });
+    return issued;
   });
 }

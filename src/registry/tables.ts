@@ -61,6 +61,12 @@ export const credentialsTable = pgTable(
     goalIds: text('goal_ids').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * When a request last arrived with it, as recorded by some gateway instance: each
+     * instance writes it at most once per LAST_USED_INTERVAL_MS per credential
+     * (registry/credentials.ts), so it lags the truth by up to that interval.
+     */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
   },
   (t) => [index('credentials_agent_idx').on(t.goalId, t.agentId)],
 );

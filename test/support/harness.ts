@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import WebSocket from 'ws';
 import type { Config } from '../../src/config.ts';
 import { type Database, type Db, openDatabase } from '../../src/db/database.ts';
-import { type Gateway, startGateway } from '../../src/gateway.ts';
+import { type Gateway, type GatewayOptions, startGateway } from '../../src/gateway.ts';
 import { createLogger } from '../../src/log.ts';
 
 export const driver = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
@@ -75,9 +75,13 @@ export interface TestGateway {
 export async function startTestGateway(
   database: Database,
   overrides: Partial<Config> = {},
+  options: Omit<GatewayOptions, 'database'> = {},
 ): Promise<TestGateway> {
   const config = testConfig(overrides);
-  const gateway = await startGateway(config, createLogger(config.logLevel), { database });
+  const gateway = await startGateway(config, createLogger(config.logLevel), {
+    ...options,
+    database,
+  });
   const adminToken = config.adminToken as string;
   const gql: TestGateway['gql'] = async (query, variables, token = adminToken) => {
     const response = await fetch(gateway.url, {

@@ -4,12 +4,15 @@ import {
   AgentsDocument,
   type CallerKind,
   CreateGoalDocument,
+  type CredentialFieldsFragment,
+  CredentialsDocument,
   DelegateGoalDocument,
   GoalsDocument,
   IssueCredentialDocument,
   RegisterAgentDocument,
   RetireAgentDocument,
   RevokeCredentialDocument,
+  RotateCredentialDocument,
 } from '../../client/index.ts';
 import { enumArg, examples, run } from '../context.ts';
 import { usage } from '../exit-codes.ts';
@@ -128,7 +131,7 @@ export function adminCommand(program: Command): void {
       }),
     );
 
-  const token = admin.command('token').description('credentials: issue, revoke');
+  const token = admin.command('token').description('credentials: issue, list, rotate, revoke');
   token
     .command('issue')
     .description(
@@ -177,6 +180,62 @@ export function adminCommand(program: Command): void {
       ),
     );
   token
+    .command('list')
+    .description(
+      'credentials, newest first, revoked ones included (never a token); --goal narrows to those bound to a goal',
+    )
+    .option(
+      '--kind <kind>',
+      'only peer, steward, provider or admin',
+      enumArg(['PEER', 'STEWARD', 'PROVIDER', 'ADMIN']),
+    )
+    .addHelpText(
+      'after',
+      examples(
+        'switchboard admin token list --goal demo',
+        'switchboard admin token list --kind admin',
+      ),
+    )
+    .action(
+      run<{ kind?: string }>(async (ctx, o) => {
+        const { credentials } = await ctx.client.request(CredentialsDocument, {
+          goalId: ctx.connection.goal,
+          kind: o.kind as CallerKind | undefined,
+        });
+        await ctx.print(credentials, () =>
+          table(
+            ['id', 'kind', 'label', 'binding', 'created', 'last used', 'revoked'],
+            credentials.map((c) => [
+              c.id,
+              c.kind,
+              c.label,
+              binding(c),
+              ago(c.createdAt),
+              c.lastUsedAt ? ago(c.lastUsedAt) : dim('never'),
+              c.revokedAt ? ago(c.revokedAt) : null,
+            ]),
+          ),
+        );
+      }),
+    );
+  token
+    .command('rotate <credentialId>')
+    .description(
+      'replace a credential with a new token of the same binding and label; the old one is revoked at once. Prints the new token (shown once) alone on stdout',
+    )
+    .addHelpText('after', examples('switchboard admin token rotate cred_0b9e… > builder.token'))
+    .action(
+      run<object, [string]>(async (ctx, _o, id) => {
+        const { rotateCredential } = await ctx.client.request(RotateCredentialDocument, { id });
+        if (ctx.json) return ctx.print(rotateCredential, () => undefined);
+        process.stdout.write(`${rotateCredential.token}\n`);
+        if (!ctx.quiet)
+          process.stderr.write(
+            `${dim(`rotated ${id}: revoked; its replacement ${rotateCredential.credential.id} has the token above, shown once`)}\n`,
+          );
+      }),
+    );
+  token
     .command('revoke <credentialId>')
     .description('revoke a credential: refused from the next request on; its sockets close')
     .addHelpText('after', examples('switchboard admin token revoke c-123'))
@@ -211,4 +270,18 @@ export function adminCommand(program: Command): void {
         );
       }),
     );
+}
+
+/** What a credential binds, in a few words. */
+function binding(c: CredentialFieldsFragment): string {
+  switch (c.kind) {
+    case 'PEER':
+      return `${c.goalId}/${c.agentId}`;
+    case 'STEWARD':
+      return `goals ${c.goalIds.join(',')}`;
+    case 'PROVIDER':
+      return `${c.providerId} for ${c.goalIds.join(',')}`;
+    default:
+      return '';
+  }
 }

@@ -958,7 +958,7 @@ export type VisionFieldsFragment = { goalId: string, agentId: string, roleScope:
 
 export type AgentFieldsFragment = { goalId: string, agentId: string, agentModel: string, hostSurface: string, registeredAt: string, retiredAt: string | null };
 
-export type CredentialFieldsFragment = { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null };
+export type CredentialFieldsFragment = { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, lastUsedAt: string | null };
 
 export type UnknownAgentFieldsFragment = { goalId: string, agentId: string };
 
@@ -1263,14 +1263,29 @@ export type IssueCredentialMutationVariables = Exact<{
 }>;
 
 
-export type IssueCredentialMutation = { issueCredential: { token: string, credential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null } } };
+export type IssueCredentialMutation = { issueCredential: { token: string, credential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, lastUsedAt: string | null } } };
 
 export type RevokeCredentialMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RevokeCredentialMutation = { revokeCredential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null } };
+export type RevokeCredentialMutation = { revokeCredential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, lastUsedAt: string | null } };
+
+export type CredentialsQueryVariables = Exact<{
+  goalId?: string | number | null | undefined;
+  kind?: CallerKind | null | undefined;
+}>;
+
+
+export type CredentialsQuery = { credentials: Array<{ id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, lastUsedAt: string | null }> };
+
+export type RotateCredentialMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RotateCredentialMutation = { rotateCredential: { token: string, credential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, lastUsedAt: string | null } } };
 
 export type DelegateGoalMutationVariables = Exact<{
   input: DelegateGoalInput;
@@ -1784,6 +1799,7 @@ export const CredentialFieldsFragmentDoc = new TypedDocumentString(`
   providerId
   createdAt
   revokedAt
+  lastUsedAt
 }
     `, {"fragmentName":"CredentialFields"}) as unknown as TypedDocumentString<CredentialFieldsFragment, unknown>;
 export const OutcomeChangeFieldsFragmentDoc = new TypedDocumentString(`
@@ -3449,6 +3465,7 @@ export const IssueCredentialDocument = new TypedDocumentString(`
   providerId
   createdAt
   revokedAt
+  lastUsedAt
 }`) as unknown as TypedDocumentString<IssueCredentialMutation, IssueCredentialMutationVariables>;
 export const RevokeCredentialDocument = new TypedDocumentString(`
     mutation RevokeCredential($id: ID!) {
@@ -3466,7 +3483,47 @@ export const RevokeCredentialDocument = new TypedDocumentString(`
   providerId
   createdAt
   revokedAt
+  lastUsedAt
 }`) as unknown as TypedDocumentString<RevokeCredentialMutation, RevokeCredentialMutationVariables>;
+export const CredentialsDocument = new TypedDocumentString(`
+    query Credentials($goalId: ID, $kind: CallerKind) {
+  credentials(goalId: $goalId, kind: $kind) {
+    ...CredentialFields
+  }
+}
+    fragment CredentialFields on Credential {
+  id
+  kind
+  label
+  goalId
+  agentId
+  goalIds
+  providerId
+  createdAt
+  revokedAt
+  lastUsedAt
+}`) as unknown as TypedDocumentString<CredentialsQuery, CredentialsQueryVariables>;
+export const RotateCredentialDocument = new TypedDocumentString(`
+    mutation RotateCredential($id: ID!) {
+  rotateCredential(id: $id) {
+    token
+    credential {
+      ...CredentialFields
+    }
+  }
+}
+    fragment CredentialFields on Credential {
+  id
+  kind
+  label
+  goalId
+  agentId
+  goalIds
+  providerId
+  createdAt
+  revokedAt
+  lastUsedAt
+}`) as unknown as TypedDocumentString<RotateCredentialMutation, RotateCredentialMutationVariables>;
 export const DelegateGoalDocument = new TypedDocumentString(`
     mutation DelegateGoal($input: DelegateGoalInput!) {
   delegateGoal(input: $input) {

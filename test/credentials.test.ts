@@ -1,0 +1,377 @@
+/**
+ * Credentials as an operator manages them: listing (never a token or its hash), rotation, when
+ * each was last used; and the per-instance cache that spares every request its lookup, with
+ * what drops its entries (the credential's ring, the doorbell missing rings, the TTL).
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { rowsOf } from '../src/db/sql.ts';
+import { Doorbell } from '../src/events/doorbell.ts';
+import {
+  CREDENTIAL_TTL_MS,
+  CredentialCache,
+  LAST_USED_INTERVAL_MS,
+} from '../src/registry/credentials.ts';
+import { revokeCredential } from '../src/registry/registry.ts';
+import { hashToken } from '../src/registry/tokens.ts';
+import { REVALIDATE_MS } from '../src/streams.ts';
+import { asCaller, runCli } from './support/cli.ts';
+import { database, t } from './support/gateway-per-file.ts';
+import {
+  countingDatabase,
+  createGoal,
+  driver,
+  eventually,
+  issueCredential,
+  peerInNewGoal,
+  registerAgent,
+  startTestGateway,
+  subscribe,
+  type TestGateway,
+  uid,
+  wsClient,
+  wsQuery,
+} from './support/harness.ts';
+
+const LIST = `query($goalId: ID, $kind: CallerKind) {
+  credentials(goalId: $goalId, kind: $kind) {
+    id kind label goalId agentId providerId goalIds createdAt lastUsedAt revokedAt
+  }
+}`;
+const ROTATE = `mutation($id: ID!) {
+  rotateCredential(id: $id) { token credential { id kind label goalId agentId goalIds providerId revokedAt } }
+}`;
+const ME = '{ me { kind agentId credentialId } }';
+
+const credentialRows = async () =>
+  Number(
+    rowsOf<{ n: string | number }>(
+      await database.db.execute(sql`select count(*) as n from credentials`),
+    )[0]?.n,
+  );
+
+describe(`credentials: list and rotate (${driver})`, () => {
+  it('lists the credentials bound to a goal, of a kind, newest first, revoked included, with no token or hash', async () => {
+    const goalId = await createGoal(t);
+    const other = await createGoal(t);
+    const agentId = await registerAgent(t, goalId);
+    const peer = await issueCredential(t, { kind: 'PEER', goalId, agentId, label: 'builder' });
+    const steward = await issueCredential(t, { kind: 'STEWARD', goalIds: [goalId, other] });
+    const provider = await issueCredential(t, {
+      kind: 'PROVIDER',
+      providerId: uid('tmux'),
+      goalIds: [goalId],
+    });
+    const elsewhere = await issueCredential(t, { kind: 'STEWARD', goalIds: [other] });
+    await t.ok(`mutation($id: ID!) { revokeCredential(id: $id) { id } }`, { id: provider.id });
+
+    const { credentials } = await t.ok(LIST, { goalId });
+    expect(credentials.map((c: { id: string }) => c.id)).toEqual([
+      provider.id,
+      steward.id,
+      peer.id,
+    ]);
+    expect(credentials[2]).toEqual({
+      id: peer.id,
+      kind: 'PEER',
+      label: 'builder',
+      goalId,
+      agentId,
+      providerId: null,
+      goalIds: [],
+      createdAt: expect.any(String),
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    expect(credentials[0].revokedAt).toEqual(expect.any(String));
+    const text = JSON.stringify(credentials);
+    for (const token of [peer.token, steward.token, provider.token]) {
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(hashToken(token));
+    }
+    expect(text).not.toContain(elsewhere.id);
+
+    const stewards = await t.ok(LIST, { goalId, kind: 'STEWARD' });
+    expect(stewards.credentials.map((c: { id: string }) => c.id)).toEqual([steward.id]);
+    const all = await t.ok(LIST, {});
+    expect(all.credentials.map((c: { id: string }) => c.id)).toEqual(
+      expect.arrayContaining([peer.id, steward.id, provider.id, elsewhere.id]),
+    );
+    expect((await t.ok(LIST, { goalId: uid('missing') })).credentials).toEqual([]);
+
+    const asPeer = await t.gql(LIST, { goalId }, peer.token);
+    expect(asPeer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const bad = await t.gql(LIST, { goalId: '../x' });
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('rotation: a new token of the same binding and label; the old one is refused at once and its open streams end like a revocation', async () => {
+    // A TTL far beyond the test: only the rotation itself can end the cached entry.
+    const g = await startTestGateway(
+      database,
+      { adminToken: t.adminToken },
+      {
+        credentials: { ttlMs: 3_600_000 },
+      },
+    );
+    onTestFinished(() => g.stop());
+    const peer = await peerInNewGoal(t);
+    const labelled = await issueCredential(t, {
+      kind: 'PEER',
+      goalId: peer.goalId,
+      agentId: peer.agentId,
+      label: 'builder laptop',
+    });
+    // An open socket and subscription under the old token, and a request that cached it.
+    let closed: { code: number } | undefined;
+    const client = wsClient(g.wsUrl, labelled.token, (event) => {
+      closed = event;
+    });
+    const stream = subscribe(
+      client,
+      `subscription($g: ID!, $a: ID!) { ledgerEvents(goalId: $g, agentId: $a, after: "0") { __typename } }`,
+      { g: peer.goalId, a: peer.agentId },
+      'ledgerEvents',
+    );
+    expect((await wsQuery(client, ME)).data?.me.credentialId).toBe(labelled.id);
+    expect((await g.ok(ME, {}, labelled.token)).me.credentialId).toBe(labelled.id);
+
+    const { rotateCredential } = await g.ok(ROTATE, { id: labelled.id });
+    expect(rotateCredential.credential).toEqual({
+      id: expect.not.stringMatching(labelled.id),
+      kind: 'PEER',
+      label: 'builder laptop',
+      goalId: peer.goalId,
+      agentId: peer.agentId,
+      goalIds: [],
+      providerId: null,
+      revokedAt: null,
+    });
+    expect(rotateCredential.token).not.toBe(labelled.token);
+    // The very next request with the old token, on the instance that had it cached.
+    const old = await g.gql(ME, {}, labelled.token);
+    expect(old.status).toBe(401);
+    expect(old.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await t.ok(ME, {}, rotateCredential.token)).me).toEqual({
+      kind: 'PEER',
+      agentId: peer.agentId,
+      credentialId: rotateCredential.credential.id,
+    });
+    await eventually(() => (stream.errors.length > 0 ? true : undefined), 'the stream to end');
+    expect(JSON.stringify(stream.errors[0])).toContain('UNAUTHENTICATED');
+    expect((await eventually(() => closed, 'the old socket to close')).code).toBe(4403);
+    await client.dispose();
+
+    const listed = await t.ok(LIST, { goalId: peer.goalId });
+    const oldRow = listed.credentials.find((c: { id: string }) => c.id === labelled.id);
+    expect(oldRow.revokedAt).toEqual(expect.any(String));
+    // The other credential of the same agent is untouched.
+    expect((await t.ok(ME, {}, peer.token)).me.credentialId).toBe(peer.credentialId);
+  });
+
+  it('refuses to rotate a revoked, unknown or retired credential, and writes nothing', async () => {
+    const peer = await peerInNewGoal(t);
+    const first = await t.ok(ROTATE, { id: peer.credentialId });
+    const before = await credentialRows();
+    const again = await t.gql(ROTATE, { id: peer.credentialId });
+    expect(again.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(again.errors?.[0]?.message).toContain('is revoked');
+    const unknown = await t.gql(ROTATE, { id: 'cred_nothing' });
+    expect(unknown.errors?.[0]?.message).toContain('no credential with id cred_nothing');
+    await t.ok(
+      `mutation($g: ID!, $a: ID!) { retireAgent(goalId: $g, agentId: $a) { __typename } }`,
+      {
+        g: peer.goalId,
+        a: peer.agentId,
+      },
+    );
+    const retired = await t.gql(ROTATE, { id: first.rotateCredential.credential.id });
+    expect(retired.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(retired.errors?.[0]?.message).toContain('is retired');
+    expect(await credentialRows()).toBe(before);
+    // The refused rotation rolled back its revocation too.
+    const listed = await t.ok(LIST, { goalId: peer.goalId });
+    const current = listed.credentials.find(
+      (c: { id: string }) => c.id === first.rotateCredential.credential.id,
+    );
+    expect(current.revokedAt).toBeNull();
+    const asPeer = await t.gql(ROTATE, { id: peer.credentialId }, first.rotateCredential.token);
+    expect(asPeer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('records when a credential was last used, at most once per interval per instance', async () => {
+    const peer = await peerInNewGoal(t);
+    const lastUsed = async () =>
+      rowsOf<{ at: string | Date | null }>(
+        await database.db.execute(
+          sql`select last_used_at as at from credentials where id = ${peer.credentialId}`,
+        ),
+      )[0]?.at ?? null;
+    expect(await lastUsed()).toBeNull();
+    await t.ok(ME, {}, peer.token);
+    await eventually(async () => ((await lastUsed()) === null ? undefined : true), 'a use');
+    const listed = await t.ok(LIST, { goalId: peer.goalId });
+    expect(listed.credentials[0].lastUsedAt).toEqual(expect.any(String));
+    // Within the interval, more requests write nothing: an old mark stays as it is.
+    await database.db.execute(
+      sql`update credentials set last_used_at = '2000-01-01T00:00:00Z' where id = ${peer.credentialId}`,
+    );
+    for (let i = 0; i < 5; i++) await t.ok(ME, {}, peer.token);
+    await t.ok(LIST, {}); // one more round trip for a write that might still be on its way
+    expect(new Date((await lastUsed()) as string).toISOString()).toBe('2000-01-01T00:00:00.000Z');
+    expect(LAST_USED_INTERVAL_MS).toBe(60_000);
+  });
+});
+
+describe(`the credential cache (${driver})`, () => {
+  let doorbell: Doorbell;
+  beforeAll(async () => {
+    doorbell = new Doorbell({ probeMs: 1000 });
+    await doorbell.open(database);
+  });
+  afterAll(async () => {
+    await doorbell?.close();
+  });
+
+  it('a cached credential costs no statement; an unknown one is never cached; the TTL bounds an entry', async () => {
+    const peer = await peerInNewGoal(t);
+    const counted = countingDatabase(database);
+    const cache = new CredentialCache(counted.database.db, hashToken('operator'), null, {
+      ttlMs: 300,
+      lastUsedIntervalMs: 3_600_000,
+    });
+    const first = await cache.resolve(`Bearer ${peer.token}`);
+    expect(first).toEqual({
+      kind: 'PEER',
+      credentialId: peer.credentialId,
+      goalId: peer.goalId,
+      agentId: peer.agentId,
+    });
+    await eventually(() => (counted.statements() >= 2 ? true : undefined), 'lookup + last use');
+    counted.reset();
+    for (let i = 0; i < 20; i++) expect(await cache.resolve(`Bearer ${peer.token}`)).toEqual(first);
+    expect(counted.statements()).toBe(0);
+    expect(await cache.resolve('Bearer operator')).toEqual({ kind: 'ADMIN', credentialId: null });
+    expect(await cache.resolve(null)).toBeNull();
+    await expect(cache.resolve('Basic abc')).rejects.toThrow('must be "Bearer <token>"');
+    for (let i = 0; i < 2; i++) {
+      await expect(cache.resolve('Bearer sb_unknown')).rejects.toThrow('unknown or revoked');
+    }
+    expect(counted.statements()).toBe(2);
+    expect(cache.size).toBe(1);
+    // Past the TTL it asks again: revoked behind its back (no ring), it now refuses.
+    await database.db.execute(
+      sql`update credentials set revoked_at = now() where id = ${peer.credentialId}`,
+    );
+    await eventually(
+      () =>
+        cache.resolve(`Bearer ${peer.token}`).then(
+          () => undefined,
+          (error: Error) => error.message,
+        ),
+      'the TTL to expire the entry',
+    );
+    cache.close();
+  });
+
+  it("a credential's ring drops its entry on every cache that heard it; a reconnect drops all", async () => {
+    const peer = await peerInNewGoal(t);
+    const other = await peerInNewGoal(t);
+    // A TTL far beyond the test: only the ring can end the entry.
+    const cache = new CredentialCache(database.db, hashToken('operator'), doorbell, {
+      ttlMs: 3_600_000,
+    });
+    await cache.resolve(`Bearer ${peer.token}`);
+    await cache.resolve(`Bearer ${other.token}`);
+    expect(cache.size).toBe(2);
+    await revokeCredential(database.db, peer.credentialId); // rings when it commits
+    await eventually(() => (cache.size === 1 ? true : undefined), 'the ring to drop the entry');
+    await expect(cache.resolve(`Bearer ${peer.token}`)).rejects.toThrow('unknown or revoked');
+    expect((await cache.resolve(`Bearer ${other.token}`))?.credentialId).toBe(other.credentialId);
+    cache.clear(); // what a new listening connection (or polling while deaf) does
+    expect(cache.size).toBe(0);
+    cache.close();
+  });
+
+  it('its TTL is the bound of the open-stream re-check', () => {
+    expect(CREDENTIAL_TTL_MS).toBe(REVALIDATE_MS);
+  });
+});
+
+describe(`revocation reaches every instance's cache (${driver})`, () => {
+  let b: TestGateway;
+  beforeAll(async () => {
+    b = await startTestGateway(database, { adminToken: t.adminToken });
+  });
+  afterAll(async () => {
+    await b?.stop();
+  });
+
+  it('with the ring heard, another instance refuses the revoked token', async () => {
+    const peer = await peerInNewGoal(t);
+    expect((await b.ok(ME, {}, peer.token)).me.credentialId).toBe(peer.credentialId);
+    await t.ok(`mutation($id: ID!) { revokeCredential(id: $id) { id } }`, {
+      id: peer.credentialId,
+    });
+    await eventually(
+      async () => ((await b.gql(ME, {}, peer.token)).status === 401 ? true : undefined),
+      'the other instance to refuse it',
+    );
+  });
+
+  it('with the ring lost, another instance refuses the revoked token within the TTL', async () => {
+    const peer = await peerInNewGoal(t);
+    expect((await b.ok(ME, {}, peer.token)).me.credentialId).toBe(peer.credentialId);
+    // Revoked behind every gateway's back: no ring, as if it were lost.
+    const revokedAt = Date.now();
+    await database.db.execute(
+      sql`update credentials set revoked_at = now() where id = ${peer.credentialId}`,
+    );
+    await eventually(
+      async () => ((await b.gql(ME, {}, peer.token)).status === 401 ? true : undefined),
+      'the TTL to end the cached entry',
+      CREDENTIAL_TTL_MS + 5_000,
+    );
+    // Generous for a loaded machine, yet far below "never" or a long TTL.
+    expect(Date.now() - revokedAt).toBeLessThan(CREDENTIAL_TTL_MS + 5_000);
+  });
+});
+
+describe('switchboard admin token list|rotate (the CLI as a subprocess)', () => {
+  it('list shows each credential without its token, --json equals the API; rotate prints the new token alone and the old one stops working', async () => {
+    const peer = await peerInNewGoal(t);
+    const admin = asCaller(t.url, t.adminToken, peer.goalId);
+    const json = await runCli(['admin', 'token', 'list', '--json'], { env: admin });
+    expect(json.code).toBe(0);
+    expect(json.json()).toEqual((await t.ok(LIST, { goalId: peer.goalId })).credentials);
+    const human = await runCli(['admin', 'token', 'list', '--kind', 'peer'], { env: admin });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(peer.credentialId);
+    expect(human.stdout).toContain(`${peer.goalId}/${peer.agentId}`);
+    expect(human.stdout).toContain('never');
+    expect(human.stdout).not.toContain(peer.token);
+
+    const rotated = await runCli(['admin', 'token', 'rotate', peer.credentialId], { env: admin });
+    expect(rotated.code).toBe(0);
+    const token = rotated.stdout.trim();
+    expect(token).toMatch(/^sb_\S+$/);
+    expect(rotated.stdout).toBe(`${token}\n`);
+    expect(rotated.stderr).toContain(`rotated ${peer.credentialId}`);
+    expect(rotated.stderr).not.toContain(token);
+    const oldOne = await runCli(['whoami'], { env: asCaller(t.url, peer.token) });
+    expect(oldOne.code).toBe(3);
+    const newOne = await runCli(['whoami', '--json'], { env: asCaller(t.url, token) });
+    expect(newOne.code).toBe(0);
+    expect(newOne.json().agentId).toBe(peer.agentId);
+
+    const again = await runCli(['admin', 'token', 'rotate', peer.credentialId], { env: admin });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('is revoked');
+    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+
+    for (const verb of ['list', 'rotate']) {
+      const help = await runCli(['admin', 'token', verb, '--help']);
+      expect(help.stdout).toMatch(/Examples?:\n\s+\$ switchboard admin token/);
+    }
+  }, 60_000);
+});

@@ -7,6 +7,7 @@ import '../work/graphql/lifecycle.ts';
 import '../work/graphql/gates.ts';
 import '../work/graphql/visions.ts';
 import '../work/graphql/frontier.ts';
+import '../work/graphql/external.ts';
 import '../presence/graphql.ts';
 import '../waits/graphql.ts';
 import '../directory/graphql.ts';

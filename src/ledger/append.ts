@@ -262,3 +262,27 @@ export function gateEvent(
     recordedBy: actor,
   };
 }
+
+/**
+ * The EXTERNAL_EVENT row recordExternalEvent appends. Goal-level (NEXT_ACTION) when live
+ * todos wait for the fact: their resume condition now holds, whoever's they are.
+ */
+export function externalEventEvent(
+  actor: Actor,
+  fact: { goalId: string; kind: string; repository: string; ref: string; observedAt: Date },
+  waitingTodoIds: readonly string[],
+): NewLedgerEvent {
+  const who = actor.agentId ?? actor.kind;
+  return {
+    goalId: fact.goalId,
+    source: 'WORK_GRAPH',
+    eventKind: 'EXTERNAL_EVENT',
+    agentId: actor.agentId,
+    classification: fact.kind.toLowerCase(),
+    status: 'observed',
+    summary: `${who} recorded that ${fact.repository}#${fact.ref} was merged (observed ${fact.observedAt.toISOString()})${waitingTodoIds.length > 0 ? `; ${waitingTodoIds.length} live todo(s) wait for it` : ''}`,
+    material: true,
+    goalChange: waitingTodoIds.length > 0 ? 'NEXT_ACTION' : null,
+    recordedBy: actor,
+  };
+}

@@ -9,7 +9,7 @@ import { ForbiddenError, InputError } from '../core/errors.ts';
 import { screenEvent } from '../core/privacy.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { refuse, transactOrRefuse } from '../core/transaction.ts';
-import { LIMITS, oneOf, screenText, validateId, validateText } from '../core/validate.ts';
+import { LIMITS, oneOf, screenText, validateId } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
 import { lockHead } from '../events/sequence.ts';
 import type { UnknownAgent } from '../registry/registry.ts';

@@ -59,9 +59,10 @@ export async function recordEvent(
   }
   const goalId = validateId('goalId', input.goalId);
   const eventKind = oneOf('eventKind', input.eventKind, ledgerEventKinds);
-  if (systemOnlyKinds.includes(eventKind)) {
+  const writer = systemOnlyKinds[eventKind];
+  if (writer) {
     throw new InputError(
-      `eventKind ${eventKind} is written by the gateway itself (${eventKind === 'REPLAN' ? 'recordReplanCheckpoint' : 'deliver'}), not by recordEvent`,
+      `eventKind ${eventKind} is written by the gateway itself (${writer}), not by recordEvent`,
       'eventKind',
     );
   }

@@ -15,7 +15,7 @@ import { goalsTable } from '../registry/tables.ts';
  * What an event records. Agents and hosts record most kinds with recordEvent; GATE rows are
  * also written by openGate/resolveGate, TODO_UPDATE rows by every work-graph transition,
  * REPLAN rows only by a digest-checked recordReplanCheckpoint, DELIVERY rows only by
- * deliveries.
+ * deliveries, EXTERNAL_EVENT rows only by recordExternalEvent.
  */
 export const ledgerEventKinds = [
   'TODO_UPDATE',
@@ -27,11 +27,16 @@ export const ledgerEventKinds = [
   'PROJECTION',
   'REPLAN',
   'DELIVERY',
+  'EXTERNAL_EVENT',
 ] as const;
 export type LedgerEventKind = (typeof ledgerEventKinds)[number];
 
-/** Kinds only the gateway itself writes (recordEvent refuses them). */
-export const systemOnlyKinds: readonly LedgerEventKind[] = ['REPLAN', 'DELIVERY'];
+/** Kinds only the gateway itself writes (recordEvent refuses them), and the write that does. */
+export const systemOnlyKinds: Partial<Record<LedgerEventKind, string>> = {
+  REPLAN: 'recordReplanCheckpoint',
+  DELIVERY: 'deliver',
+  EXTERNAL_EVENT: 'recordExternalEvent',
+};
 
 /** Where a row came from. */
 export const ledgerSources = ['RECORDED', 'WORK_GRAPH', 'REPLAN_CHECKPOINT', 'DELIVERY'] as const;

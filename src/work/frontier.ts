@@ -1,6 +1,6 @@
 /** The frontier: every live todo with whether it is runnable for an agent, and what holds it back. */
 
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
@@ -9,10 +9,12 @@ import type { Db, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
+import { mergeKey } from './repository.ts';
 import { computeFrontier, type FrontierRow, type Retired } from './rules.ts';
 import { gateStateSql, leaseStateSql, todoLiveSql, todoRetiredSql, workSeqSql } from './sql.ts';
 import {
   capabilitiesTable,
+  externalEventsTable,
   gatesTable,
   type TaskClass,
   type TodoStatus,
@@ -33,6 +35,8 @@ export type FrontierTodo = Pick<
   | 'resumeWhen'
   | 'requiredDecisionScopes'
   | 'requiredCapability'
+  | 'taskRepository'
+  | 'writeScope'
   | 'claimedBy'
   | 'leaseHolder'
   | 'leaseFence'
@@ -58,6 +62,8 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
     resume_when: string;
     required_decision_scopes: string;
     required_capability: string | null;
+    task_repository: string | null;
+    write_scope: string;
     claimed_by: string | null;
     lease_holder: string | null;
     lease_fence: string;
@@ -69,7 +75,9 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
         array_to_string(${t.dependsOn}, ',') as depends_on,
         array_to_string(${t.resumeWhen}, ',') as resume_when,
         array_to_string(${t.requiredDecisionScopes}, ',') as required_decision_scopes,
-        ${t.requiredCapability} as required_capability, ${t.claimedBy} as claimed_by,
+        ${t.requiredCapability} as required_capability,
+        ${t.taskRepository} as task_repository,
+        array_to_string(${t.writeScope}, ',') as write_scope, ${t.claimedBy} as claimed_by,
         ${t.leaseHolder} as lease_holder, ${t.leaseFence}::text as lease_fence,
         to_char(${t.leaseExpiresAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
           as lease_expires_at,
@@ -90,6 +98,8 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
     resumeWhen: list(row.resume_when),
     requiredDecisionScopes: list(row.required_decision_scopes),
     requiredCapability: row.required_capability,
+    taskRepository: row.task_repository,
+    writeScope: list(row.write_scope),
     claimedBy: row.claimed_by,
     leaseHolder: row.lease_holder,
     leaseFence: BigInt(row.lease_fence),
@@ -112,7 +122,7 @@ export type FrontierResult = Frontier | ScopeGap | UnknownAgent;
 /**
  * Every live todo of the goal with `runnable` and the guards holding it back for `agentId`
  * (a PEER's own agent when omitted). Read from one snapshot in a constant number of
- * statements whatever the number of todos (the scope check, then five loads sent together),
+ * statements whatever the number of todos (the scope check, then six loads sent together),
  * then computed in rules.ts.
  */
 export async function frontier(
@@ -134,12 +144,13 @@ export async function frontier(
     async (tx) => {
       const gap = await checkGoalScope(tx, caller, goalId);
       if (gap) return gap;
-      const [agent, todos, retired, gates, available] = await Promise.all([
+      const [agent, todos, retired, gates, available, merged] = await Promise.all([
         loadAgent(tx, goalId, agentId),
         loadLiveTodos(tx, goalId),
         loadRetired(tx, goalId),
         loadFrontierGates(tx, goalId),
         loadAvailableCapabilities(tx, goalId),
+        loadMergedPullRequests(tx, goalId),
       ]);
       if (!agent?.active) return unknownAgent(goalId, agentId);
       const capabilities = agent.capabilities ?? [];
@@ -156,6 +167,7 @@ export async function frontier(
           retired,
           gates,
           availableCapabilities: available,
+          mergedPullRequests: merged,
         }),
       } satisfies Frontier;
     },
@@ -218,4 +230,14 @@ async function loadAvailableCapabilities(tx: Tx, goalId: string): Promise<Set<st
       where ${c.goalId} = ${goalId} and ${activeAgentSql(sql`${c.goalId}`, sql`${c.agentId}`)}`),
   );
   return new Set(rows.map((row) => row.capability));
+}
+
+/** The goal's recorded merges, as `mergeKey(repository, number)` (for `pr_merged:`). */
+export async function loadMergedPullRequests(tx: Tx, goalId: string): Promise<Set<string>> {
+  const e = externalEventsTable;
+  const rows = await tx
+    .select({ repository: e.repository, ref: e.ref })
+    .from(e)
+    .where(and(eq(e.goalId, goalId), eq(e.kind, 'PR_MERGED')));
+  return new Set(rows.map((row) => mergeKey(row.repository, row.ref)));
 }

@@ -8,14 +8,7 @@ import type { Tagged } from '../core/results.ts';
 import { tag } from '../core/results.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { refuse } from '../core/transaction.ts';
-import {
-  LIMITS,
-  oneOf,
-  screenText,
-  validateId,
-  validateOptionalId,
-  validateText,
-} from '../core/validate.ts';
+import { LIMITS, oneOf, screenText, validateId, validateOptionalId } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
 import { appendEvent, gateEvent } from '../ledger/append.ts';
 import type { UnknownAgent } from '../registry/registry.ts';

@@ -5,16 +5,10 @@ import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import { tag } from '../core/results.ts';
 import { refuse } from '../core/transaction.ts';
-import {
-  boundedList,
-  LIMITS,
-  screenText,
-  unique,
-  validateOptionalId,
-  validateText,
-} from '../core/validate.ts';
+import { boundedList, LIMITS, screenText, unique, validateOptionalId } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
 import {
+  checkBarePullRequests,
   type TodoSpec,
   type TodoSpecInput,
   validateAction,
@@ -196,6 +190,7 @@ export async function deferTodo(
     const todo = await loadTodo(tx, goalId, todoId);
     checkLive(todo, 'DEFER');
     checkLifecycleAuthority(todo, actor);
+    checkBarePullRequests('resumeWhen', resumeWhen, todo.taskRepository);
     await checkReferences(tx, goalId, todoId, [], resumeWhen);
     const conditions = resumeWhen.map((c) => c.text);
     return tag(

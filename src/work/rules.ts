@@ -6,6 +6,12 @@
 import { InputError } from '../core/errors.ts';
 import { validateId } from '../core/validate.ts';
 import {
+  formatPullRequestRef,
+  mergeKey,
+  type PullRequestRef,
+  parsePullRequestRef,
+} from './repository.ts';
+import {
   type GateGranularity,
   type GateKind,
   gateGranularities,
@@ -104,11 +110,14 @@ export function covers(gate: DecisionScope, required: DecisionScope): boolean {
 export type ResumeCondition =
   | { readonly kind: 'todo_done'; readonly todoId: string; readonly text: string }
   | { readonly kind: 'gate_resolved'; readonly gateId: string; readonly text: string }
-  | { readonly kind: 'capacity_available'; readonly capability: string; readonly text: string };
+  | { readonly kind: 'capacity_available'; readonly capability: string; readonly text: string }
+  | ({ readonly kind: 'pr_merged'; readonly text: string } & PullRequestRef);
 
-export const resumeForms = ['todo_done', 'gate_resolved', 'capacity_available'] as const;
-
-/** `todo_done:<todo id>`, `gate_resolved:<gate id>` or `capacity_available:<capability>`. */
+/**
+ * `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>` or
+ * `pr_merged:<owner/repo>#<n>` (`pr_merged:#<n>`: the todo's own taskRepository). A
+ * `pr_merged:` condition is kept in its canonical form (`pr_merged:git:host/owner/repo#123`).
+ */
 export function parseResumeCondition(field: string, value: string): ResumeCondition {
   const colon = value.indexOf(':');
   const form = colon < 0 ? value : value.slice(0, colon);
@@ -120,12 +129,28 @@ export function parseResumeCondition(field: string, value: string): ResumeCondit
       return { kind: form, gateId: validateId(field, arg), text: `${form}:${arg}` };
     case 'capacity_available':
       return { kind: form, capability: validateId(field, arg), text: `${form}:${arg}` };
+    case 'pr_merged': {
+      const ref = parsePullRequestRef(field, arg);
+      return { kind: form, ...ref, text: formatPullRequestRef(ref) };
+    }
     default:
       throw new InputError(
-        `${field}: "${value}" is not a resume condition (${resumeForms.map((f) => `${f}:<id>`).join(', ')})`,
+        `${field}: "${value}" is not a resume condition (todo_done:<id>, gate_resolved:<id>, capacity_available:<capability>, pr_merged:<owner/repo>#<n>)`,
         field,
       );
   }
+}
+
+/**
+ * The merge a `pr_merged:` condition waits for on a todo: its own repository, or for a bare
+ * `#n` the todo's taskRepository; null (never satisfiable: it fails closed) when neither.
+ */
+export function mergeKeyOf(
+  condition: PullRequestRef,
+  taskRepository: string | null,
+): string | null {
+  const repository = condition.repository ?? taskRepository;
+  return repository === null ? null : mergeKey(repository, condition.number);
 }
 
 // ---- the frontier --------------------------------------------------------------------
@@ -158,6 +183,8 @@ export interface FrontierGuard {
   readonly capability?: string;
   /** RESUME_CONDITION: the condition as written. */
   readonly condition?: string;
+  /** RESUME_CONDITION (pr_merged): the repository the merge must be recorded in. */
+  readonly repository?: string;
 }
 
 /** The live todo fields the guards read. */
@@ -168,6 +195,7 @@ export interface FrontierTodo {
   readonly resumeWhen: readonly string[];
   readonly requiredDecisionScopes: readonly string[];
   readonly requiredCapability: string | null;
+  readonly taskRepository: string | null;
   readonly claimedBy: string | null;
   readonly leaseHolder: string | null;
   readonly leaseState: 'ACTIVE' | 'EXPIRED' | 'NONE';
@@ -208,6 +236,8 @@ export interface FrontierFacts<T extends FrontierTodo> {
   readonly gates: readonly FrontierGate[];
   /** The referenced capabilities some active agent of the goal declares. */
   readonly availableCapabilities: ReadonlySet<string>;
+  /** Recorded merges of the goal, as `mergeKey(repository, number)`. */
+  readonly mergedPullRequests: ReadonlySet<string>;
 }
 
 export interface FrontierRow<T> {
@@ -221,6 +251,7 @@ interface GuardContext {
   readonly agentId: string;
   readonly capabilities: ReadonlySet<string>;
   readonly availableCapabilities: ReadonlySet<string>;
+  readonly mergedPullRequests: ReadonlySet<string>;
   readonly endOf: EndOf;
   readonly gatesById: ReadonlyMap<string, FrontierGate>;
   readonly gatesByKind: ReadonlyMap<GateKind, readonly FrontierGate[]>;
@@ -257,6 +288,7 @@ export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>)
     agentId: facts.agentId,
     capabilities: facts.capabilities,
     availableCapabilities: facts.availableCapabilities,
+    mergedPullRequests: facts.mergedPullRequests,
     endOf: lineageEnds(facts.todos, facts.retired),
     gatesById,
     gatesByKind,
@@ -383,6 +415,23 @@ function resumeGuards(todo: FrontierTodo, context: GuardContext, guards: Frontie
           capability: condition.capability,
         });
         break;
+      case 'pr_merged': {
+        // A bare `#n` means the todo's own repository; with none it fails closed, never
+        // guessing a repository from the number.
+        const key = mergeKeyOf(condition, todo.taskRepository);
+        if (key !== null && context.mergedPullRequests.has(key)) break;
+        const repository = condition.repository ?? todo.taskRepository;
+        guards.push({
+          kind: 'RESUME_CONDITION',
+          condition: text,
+          detail:
+            repository === null
+              ? `waits for ${text}: it names no repository and the todo has no taskRepository, so it fails closed`
+              : `waits for ${text}: no merge of ${repository}#${condition.number} is recorded`,
+          ...(repository === null ? {} : { repository }),
+        });
+        break;
+      }
     }
   }
   return guards.length > before;

@@ -11,6 +11,7 @@ import {
   validateOptionalId,
   validateText,
 } from '../core/validate.ts';
+import { parseRepository } from './repository.ts';
 import {
   formatDecisionScope,
   parseDecisionScope,
@@ -66,6 +67,7 @@ export interface TodoSpecInput {
   resumeWhen?: readonly string[] | null;
   requiredDecisionScopes?: readonly string[] | null;
   requiredCapability?: string | null;
+  taskRepository?: string | null;
   writeScope?: readonly string[] | null;
   continuationPolicy?: string | null;
 }
@@ -78,6 +80,7 @@ export interface TodoSpec {
   resumeWhen: ResumeCondition[];
   requiredDecisionScopes: string[];
   requiredCapability: string | null;
+  taskRepository: string | null;
   writeScope: string[];
   continuationPolicy: ContinuationPolicy;
 }
@@ -91,6 +94,12 @@ export function validateSpec(input: TodoSpecInput, prefix = ''): TodoSpec {
       f('priority'),
     );
   }
+  const taskRepository =
+    input.taskRepository == null
+      ? null
+      : parseRepository(f('taskRepository'), input.taskRepository);
+  const resumeWhen = validateResumeWhen(f('resumeWhen'), input.resumeWhen);
+  checkBarePullRequests(f('resumeWhen'), resumeWhen, taskRepository);
   return {
     title: screenText(f('title'), input.title, LIMITS.title, 1, 'one'),
     taskClass: oneOf(f('taskClass'), input.taskClass, taskClasses),
@@ -100,7 +109,7 @@ export function validateSpec(input: TodoSpecInput, prefix = ''): TodoSpec {
         validateId(f('dependsOn'), v),
       ),
     ),
-    resumeWhen: validateResumeWhen(f('resumeWhen'), input.resumeWhen),
+    resumeWhen,
     requiredDecisionScopes: unique(
       boundedList(
         f('requiredDecisionScopes'),
@@ -110,6 +119,7 @@ export function validateSpec(input: TodoSpecInput, prefix = ''): TodoSpec {
       ),
     ),
     requiredCapability: validateOptionalId(f('requiredCapability'), input.requiredCapability),
+    taskRepository,
     writeScope: unique(
       boundedList(f('writeScope'), input.writeScope, LIMITS.listEntries, (v) =>
         validateWriteScope(f('writeScope'), v),
@@ -131,6 +141,24 @@ export function validateResumeWhen(
     parseResumeCondition(field, v),
   );
   return parsed.filter((c, i) => parsed.findIndex((d) => d.text === c.text) === i);
+}
+
+/**
+ * A bare `pr_merged:#n` names the todo's own repository: on a todo without a taskRepository
+ * it could only be satisfied by guessing one from the number, so it is refused.
+ */
+export function checkBarePullRequests(
+  field: string,
+  conditions: readonly ResumeCondition[],
+  taskRepository: string | null,
+): void {
+  const bare = conditions.find((c) => c.kind === 'pr_merged' && c.repository === null);
+  if (bare && taskRepository === null) {
+    throw new InputError(
+      `${field}: "${bare.text}" names no repository and the todo has no taskRepository: write pr_merged:owner/repo#n, or give the todo a taskRepository`,
+      field,
+    );
+  }
 }
 
 export function validateAction(input: TodoActionInput) {

@@ -9,6 +9,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { goalsTable } from '../registry/tables.ts';
 
@@ -89,6 +90,8 @@ export const todosTable = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     requiredCapability: text('required_capability'),
+    /** The credential-free repository it writes to (`git:host/owner/repo`); grants nothing. */
+    taskRepository: text('task_repository'),
     writeScope: text('write_scope').array().notNull().default(sql`'{}'::text[]`),
     continuationPolicy: text('continuation_policy', { enum: continuationPolicies }).notNull(),
     successorOf: text('successor_of'),
@@ -210,3 +213,35 @@ export const capabilitiesTable = pgTable(
   (t) => [primaryKey({ columns: [t.goalId, t.agentId] })],
 );
 export type AgentCapabilities = typeof capabilitiesTable.$inferSelect;
+
+/** External facts a resume condition can name. */
+export const externalEventKinds = ['PR_MERGED'] as const;
+export type ExternalEventKind = (typeof externalEventKinds)[number];
+
+/**
+ * External facts recorded in a goal (a pull request merged in a repository): what
+ * `pr_merged:` conditions are satisfied by. One row per fact; recording it again changes
+ * nothing.
+ */
+export const externalEventsTable = pgTable(
+  'external_events',
+  {
+    id: text('id').primaryKey(),
+    goalId: text('goal_id')
+      .notNull()
+      .references(() => goalsTable.id),
+    kind: text('kind', { enum: externalEventKinds }).notNull(),
+    /** Canonical repository identity (`git:host/owner/repo`). */
+    repository: text('repository').notNull(),
+    /** PR_MERGED: the pull request number, as decimal text. */
+    ref: text('ref').notNull(),
+    /** When the recorder saw it happen (its own clock). */
+    observedAt: at('observed_at').notNull(),
+    recordedAt: at('recorded_at').notNull().defaultNow(),
+    recordedByKind: actorKind('recorded_by_kind').notNull(),
+    recordedByAgent: text('recorded_by_agent'),
+    credentialId: text('credential_id'),
+  },
+  (t) => [uniqueIndex('external_events_fact_idx').on(t.goalId, t.kind, t.repository, t.ref)],
+);
+export type ExternalEventRow = typeof externalEventsTable.$inferSelect;

@@ -13,7 +13,6 @@ import {
   unique,
   validateId,
   validateOptionalId,
-  validateText,
 } from '../core/validate.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import type { UnknownAgent } from '../registry/registry.ts';

@@ -269,6 +269,7 @@ export async function insertTodo(
       resumeWhen: spec.resumeWhen.map((c) => c.text),
       requiredDecisionScopes: spec.requiredDecisionScopes,
       requiredCapability: spec.requiredCapability,
+      taskRepository: spec.taskRepository,
       writeScope: spec.writeScope,
       continuationPolicy: spec.continuationPolicy,
       successorOf: lineage.successorOf ?? null,

@@ -104,10 +104,12 @@ export type CreateTodoInput = {
   requiredCapability?: string | null | undefined;
   /** `kind:granularity:scopeKey`, e.g. `public_claim:action:bilingual_homepage`; at most 20. */
   requiredDecisionScopes?: Array<string> | null | undefined;
-  /** Conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>`. */
+  /** Conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>`, `pr_merged:<owner/repo>#<n>` (GitHub) or `pr_merged:git:<host>/<path>#<n>`; a bare `pr_merged:#<n>` only with a taskRepository. */
   resumeWhen?: Array<string> | null | undefined;
   /** Its class, given explicitly. */
   taskClass: TaskClass;
+  /** The repository it writes to, without credentials: `git:github.com/owner/repo` (an https or `git@host:` URL is accepted and stored in that form; a URL with credentials is refused). Selects the repository; grants no write authority. */
+  taskRepository?: string | null | undefined;
   /** Up to 200 characters. */
   title: string;
   /** Relative paths or globs, e.g. `src/**`; at most 20. */
@@ -122,7 +124,7 @@ export type DeferTodoInput = {
   goalId: string | number;
   /** Why, up to 500 characters. */
   reason?: string | null | undefined;
-  /** At least one condition; replaces the todo's. Conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>`. */
+  /** At least one condition; replaces the todo's. Conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>`, `pr_merged:<owner/repo>#<n>` (GitHub) or `pr_merged:git:<host>/<path>#<n>`; a bare `pr_merged:#<n>` only with a taskRepository. */
   resumeWhen: Array<string>;
   /** The todo. */
   todoId: string | number;
@@ -416,6 +418,8 @@ export type LedgerEventKind =
   | 'BLOCKER'
   /** A delivery to or from the agent, written only by deliveries (not yet wired). */
   | 'DELIVERY'
+  /** An external fact (a pull request merged in a repository), written only by recordExternalEvent. What the recorder says it observed; Switchboard does not check the forge. */
+  | 'EXTERNAL_EVENT'
   /** A gate opened or was decided (openGate/resolveGate), or a host observed one. Not the decision itself: read `gates`. */
   | 'GATE'
   /** Work handed from `agentId` to `relatedAgentId`. Records the intent; not proof the other agent took it. */
@@ -839,10 +843,12 @@ export type TodoSpecInput = {
   requiredCapability?: string | null | undefined;
   /** `kind:granularity:scopeKey`, e.g. `public_claim:action:bilingual_homepage`; at most 20. */
   requiredDecisionScopes?: Array<string> | null | undefined;
-  /** Conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>`. */
+  /** Conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>`, `pr_merged:<owner/repo>#<n>` (GitHub) or `pr_merged:git:<host>/<path>#<n>`; a bare `pr_merged:#<n>` only with a taskRepository. */
   resumeWhen?: Array<string> | null | undefined;
   /** Its class, given explicitly. */
   taskClass: TaskClass;
+  /** The repository it writes to, without credentials: `git:github.com/owner/repo` (an https or `git@host:` URL is accepted and stored in that form; a URL with credentials is refused). Selects the repository; grants no write authority. */
+  taskRepository?: string | null | undefined;
   /** Up to 200 characters. */
   title: string;
   /** Relative paths or globs, e.g. `src/**`; at most 20. */

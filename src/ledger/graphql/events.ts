@@ -36,6 +36,8 @@ export const LedgerEventKindEnum = builder.enumType('LedgerEventKind', {
     REPLAN:
       'A replan checkpoint, written only by recordReplanCheckpoint after its digest was verified.',
     DELIVERY: 'A delivery to or from the agent, written only by deliveries (not yet wired).',
+    EXTERNAL_EVENT:
+      'An external fact (a pull request merged in a repository), written only by recordExternalEvent. What the recorder says it observed; Switchboard does not check the forge.',
   } satisfies Record<LedgerEventKind, string>),
 });
 

@@ -73,6 +73,11 @@ const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').imple
       nullable: true,
       description: 'RESUME_CONDITION: the condition as written.',
     }),
+    repository: t.exposeString('repository', {
+      nullable: true,
+      description:
+        'RESUME_CONDITION on pr_merged: the repository the merge must be recorded in (null when the condition fails closed for want of one).',
+    }),
   }),
 });
 
@@ -99,6 +104,13 @@ const FrontierTodoRef = builder.objectRef<FrontierTodo>('FrontierTodo').implemen
     requiredCapability: t.exposeString('requiredCapability', {
       nullable: true,
       description: 'The capability it needs.',
+    }),
+    taskRepository: t.exposeString('taskRepository', {
+      nullable: true,
+      description: 'The repository it writes to, if any.',
+    }),
+    writeScope: t.exposeStringList('writeScope', {
+      description: 'The relative paths or globs it writes.',
     }),
     claimedBy: t.exposeID('claimedBy', {
       nullable: true,

@@ -83,7 +83,12 @@ export const TodoRef = builder.objectRef<Todo>('Todo').implement({
     }),
     resumeWhen: t.exposeStringList('resumeWhen', {
       description:
-        'Machine-readable conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>` (decided, or expired), `capacity_available:<capability>` (some active agent of the goal declares it).',
+        'Machine-readable conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>` (decided, or expired), `capacity_available:<capability>` (some active agent of the goal declares it), `pr_merged:git:<host>/<path>#<n>` (a merge of that pull request is recorded with recordExternalEvent; `pr_merged:#<n>` means its own taskRepository).',
+    }),
+    taskRepository: t.exposeString('taskRepository', {
+      nullable: true,
+      description:
+        'The credential-free repository it writes to (`git:host/owner/repo`). Selects the repository for workspace and write-scope checks; grants no write authority.',
     }),
     requiredDecisionScopes: t.exposeStringList('requiredDecisionScopes', {
       description:
@@ -229,10 +234,12 @@ export const SPEC = {
   priority: '0-1000, higher first; default 0. Orders work; never bypasses a guard.',
   dependsOn: 'Existing todos of the goal, at most 50. A cycle is refused.',
   resumeWhen:
-    'Conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>`.',
+    'Conditions that must all hold: `todo_done:<todo id>`, `gate_resolved:<gate id>`, `capacity_available:<capability>`, `pr_merged:<owner/repo>#<n>` (GitHub) or `pr_merged:git:<host>/<path>#<n>`; a bare `pr_merged:#<n>` only with a taskRepository.',
   requiredDecisionScopes:
     '`kind:granularity:scopeKey`, e.g. `public_claim:action:bilingual_homepage`; at most 20.',
   requiredCapability: 'A capability the executing agent must declare.',
+  taskRepository:
+    'The repository it writes to, without credentials: `git:github.com/owner/repo` (an https or `git@host:` URL is accepted and stored in that form; a URL with credentials is refused). Selects the repository; grants no write authority.',
   writeScope: 'Relative paths or globs, e.g. `src/**`; at most 20.',
   continuationPolicy: 'Who owns its successor or replacement; default INDEPENDENT_HANDOFF.',
 };
@@ -247,6 +254,7 @@ export const TodoSpecInputRef = builder.inputType('TodoSpecInput', {
     resumeWhen: t.stringList({ description: SPEC.resumeWhen }),
     requiredDecisionScopes: t.stringList({ description: SPEC.requiredDecisionScopes }),
     requiredCapability: t.string({ description: SPEC.requiredCapability }),
+    taskRepository: t.string({ description: SPEC.taskRepository }),
     writeScope: t.stringList({ description: SPEC.writeScope }),
     continuationPolicy: t.field({
       type: ContinuationPolicyEnum,
@@ -267,6 +275,7 @@ const CreateTodoInput = builder.inputType('CreateTodoInput', {
     resumeWhen: t.stringList({ description: SPEC.resumeWhen }),
     requiredDecisionScopes: t.stringList({ description: SPEC.requiredDecisionScopes }),
     requiredCapability: t.string({ description: SPEC.requiredCapability }),
+    taskRepository: t.string({ description: SPEC.taskRepository }),
     writeScope: t.stringList({ description: SPEC.writeScope }),
     continuationPolicy: t.field({
       type: ContinuationPolicyEnum,

@@ -3,7 +3,7 @@
  * runs it alone; their figures collected into one report in bench/results/ (git-ignored) and
  * a table on stdout. Progress goes to stderr.
  *
- *   npm run bench                            # all (directory needs DATABASE_URL)
+ *   npm run bench                            # all (directory and instances need DATABASE_URL)
  *   npm run bench -- --only presence,waits   # some
  *   npm run bench -- --quick                 # a smoke run at small sizes (BENCH_QUICK=1)
  *   npm run bench -- --compare FILE          # run, then each figure's change against FILE
@@ -27,6 +27,8 @@ import type { Figure } from './support.ts';
 const BENCHMARKS: { name: string; postgresOnly?: true }[] = [
   { name: 'directory', postgresOnly: true },
   { name: 'presence' },
+  { name: 'subscribers' },
+  { name: 'instances', postgresOnly: true },
   { name: 'waits' },
   { name: 'delivery' },
   { name: 'ledger' },

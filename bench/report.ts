@@ -103,10 +103,16 @@ export interface Change {
   readonly pass: { readonly before: boolean | null; readonly after: boolean | null };
 }
 
-/** Each figure of either report, matched by benchmark and name, with its change. */
+/**
+ * Each figure of either report, matched by benchmark and name, with its change; figures of a
+ * benchmark the later report did not run (`--only`, or it failed) are left out.
+ */
 export function compareReports(before: BenchReport, after: BenchReport): Change[] {
   const key = (f: ReportFigure) => `${f.benchmark}\u0000${f.name}`;
-  const earlier = new Map(before.figures.map((f) => [key(f), f]));
+  const ran = new Set(after.figures.map((f) => f.benchmark));
+  const earlier = new Map(
+    before.figures.filter((f) => ran.has(f.benchmark)).map((f) => [key(f), f]),
+  );
   const later = new Map(after.figures.map((f) => [key(f), f]));
   const keys = [...later.keys(), ...[...earlier.keys()].filter((k) => !later.has(k))];
   return keys.map((k) => {

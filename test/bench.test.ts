@@ -79,6 +79,7 @@ describe('bench helpers', () => {
       f('rate', 100, 'req/s'),
       f('ratio', 0.5, 'ratio'),
       f('gone', 1, 'ms'),
+      { ...f('not run this time', 1, 'ms'), benchmark: 'other' },
     ]);
     const after = at([
       f('p99', 40, 'ms', { atMost: 50, source: 's' }),

@@ -26,6 +26,8 @@ const config: Config = {
 const gateway = await startGateway(config, createLogger('silent'));
 const gc = (globalThis as { gc?: () => void }).gc;
 
+// The benchmark that started this process has gone (it crashed): end with it.
+process.on('disconnect', () => process.exit(1));
 process.on('message', (message: { type: string }) => {
   if (message.type === 'heap') {
     gc?.();

@@ -75,6 +75,8 @@ server.listen(0, '127.0.0.1', () => {
   const port = typeof address === 'object' && address ? address.port : 0;
   process.send?.({ type: 'ready', url: `http://127.0.0.1:${port}/graphql` });
 });
+// The benchmark that started this process has gone (it crashed): end with it.
+process.on('disconnect', () => process.exit(1));
 process.on('message', (message: { type: string }) => {
   if (message.type === 'stop') {
     server.close(() => void Promise.resolve(pgl.release()).then(() => process.exit(0)));

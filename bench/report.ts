@@ -10,8 +10,10 @@ export interface BenchmarkRun {
   readonly name: string;
   readonly status: 'ok' | 'failed' | 'skipped';
   readonly seconds: number;
-  /** Why it was skipped, or how it failed (exit code and the end of its stderr). */
+  /** Why it was skipped, or how it failed. */
   readonly reason?: string;
+  /** The end of a failed benchmark's stderr. */
+  readonly stderrTail?: string;
   /** The benchmark's own JSON, as it prints it when run alone. */
   readonly output?: unknown;
 }

@@ -88,9 +88,11 @@ function run(name: string): Promise<{ code: number | null; stdout: string; stder
       // Its own process group, so that it and every process it started can be ended at once.
       detached: true,
     });
-    current = child.pid ?? null;
+    const group = child.pid as number;
+    current = group;
     let stdout = '';
     let stderrTail = '';
+    let code: number | null = null;
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
     });
@@ -98,7 +100,14 @@ function run(name: string): Promise<{ code: number | null; stdout: string; stder
       process.stderr.write(chunk);
       stderrTail = (stderrTail + chunk).slice(-2000);
     });
-    child.on('close', (code) => {
+    child.on('exit', (exitCode) => {
+      code = exitCode;
+      // Whatever a crashed benchmark left running (and holding its pipes) ends with it.
+      try {
+        process.kill(-group, 'SIGTERM');
+      } catch {}
+    });
+    child.on('close', () => {
       current = null;
       resolve({ code, stdout, stderrTail });
     });
@@ -129,7 +138,7 @@ for (const [index, benchmark] of selected.entries()) {
   if (code !== 0 || !Array.isArray(output?.figures)) {
     const why = code !== 0 ? `exit ${code}` : 'its output is not a report';
     process.stderr.write(`${step}: FAILED (${why}) after ${seconds} s\n`);
-    runs.push({ name: benchmark.name, status: 'failed', seconds, reason: `${why}: ${stderrTail}` });
+    runs.push({ name: benchmark.name, status: 'failed', seconds, reason: why, stderrTail });
     continue;
   }
   process.stderr.write(`${step}: ${output.figures.length} figures in ${seconds} s\n`);

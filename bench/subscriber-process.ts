@@ -15,6 +15,8 @@ const BATCH = 50;
 
 const clients: Client[] = [];
 const stamped = new Map<string, number[]>();
+/** Each subscriber's latest value: what the laggards had when a wait timed out. */
+const latest: string[] = [];
 const live = new Set<number>();
 let stopping = false;
 
@@ -65,6 +67,7 @@ async function subscribe(query: string, variables: Record<string, unknown>, key:
           const times = stamped.get(value) ?? [];
           times.push(at);
           stamped.set(value, times);
+          latest[index] = value;
           live.add(index);
         },
         error: (error) => fail('subscription error', error),
@@ -75,6 +78,8 @@ async function subscribe(query: string, variables: Record<string, unknown>, key:
   await until(() => live.size === clients.length, 'every subscription to receive an event');
 }
 
+// The benchmark that started this process has gone (it crashed): end with it.
+process.on('disconnect', () => process.exit(1));
 process.on('message', async (message: any) => {
   try {
     if (message.type === 'connect') {
@@ -85,11 +90,15 @@ process.on('message', async (message: any) => {
       process.send?.({ type: 'subscribe' });
     } else if (message.type === 'receipts') {
       const value = String(message.value);
-      await until(
-        () => (stamped.get(value)?.length ?? 0) >= clients.length,
-        `every subscriber to receive ${value}`,
-        message.timeoutMs,
-      );
+      const received = () => stamped.get(value)?.length ?? 0;
+      await until(() => received() >= clients.length, 'receipts', message.timeoutMs).catch(() => {
+        const behind = new Map<string, number>();
+        for (const last of latest)
+          if (last !== value) behind.set(last, (behind.get(last) ?? 0) + 1);
+        throw new Error(
+          `${received()} of ${clients.length} subscribers received ${value}; the latest of the others: ${JSON.stringify(Object.fromEntries(behind))}`,
+        );
+      });
       process.send?.({ type: 'receipts', times: stamped.get(value) });
       stamped.delete(value);
     } else if (message.type === 'stop') {

@@ -9,10 +9,9 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
-import os from 'node:os';
-import { benchGateway, machine, seedGoal, summary } from './support.ts';
+import { benchGateway, figure, printReport, seedGoal, setting, summary } from './support.ts';
 
-const RUNS = Number(process.env.RUNS ?? 20);
+const RUNS = setting('RUNS', 20, 3);
 const AGENTS = 100;
 const bin = new URL('../bin/switchboard.js', import.meta.url).pathname;
 
@@ -57,17 +56,27 @@ async function measure(args: string[]) {
   return { ...summary(times), runs: RUNS };
 }
 
-const result = {
-  bench: 'cli',
-  machine: machine(),
-  // other work on the machine skews wall times: the 1-minute load average before and after
-  loadAverageBefore: os.loadavg()[0],
-  bundleBytes: statSync(new URL('../dist/cli/switchboard.js', import.meta.url)).size,
-  nodeStartMs: await measure(['-e', '0']),
-  whoamiJsonMs: await measure([bin, 'whoami', '--json']),
-  directoryJsonMs: { agents: AGENTS, ...(await measure([bin, 'directory', '--json'])) },
-  targetMs: 200,
-};
-Object.assign(result, { loadAverageAfter: os.loadavg()[0] });
-console.log(JSON.stringify(result, null, 2));
+const nodeStart = await measure(['-e', '0']);
+const whoami = await measure([bin, 'whoami', '--json']);
+const directory = await measure([bin, 'directory', '--json']);
+printReport(
+  'cli',
+  [
+    figure('switchboard whoami --json, median', whoami.p50, 'ms', {
+      atMost: 200,
+      source: 'issue 12',
+    }),
+    figure(`switchboard directory --json (${AGENTS} agents), median`, directory.p50, 'ms', {
+      atMost: 200,
+      source: 'issue 12',
+    }),
+    figure("Node's own start (node -e 0), median", nodeStart.p50, 'ms'),
+  ],
+  {
+    bundleBytes: statSync(new URL('../dist/cli/switchboard.js', import.meta.url)).size,
+    nodeStartMs: nodeStart,
+    whoamiJsonMs: whoami,
+    directoryJsonMs: { agents: AGENTS, ...directory },
+  },
+);
 await stop();

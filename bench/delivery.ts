@@ -13,10 +13,17 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { benchGateway, machine, seedGoal, summary } from './support.ts';
-
-/** Milliseconds since the epoch, comparable between processes (performance.now() is not). */
-const now = () => performance.timeOrigin + performance.now();
+import {
+  benchGateway,
+  figure,
+  now,
+  printReport,
+  progress,
+  seedGoal,
+  setting,
+  summary,
+  until,
+} from './support.ts';
 
 const DELIVER = `mutation($input: DeliverInput!) {
   deliver(input: $input) { __typename ... on Delivery { id } }
@@ -51,18 +58,10 @@ async function deliver(target: Target, token: string, subject: string): Promise<
   if (body.data?.deliver.__typename !== 'Delivery') throw new Error(JSON.stringify(body));
 }
 
-const SENDERS = Number(process.env.SENDERS ?? 50);
-const PER_SENDER = Number(process.env.PER_SENDER ?? 40);
-const RUNS = Number(process.env.RUNS ?? 3);
-const SINGLE_ROUNDS = 200;
-
-async function until(condition: () => boolean, what: string, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+const SENDERS = setting('SENDERS', 50, 50);
+const PER_SENDER = setting('PER_SENDER', 40, 2);
+const RUNS = setting('RUNS', 3, 1);
+const SINGLE_ROUNDS = setting('SINGLE_ROUNDS', 200, 20);
 
 async function main() {
   const { url, wsUrl, gql, stop } = await benchGateway();
@@ -115,6 +114,7 @@ async function main() {
   await oneRoundTrip('warm-up');
 
   // Throughput: every sender sends PER_SENDER requests back to back, all senders at once.
+  progress('delivery', `${RUNS} runs of ${SENDERS} senders × ${PER_SENDER} deliveries`);
   const worker = fork(fileURLToPath(import.meta.url), ['--senders']);
   worker.send({ target, tokens: senderTokens });
   const runs: { perSecond: number; ms: number }[] = [];
@@ -134,30 +134,42 @@ async function main() {
   const rates = runs.map((r) => r.perSecond).sort((a, b) => a - b);
 
   // One at a time: one sender, the next request only after the previous one arrived.
+  progress('delivery', `${SINGLE_ROUNDS} deliveries one at a time`);
   const single: number[] = [];
   for (let i = 0; i < SINGLE_ROUNDS; i++) single.push(await oneRoundTrip(`single-${i}`));
 
-  console.log(
-    JSON.stringify(
-      {
-        benchmark: 'delivery',
-        machine: machine(),
-        setup: {
-          senders: SENDERS,
-          deliveriesPerSenderPerRun: PER_SENDER,
-          runs: RUNS,
-          recipientPinned: true,
-          transport: 'HTTP POST per delivery (keep-alive); recipient on one graphql-ws socket',
-          load: 'gateway and senders each in a child process; the recipient in this one',
-        },
-        submittedPerSecond: { median: rates[Math.floor(rates.length / 2)], runs },
-        submitToInboxMessagesMs: { underLoad: summary(underLoad), oneAtATime: summary(single) },
-        delivered: sent,
-        arrived: arrivedAt.size,
+  const median = rates[Math.floor(rates.length / 2)] as number;
+  const loaded = summary(underLoad);
+  const alone = summary(single);
+  printReport(
+    'delivery',
+    [
+      figure(`deliveries per second, one goal, ${SENDERS} senders`, median, 'deliveries/s', {
+        atLeast: 500,
+        source: 'issue 17',
+      }),
+      figure('submit → inbox under that load, p99', loaded.p99, 'ms', {
+        atMost: 100,
+        source: 'issue 17',
+      }),
+      figure('submit → inbox under that load, p50', loaded.p50, 'ms'),
+      figure('submit → inbox one at a time, p50', alone.p50, 'ms'),
+      figure('submit → inbox one at a time, p99', alone.p99, 'ms'),
+    ],
+    {
+      setup: {
+        senders: SENDERS,
+        deliveriesPerSenderPerRun: PER_SENDER,
+        runs: RUNS,
+        recipientPinned: true,
+        transport: 'HTTP POST per delivery (keep-alive); recipient on one graphql-ws socket',
+        load: 'gateway and senders each in a child process; the recipient in this one',
       },
-      null,
-      2,
-    ),
+      submittedPerSecond: { median, runs },
+      submitToInboxMessagesMs: { underLoad: loaded, oneAtATime: alone },
+      delivered: sent,
+      arrived: arrivedAt.size,
+    },
   );
   await client.dispose();
   await stop();

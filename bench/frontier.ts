@@ -9,7 +9,6 @@
  * Options (env): BENCH_TODOS (5000), BENCH_AGENTS (50), BENCH_CALLS (200 Postgres, 100 PGlite).
  */
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -31,12 +30,13 @@ import {
   type TodoStatus,
   todosTable,
 } from '../src/work/tables.ts';
+import { figure, printReport, progress, setting } from './support.ts';
 
-const TODOS = Number(process.env.BENCH_TODOS ?? 5000);
-const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
+const TODOS = setting('BENCH_TODOS', 5000, 1000);
+const AGENTS = setting('BENCH_AGENTS', 50, 50);
 const url = process.env.DATABASE_URL;
-const CALLS = Number(process.env.BENCH_CALLS ?? (url ? 200 : 100));
-const WARMUP = 20;
+const CALLS = setting('BENCH_CALLS', url ? 200 : 100, 30);
+const WARMUP = setting('BENCH_WARMUP', 20, 5);
 
 /** A small seeded PRNG, so every run builds the same graph. */
 function random(seed: number) {
@@ -182,7 +182,6 @@ async function time(calls: number, run: () => Promise<unknown>) {
 }
 
 async function main() {
-  const loadAtStart = Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
   const database: Database = url
     ? await openDatabase({ driver: 'postgres', url })
     : await openDatabase({ driver: 'pglite', dataDir: null });
@@ -194,6 +193,7 @@ async function main() {
     : drizzlePglite(client as PGlite, { logger })) as unknown as Db;
 
   const goalId = `bench-${randomUUID().slice(0, 8)}`;
+  progress('frontier', `seeding ${TODOS} todos`);
   const seedStarted = performance.now();
   const { agentIds, liveTodos } = await seed(db, goalId);
   const seedMs = Math.round(performance.now() - seedStarted);
@@ -242,37 +242,31 @@ async function main() {
   const http = summarize(await time(Math.max(20, Math.floor(CALLS / 4)), post));
   await gateway.stop();
 
-  const cpus = os.cpus();
-  console.log(
-    JSON.stringify(
-      {
-        benchmark: 'frontier',
-        driver: database.driver,
-        machine: {
-          cpus: cpus.length,
-          cpuModel: cpus[0]?.model ?? 'unknown',
-          totalMemMb: Math.round(os.totalmem() / 1024 / 1024),
-          platform: `${os.platform()} ${os.release()}`,
-          node: process.version,
-          nodeOptions: [process.env.NODE_OPTIONS ?? '', ...process.execArgv].join(' ').trim(),
-          /** Other work on the machine when the run began (the timings share its cores). */
-          loadAverage1mAtStart: loadAtStart,
-        },
-        graph: {
-          todos: TODOS,
-          liveTodos,
-          agents: AGENTS,
-          gates: 20,
-          frontierRows: once.rows.length,
-          runnable: once.rows.filter((r) => r.runnable).length,
-          seedMs,
-        },
-        service: { statementsPerCall, ...service },
-        http: { statementsPerCall: httpStatementsPerCall, ...http },
+  printReport(
+    'frontier',
+    [
+      figure(`frontier of ${TODOS} todos, service p50`, service.p50Ms, 'ms', {
+        atMost: 25,
+        source: 'issue 3',
+      }),
+      figure(`frontier of ${TODOS} todos, service p99`, service.p99Ms, 'ms'),
+      figure('frontier over HTTP, p50', http.p50Ms, 'ms'),
+      figure('SQL statements per frontier call', statementsPerCall, 'statements'),
+    ],
+    {
+      nodeOptions: [process.env.NODE_OPTIONS ?? '', ...process.execArgv].join(' ').trim(),
+      graph: {
+        todos: TODOS,
+        liveTodos,
+        agents: AGENTS,
+        gates: 20,
+        frontierRows: once.rows.length,
+        runnable: once.rows.filter((r) => r.runnable).length,
+        seedMs,
       },
-      null,
-      2,
-    ),
+      service: { statementsPerCall, ...service },
+      http: { statementsPerCall: httpStatementsPerCall, ...http },
+    },
   );
   await database.close();
 }

@@ -1,14 +1,17 @@
 /**
  * A gateway in its own process, so a benchmark's clients do not share its event loop. The
  * parent (bench/support.ts) receives `{ url, adminToken }` and may ask for `heap` (after GC).
+ * The configuration is read from the environment as `npm start` reads it, so a benchmark can
+ * set any SWITCHBOARD_* variable; only the address, token, logging and limits are fixed here.
  */
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config.ts';
 import { startGateway } from '../src/gateway.ts';
 import { createLogger } from '../src/log.ts';
 
 const adminToken = `bench-admin-${randomUUID()}`;
 const config: Config = {
+  ...loadConfig(process.env),
   host: '127.0.0.1',
   port: 0,
   database: process.env.DATABASE_URL
@@ -18,13 +21,13 @@ const config: Config = {
   adminToken,
   exploration: false,
   maxBodyBytes: 10_000_000,
-  staleClaimMs: 3_600_000,
   logLevel: 'silent',
-  doorbellProbeMs: 1000,
 };
 const gateway = await startGateway(config, createLogger('silent'));
 const gc = (globalThis as { gc?: () => void }).gc;
 
+// The benchmark that started this process has gone (it crashed): end with it.
+process.on('disconnect', () => process.exit(1));
 process.on('message', (message: { type: string }) => {
   if (message.type === 'heap') {
     gc?.();

@@ -10,7 +10,6 @@
  * Options (env): BENCH_EVENTS, BENCH_AGENTS (50), BENCH_CALLS (300).
  */
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -25,14 +24,14 @@ import { FrontierCache } from '../src/ledger/frontier.ts';
 import { evidenceLedger } from '../src/ledger/read.ts';
 import { createLogger } from '../src/log.ts';
 import { issueCredential } from '../src/registry/registry.ts';
-import { machine, summary } from './support.ts';
+import { figure, printReport, progress, setting, summary } from './support.ts';
 
 const url = process.env.DATABASE_URL;
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
-const AGENTS = Number(process.env.BENCH_AGENTS ?? 50);
-const CALLS = Number(process.env.BENCH_CALLS ?? 300);
+const EVENTS = setting('BENCH_EVENTS', 1_000_000, 20_000);
+const AGENTS = setting('BENCH_AGENTS', 50, 50);
+const CALLS = setting('BENCH_CALLS', 300, 50);
 const TODOS = 500;
-const WARMUP = 30;
+const WARMUP = setting('BENCH_WARMUP', 30, 5);
 
 const agentName = (i: number) => `agent-${String(i).padStart(3, '0')}`;
 
@@ -111,7 +110,6 @@ async function time(calls: number, run: () => Promise<unknown>) {
 }
 
 async function main() {
-  const loadAverage1mAtStart = Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
   const database: Database = url
     ? await openDatabase({ driver: 'postgres', url })
     : await openDatabase({ driver: 'pglite', dataDir: null });
@@ -126,6 +124,7 @@ async function main() {
     : drizzlePglite(client as PGlite, { logger })) as unknown as Db;
 
   const goalId = `ledger-bench-${randomUUID().slice(0, 8)}`;
+  progress('ledger', `seeding ${EVENTS.toLocaleString('en-US')} ledger rows`);
   const seedMs = await seed(database.db, goalId);
   const agentId = agentName(7);
   const caller: Caller = { kind: 'PEER', credentialId: 'bench', goalId, agentId };
@@ -136,6 +135,7 @@ async function main() {
   const digestStable =
     (await evidenceLedger(database.db, caller, { goalId, agentId })).digest === first.digest;
   // As the gateway calls it: the other-agent frontier cached per stamp of the goal's state.
+  progress('ledger', `${CALLS} calls per case, service then HTTP`);
   const frontiers = new FrontierCache();
   const service = {
     firstPage: await time(CALLS, () =>
@@ -224,49 +224,59 @@ async function main() {
   };
   await gateway.stop();
 
-  console.log(
-    JSON.stringify(
-      {
-        benchmark: 'evidence-ledger',
-        machine: { ...machine(), loadAverage1mAtStart },
-        goal: {
-          events: EVENTS,
-          agents: AGENTS,
-          todos: TODOS,
-          seedMs,
-          note: url ? 'real Postgres' : 'embedded PGlite (WebAssembly, in memory)',
-        },
-        read: {
-          agentId,
-          limit: 30,
-          firstPageRows: first.events.length,
-          firstPageOldestSeq: String(first.events[0]?.seq),
-          deepPageBefore: deepCursor,
-          deepPageRows: deep.events.length,
-          otherAgentFrontierRows: first.otherAgentFrontier.length,
-          digestStable,
-        },
-        serviceMs: { ...service, newcomerFirstPage: newcomerMs },
-        newcomer: {
-          note: 'an agent registered after the history was written: its page is 30 goal-level rows reaching far back',
-          rows: newcomerRead.events.length,
-          oldestSeq: String(newcomerRead.events[0]?.seq),
-        },
-        httpMs: http,
-        deepOverFirstP50: {
-          service: Math.round((service.deepPage.p50 / service.firstPage.p50) * 100) / 100,
-          http: Math.round((http.deepPage.p50 / http.firstPage.p50) * 100) / 100,
-        },
-        targets: { p99Ms: 10, deepOverFirst: 2 },
-        mainQueryPlan: {
-          indexScanWithoutSort:
-            explain.some((l) => /Index Scan/.test(l)) && !explain.some((l) => /\bSort\b/.test(l)),
-          explain,
-        },
+  const indexScanWithoutSort =
+    explain.some((l) => /Index Scan/.test(l)) && !explain.some((l) => /\bSort\b/.test(l));
+  const deepOverFirst = {
+    service: Math.round((service.deepPage.p50 / service.firstPage.p50) * 100) / 100,
+    http: Math.round((http.deepPage.p50 / http.firstPage.p50) * 100) / 100,
+  };
+  const rows = `${EVENTS.toLocaleString('en-US')} rows`;
+  printReport(
+    'ledger',
+    [
+      figure(`ledger page (${rows}, limit 30), service p99`, service.firstPage.p99, 'ms', {
+        atMost: 10,
+        source: 'issue 17',
+      }),
+      figure(`ledger page (${rows}, limit 30), service p50`, service.firstPage.p50, 'ms'),
+      figure('deep page ÷ first page, service p50', deepOverFirst.service, 'ratio', {
+        atMost: 2,
+        source: 'issue 7',
+      }),
+      figure('ledger page over HTTP, p99', http.firstPage.p99, 'ms'),
+      figure('main query: index scans, no sort', indexScanWithoutSort ? 1 : 0, 'boolean', {
+        atLeast: 1,
+        source: 'issue 7',
+      }),
+    ],
+    {
+      goal: {
+        events: EVENTS,
+        agents: AGENTS,
+        todos: TODOS,
+        seedMs,
+        note: url ? 'real Postgres' : 'embedded PGlite (WebAssembly, in memory)',
       },
-      null,
-      2,
-    ),
+      read: {
+        agentId,
+        limit: 30,
+        firstPageRows: first.events.length,
+        firstPageOldestSeq: String(first.events[0]?.seq),
+        deepPageBefore: deepCursor,
+        deepPageRows: deep.events.length,
+        otherAgentFrontierRows: first.otherAgentFrontier.length,
+        digestStable,
+      },
+      serviceMs: { ...service, newcomerFirstPage: newcomerMs },
+      newcomer: {
+        note: 'an agent registered after the history was written: its page is 30 goal-level rows reaching far back',
+        rows: newcomerRead.events.length,
+        oldestSeq: String(newcomerRead.events[0]?.seq),
+      },
+      httpMs: http,
+      deepOverFirstP50: deepOverFirst,
+      mainQueryPlan: { indexScanWithoutSort, explain },
+    },
   );
   await database.close();
 }

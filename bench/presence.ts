@@ -1,73 +1,53 @@
 /**
- * Presence: fan-out of one change to 1,000 graphql-ws subscribers (each on its own socket),
- * from sending the report to each subscriber receiving it; and ingest throughput with batched
- * reports from several providers at once.
+ * Presence: fan-out of one change to 1,000 graphql-ws subscribers (each on its own socket, in
+ * a client process of their own), from sending the report to each subscriber receiving it;
+ * and ingest throughput with batched reports from several providers at once.
  *
- *   npx tsx bench/presence.ts                       # PGlite
- *   DATABASE_URL=postgres://… npx tsx bench/presence.ts
+ *   npm run bench:presence                          # PGlite
+ *   DATABASE_URL=postgres://… npm run bench:presence
+ *
+ * Options (env): SUBSCRIBERS (1000), ROUNDS (19), CLIENT_PROCESSES (1 per 2,500 subscribers).
  */
-import { createClient } from 'graphql-ws';
-import WebSocket from 'ws';
-import { benchGateway, machine, seedGoal, summary } from './support.ts';
+import {
+  benchGateway,
+  fanOut,
+  figure,
+  PRESENCE_SUBSCRIPTION,
+  printReport,
+  progress,
+  seedGoal,
+  setting,
+  startSubscribers,
+  summary,
+} from './support.ts';
 
-const SUBSCRIBERS = Number(process.env.SUBSCRIBERS ?? 1000);
-const ROUNDS = 20;
+const SUBSCRIBERS = setting('SUBSCRIBERS', 1000, 200);
+const ROUNDS = setting('ROUNDS', 19, 5);
+const CLIENT_PROCESSES = setting('CLIENT_PROCESSES', Math.ceil(SUBSCRIBERS / 2500), 1);
 
 const { wsUrl, adminToken, gql, stop } = await benchGateway();
 
 // ---- fan-out -------------------------------------------------------------------------
 const fan = await seedGoal(gql, 4);
-const arrivals: number[][] = Array.from({ length: ROUNDS + 1 }, () => []);
-const clients = Array.from({ length: SUBSCRIBERS }, () =>
-  createClient({
-    url: wsUrl,
-    webSocketImpl: WebSocket,
-    retryAttempts: 0,
-    connectionParams: { authorization: `Bearer ${adminToken}` },
-  }),
+const agent = fan.agentIds[0] as string;
+await fan.report([agent], 'WORKING');
+progress('presence', `${SUBSCRIBERS} subscribers connecting`);
+const subscribers = await startSubscribers(
+  [{ wsUrl, token: adminToken, count: SUBSCRIBERS }],
+  CLIENT_PROCESSES,
 );
-for (const client of clients) {
-  client.subscribe<{ presenceChanged: { seq: string } }>(
-    {
-      query: `subscription($g: ID!) { presenceChanged(goalId: $g, after: "0") { seq agentId presence { liveness stateChangeSeq observedAt } } }`,
-      variables: { g: fan.goalId },
-    },
-    {
-      next: ({ data }) => arrivals[Number(data?.presenceChanged.seq)]?.push(performance.now()),
-      error: (error) => {
-        throw error;
-      },
-      complete: () => {},
-    },
-  );
-}
-async function until(condition: () => boolean, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-// Round 0 proves every subscription is live before timing starts.
-await fan.report([fan.agentIds[0] as string], 'WORKING');
-await until(
-  () => (arrivals[0]?.length ?? 0) + (arrivals[1]?.length ?? 0) >= SUBSCRIBERS,
-  'all subscribers',
-);
-const fanOut: number[] = [];
-for (let round = 2; round <= ROUNDS; round++) {
-  const start = performance.now();
-  await fan.report([fan.agentIds[0] as string], round % 2 ? 'WORKING' : 'IDLE');
-  await until(() => (arrivals[round]?.length ?? 0) === SUBSCRIBERS, `round ${round}`);
-  fanOut.push(...(arrivals[round] ?? []).map((at) => at - start));
-}
-await Promise.all(clients.map((client) => client.dispose()));
+await subscribers.connect();
+await subscribers.subscribe(PRESENCE_SUBSCRIPTION, { g: fan.goalId }, 'presenceChanged.seq');
+progress('presence', `fan-out, ${ROUNDS} rounds`);
+const fanOutMs = summary(await fanOut(subscribers, ROUNDS, (l) => fan.report([agent], l)));
+await subscribers.close();
 
 // ---- ingest --------------------------------------------------------------------------
 const PROVIDERS = 4;
 const AGENTS = 250;
 const BATCH = 250;
-const BATCHES = 20;
+const BATCHES = setting('BATCHES', 20, 5);
+progress('presence', `ingest, ${PROVIDERS} providers × ${BATCHES} batches of ${BATCH}`);
 const goals = await Promise.all(Array.from({ length: PROVIDERS }, () => seedGoal(gql, AGENTS)));
 const ingestStart = performance.now();
 await Promise.all(
@@ -83,30 +63,34 @@ await Promise.all(
 const ingestSeconds = (performance.now() - ingestStart) / 1000;
 const reports = PROVIDERS * BATCHES * BATCH;
 
-console.log(
-  JSON.stringify(
-    {
-      benchmark: 'presence',
-      machine: machine(),
-      fanOut: {
-        subscribers: SUBSCRIBERS,
-        sockets: SUBSCRIBERS,
-        rounds: ROUNDS - 1,
-        reportToReceiptMs: summary(fanOut),
-        target: { p99Ms: 100 },
-      },
-      ingest: {
-        providers: PROVIDERS,
-        reportsPerBatch: BATCH,
-        reports,
-        seconds: Math.round(ingestSeconds * 100) / 100,
-        reportsPerSecond: Math.round(reports / ingestSeconds),
-        target: { reportsPerSecond: 2000 },
-      },
+printReport(
+  'presence',
+  [
+    figure(`fan-out to ${SUBSCRIBERS} subscribers, report → receipt p50`, fanOutMs.p50, 'ms'),
+    figure(`fan-out to ${SUBSCRIBERS} subscribers, report → receipt p99`, fanOutMs.p99, 'ms', {
+      atMost: 50,
+      source: 'issue 17',
+    }),
+    figure('ingest, batched reports', reports / ingestSeconds, 'reports/s', {
+      atLeast: 2000,
+      source: 'PERFORMANCE.md',
+    }),
+  ],
+  {
+    fanOut: {
+      subscribers: SUBSCRIBERS,
+      sockets: SUBSCRIBERS,
+      clientProcesses: CLIENT_PROCESSES,
+      rounds: ROUNDS,
+      reportToReceiptMs: fanOutMs,
     },
-    null,
-    2,
-  ),
+    ingest: {
+      providers: PROVIDERS,
+      reportsPerBatch: BATCH,
+      reports,
+      seconds: Math.round(ingestSeconds * 100) / 100,
+    },
+  },
 );
 await stop();
 process.exit(0);

@@ -64,6 +64,8 @@ server.listen(0, '127.0.0.1', () => {
     url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`,
   });
 });
+// The benchmark that started this process has gone (it crashed): end with it.
+process.on('disconnect', () => process.exit(1));
 process.on('message', (message: { type: string }) => {
   if (message.type === 'stop') server.close(() => void client.end().then(() => process.exit(0)));
 });

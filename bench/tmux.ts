@@ -14,10 +14,18 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchGateway, machine, seedGoal, summary } from './support.ts';
+import {
+  benchGateway,
+  figure,
+  printReport,
+  progress,
+  seedGoal,
+  setting,
+  summary,
+} from './support.ts';
 
-const DURATION_S = Number(process.env.DURATION ?? 60);
-const SAMPLES = Number(process.env.SAMPLES ?? 40);
+const DURATION_S = setting('DURATION', 60, 5);
+const SAMPLES = setting('SAMPLES', 40, 6);
 const PANES = 20;
 const root = new URL('..', import.meta.url).pathname;
 const bin = path.join(root, 'bin/switchboard.js');
@@ -161,6 +169,7 @@ try {
     clients: clients.reduce((s, c) => s + cpuSeconds(c), 0),
     server: cpuSeconds(serverPid),
   };
+  progress('tmux', `${DURATION_S} s of ${PANES} idle panes, then ${SAMPLES} changes`);
   const wall0 = performance.now();
   await new Promise((resolve) => setTimeout(resolve, DURATION_S * 1000));
   const wall = (performance.now() - wall0) / 1000;
@@ -177,7 +186,6 @@ try {
     providerCpuPercentPerPane: Number((pct(t0.provider, t1.provider) / (PANES + 1)).toFixed(4)),
     controlClientsCpuPercent: pct(t0.clients, t1.clients),
     tmuxServerCpuPercent: pct(t0.server, t1.server),
-    targetPercentForAll: 2,
   };
 
   // Change-to-directory latency: a question appears (→ BLOCKED), it is answered (→ IDLE/DONE).
@@ -198,18 +206,20 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const s = summary(latencies);
-  console.log(
-    JSON.stringify(
-      {
-        benchmark: 'tmux provider',
-        machine: machine(),
-        loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
-        idle,
-        changeToDirectoryMs: { ...s, samples: SAMPLES, targetMs: 1500 },
-      },
-      null,
-      2,
-    ),
+  printReport(
+    'tmux',
+    [
+      figure(
+        `tmux provider CPU with ${PANES} idle panes, of one core`,
+        idle.providerCpuPercentOfOneCore + idle.controlClientsCpuPercent,
+        '%',
+        { atMost: 2, source: 'issue 14' },
+        'the provider process and its tmux control clients',
+      ),
+      figure('pane change → directory, p50', s.p50, 'ms'),
+      figure('pane change → directory, p99', s.p99, 'ms', { atMost: 1500, source: 'issue 14' }),
+    ],
+    { idle, changeToDirectoryMs: { ...s, samples: SAMPLES } },
   );
 } finally {
   provider.kill('SIGTERM');

@@ -1,0 +1,112 @@
+/**
+ * A load generator for `startSubscribers` (bench/support.ts): graphql-ws clients, each on its
+ * own socket, in a process of their own. Every subscriber stamps the receipt of each event
+ * with `now()`, filed under the value at `key` in the payload (e.g. `presenceChanged.seq`).
+ *
+ * Messages from the parent: connect, subscribe, receipts, stop; each is answered with a
+ * message of the same type. Any subscription error or unexpected close ends the process.
+ */
+import { type Client, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { now, type SubscriberTarget, until } from './support.ts';
+
+/** Sockets opened at once, so the gateway's listen backlog is not flooded. */
+const BATCH = 50;
+
+const clients: Client[] = [];
+const stamped = new Map<string, number[]>();
+/** Each subscriber's latest value: what the laggards had when a wait timed out. */
+const latest: string[] = [];
+const live = new Set<number>();
+let stopping = false;
+
+function fail(what: string, error: unknown): never {
+  const detail = error instanceof Error ? error.message : JSON.stringify(error);
+  process.stderr.write(`subscriber process: ${what}: ${detail}\n`);
+  process.exit(1);
+}
+
+function open(target: SubscriberTarget): Promise<void> {
+  return new Promise((resolve) => {
+    const client = createClient({
+      url: target.wsUrl,
+      webSocketImpl: WebSocket,
+      lazy: false,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${target.token}` },
+      onNonLazyError: (error) => fail('connection failed', error),
+      on: {
+        connected: () => resolve(),
+        closed: (event) => {
+          if (!stopping) fail('socket closed', (event as { code?: number }).code);
+        },
+      },
+    });
+    clients.push(client);
+  });
+}
+
+async function connect(targets: SubscriberTarget[]) {
+  for (const target of targets) {
+    for (let n = 0; n < target.count; n += BATCH) {
+      const batch = Math.min(BATCH, target.count - n);
+      await Promise.all(Array.from({ length: batch }, () => open(target)));
+    }
+  }
+}
+
+async function subscribe(query: string, variables: Record<string, unknown>, key: string) {
+  const path = key.split('.');
+  clients.forEach((client, index) => {
+    client.subscribe(
+      { query, variables },
+      {
+        next: ({ data }) => {
+          const at = now();
+          const value = String(path.reduce((node: any, name) => node?.[name], data));
+          const times = stamped.get(value) ?? [];
+          times.push(at);
+          stamped.set(value, times);
+          latest[index] = value;
+          live.add(index);
+        },
+        error: (error) => fail('subscription error', error),
+        complete: () => {},
+      },
+    );
+  });
+  await until(() => live.size === clients.length, 'every subscription to receive an event');
+}
+
+// The benchmark that started this process has gone (it crashed): end with it.
+process.on('disconnect', () => process.exit(1));
+process.on('message', async (message: any) => {
+  try {
+    if (message.type === 'connect') {
+      await connect(message.targets);
+      process.send?.({ type: 'connect' });
+    } else if (message.type === 'subscribe') {
+      await subscribe(message.query, message.variables, message.key);
+      process.send?.({ type: 'subscribe' });
+    } else if (message.type === 'receipts') {
+      const value = String(message.value);
+      const received = () => stamped.get(value)?.length ?? 0;
+      await until(() => received() >= clients.length, 'receipts', message.timeoutMs).catch(() => {
+        const behind = new Map<string, number>();
+        for (const last of latest)
+          if (last !== value) behind.set(last, (behind.get(last) ?? 0) + 1);
+        throw new Error(
+          `${received()} of ${clients.length} subscribers received ${value}; the latest of the others: ${JSON.stringify(Object.fromEntries(behind))}`,
+        );
+      });
+      process.send?.({ type: 'receipts', times: stamped.get(value) });
+      stamped.delete(value);
+    } else if (message.type === 'stop') {
+      stopping = true;
+      await Promise.all(clients.map((client) => client.dispose()));
+      process.exit(0);
+    }
+  } catch (error) {
+    fail(message.type, error);
+  }
+});

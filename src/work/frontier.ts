@@ -11,7 +11,14 @@ import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import { mergeKey } from './repository.ts';
 import { computeFrontier, type FrontierRow, type Retired } from './rules.ts';
-import { gateStateSql, leaseStateSql, todoLiveSql, todoRetiredSql, workSeqSql } from './sql.ts';
+import {
+  claimOrderSql,
+  gateStateSql,
+  leaseStateSql,
+  todoLiveSql,
+  todoRetiredSql,
+  workSeqSql,
+} from './sql.ts';
 import {
   capabilitiesTable,
   externalEventsTable,
@@ -42,7 +49,10 @@ export type FrontierTodo = Pick<
   | 'leaseFence'
   | 'leaseExpiresAt'
   | 'leaseState'
->;
+> & {
+  /** When it was claimed, in microseconds since the epoch: orders overlapping claims. */
+  readonly claimOrder: number | null;
+};
 
 /**
  * The goal's live todos, narrow and mapped by hand. Decoding thousands of rows is most of
@@ -65,6 +75,7 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
     task_repository: string | null;
     write_scope: string;
     claimed_by: string | null;
+    claim_order: number | string | null;
     lease_holder: string | null;
     lease_fence: string;
     lease_expires_at: string | null;
@@ -78,6 +89,7 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
         ${t.requiredCapability} as required_capability,
         ${t.taskRepository} as task_repository,
         array_to_string(${t.writeScope}, ',') as write_scope, ${t.claimedBy} as claimed_by,
+        ${claimOrderSql} as claim_order,
         ${t.leaseHolder} as lease_holder, ${t.leaseFence}::text as lease_fence,
         to_char(${t.leaseExpiresAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
           as lease_expires_at,
@@ -101,6 +113,7 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
     taskRepository: row.task_repository,
     writeScope: list(row.write_scope),
     claimedBy: row.claimed_by,
+    claimOrder: row.claim_order === null ? null : Number(row.claim_order),
     leaseHolder: row.lease_holder,
     leaseFence: BigInt(row.lease_fence),
     leaseExpiresAt: row.lease_expires_at === null ? null : new Date(row.lease_expires_at),

@@ -1,10 +1,11 @@
 /**
  * The work graph's pure rules: parsing decision scopes and resume conditions, gate coverage,
- * and the frontier guards. No database here: work.ts loads the facts and calls these.
+ * and the frontier guards. No database here: frontier.ts loads the facts and calls these.
  */
 
 import { InputError } from '../core/errors.ts';
 import { validateId } from '../core/validate.ts';
+import { conflictFinder, type ScopedWork, type WriteScopeConflict } from './conflicts.ts';
 import {
   formatPullRequestRef,
   mergeKey,
@@ -161,6 +162,7 @@ export const frontierGuardKinds = [
   'DECISION_SCOPE',
   'CLAIMED_BY_OTHER',
   'CAPABILITY',
+  'WRITE_SCOPE_CONFLICT',
   'LEASE_HELD',
   'STALE',
 ] as const;
@@ -177,18 +179,20 @@ export interface FrontierGuard {
   readonly gateId?: string;
   /** DECISION_SCOPE: the required scope the gate covers. */
   readonly scope?: string;
-  /** CLAIMED_BY_OTHER: the owner; LEASE_HELD: the holder. */
+  /** CLAIMED_BY_OTHER and WRITE_SCOPE_CONFLICT: the owner; LEASE_HELD: the holder. */
   readonly agentId?: string;
+  /** WRITE_SCOPE_CONFLICT: the other todo's write-scope entry that overlaps this todo's. */
+  readonly writeScope?: string;
   /** CAPABILITY and RESUME_CONDITION (capacity_available). */
   readonly capability?: string;
   /** RESUME_CONDITION: the condition as written. */
   readonly condition?: string;
-  /** RESUME_CONDITION (pr_merged): the repository the merge must be recorded in. */
+  /** RESUME_CONDITION (pr_merged): the repository the merge must be recorded in; WRITE_SCOPE_CONFLICT: the shared repository. */
   readonly repository?: string;
 }
 
 /** The live todo fields the guards read. */
-export interface FrontierTodo {
+export interface FrontierTodo extends ScopedWork {
   readonly id: string;
   readonly status: TodoStatus;
   readonly dependsOn: readonly string[];
@@ -255,6 +259,7 @@ interface GuardContext {
   readonly endOf: EndOf;
   readonly gatesById: ReadonlyMap<string, FrontierGate>;
   readonly gatesByKind: ReadonlyMap<GateKind, readonly FrontierGate[]>;
+  readonly conflicts: (todo: FrontierTodo) => WriteScopeConflict[];
   /** Stored strings repeat across todos: parse each once (stored values were validated). */
   readonly scope: (text: string) => DecisionScope;
   readonly condition: (text: string) => ResumeCondition;
@@ -274,7 +279,8 @@ const memoize = <T>(parse: (text: string) => T) => {
 
 /**
  * Every live todo with the guards that hold it back for `agentId`, in guard order:
- * dependency and resume → decision scope → claim → capability → lease → freshness.
+ * dependency and resume → decision scope → claim → capability → write scope → lease →
+ * freshness.
  * Priority plays no part in any guard; it only orders rows. Runnable rows come first.
  */
 export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>): FrontierRow<T>[] {
@@ -292,6 +298,7 @@ export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>)
     endOf: lineageEnds(facts.todos, facts.retired),
     gatesById,
     gatesByKind,
+    conflicts: conflictFinder(facts.todos, facts.agentId),
     scope: memoize((text) => parseDecisionScope('requiredDecisionScopes', text)),
     condition: memoize((text) => parseResumeCondition('resumeWhen', text)),
   };
@@ -304,6 +311,7 @@ export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>)
     decisionScopeGuards(todo, context, guards);
     claimGuards(todo, context, guards);
     capabilityGuards(todo, context, guards);
+    writeScopeGuards(todo, context, guards);
     leaseGuards(todo, context, guards);
     // Freshness: a deferred todo whose resume condition now holds is back for replanning,
     // not runnable as written: the plan it was deferred with may be out of date.
@@ -469,6 +477,19 @@ function capabilityGuards(todo: FrontierTodo, context: GuardContext, guards: Fro
     detail: `needs capability ${needed}, which this agent has not declared`,
     capability: needed,
   });
+}
+
+function writeScopeGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
+  for (const conflict of context.conflicts(todo)) {
+    guards.push({
+      kind: 'WRITE_SCOPE_CONFLICT',
+      detail: `writes ${conflict.writeScope}, which overlaps ${conflict.otherWriteScope} of ${conflict.todoId}, claimed by ${conflict.owner}${conflict.repository ? ` in ${conflict.repository}` : ''}`,
+      todoId: conflict.todoId,
+      agentId: conflict.owner,
+      writeScope: conflict.otherWriteScope,
+      ...(conflict.repository ? { repository: conflict.repository } : {}),
+    });
+  }
 }
 
 function leaseGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {

@@ -27,6 +27,10 @@ const FrontierGuardKindEnum = builder.enumType('FrontierGuardKind', {
     CAPABILITY: {
       description: 'The agent has not declared the capability the todo requires.',
     },
+    WRITE_SCOPE_CONFLICT: {
+      description:
+        'Another agent claims a live todo of the same repository whose write scope overlaps this one (one guard per such agent, naming its earliest such claim). Of two overlapping claimed todos only the later claim is held back. A claim is not a lock: this is the frontier saying the two should not run at once.',
+    },
     LEASE_HELD: { description: 'Another agent holds an active lease on it.' },
     STALE: {
       description:
@@ -46,7 +50,7 @@ const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').imple
     todoId: t.exposeID('todoId', {
       nullable: true,
       description:
-        'DEPENDENCY, RESUME_CONDITION on todo_done: the todo that must be done (the end of a supersede chain).',
+        'DEPENDENCY, RESUME_CONDITION on todo_done: the todo that must be done (the end of a supersede chain); WRITE_SCOPE_CONFLICT: the other todo.',
     }),
     todoStatus: t.expose('todoStatus', {
       type: TodoStatusEnum,
@@ -63,7 +67,12 @@ const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').imple
     }),
     agentId: t.exposeID('agentId', {
       nullable: true,
-      description: 'CLAIMED_BY_OTHER: the owner; LEASE_HELD: the holder.',
+      description: 'CLAIMED_BY_OTHER and WRITE_SCOPE_CONFLICT: the owner; LEASE_HELD: the holder.',
+    }),
+    writeScope: t.exposeString('writeScope', {
+      nullable: true,
+      description:
+        "WRITE_SCOPE_CONFLICT: the other todo's write-scope entry that overlaps this todo's (`todoId` names the other todo).",
     }),
     capability: t.exposeString('capability', {
       nullable: true,
@@ -76,7 +85,7 @@ const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').imple
     repository: t.exposeString('repository', {
       nullable: true,
       description:
-        'RESUME_CONDITION on pr_merged: the repository the merge must be recorded in (null when the condition fails closed for want of one).',
+        'RESUME_CONDITION on pr_merged: the repository the merge must be recorded in (null when the condition fails closed for want of one); WRITE_SCOPE_CONFLICT: the shared repository (null when neither todo names one).',
     }),
   }),
 });

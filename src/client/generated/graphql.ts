@@ -323,6 +323,8 @@ export type FrontierGuardKind =
   | 'RESUME_CONDITION'
   /** Deferred and its resume condition now holds: it may be out of date; replan, then resume or supersede it. */
   | 'STALE'
+  /** A repository-writing todo (a taskRepository and a write scope) and the agent's declared workspace does not do: none declared, another repository, or the canonical checkout (see `workspaceReason`). Independent of DECISION_SCOPE and CAPABILITY: none implies another. */
+  | 'WORKSPACE'
   /** Another agent claims a live todo of the same repository whose write scope overlaps this one (one guard per such agent, naming its earliest such claim). Of two overlapping claimed todos only the later claim is held back. A claim is not a lock: this is the frontier saying the two should not run at once. */
   | 'WRITE_SCOPE_CONFLICT';
 

@@ -624,7 +624,7 @@ describe('work graph: todo, frontier, gate, lease, vision', () => {
     });
     expect(closed.code).toBe(0);
     expect((await runCli(['attention', '--json'], { env: asA })).code).toBe(0);
-  });
+  }, 120_000); // some twenty CLI runs: generous on a loaded machine
 });
 
 describe('admin, observe, help, completion', () => {

@@ -46,7 +46,7 @@ async function claim(goalId: string, todoId: string, agentId: string) {
     `mutation($input: TodoActionInput!) { claimTodo(input: $input) { __typename } }`,
     { input: { goalId, todoId, agentId } },
   );
-  expect(data.claimTodo.__typename).toBe('Todo');
+  expect(data.claimTodo.__typename).toBe('ClaimedTodo');
 }
 
 async function openGate(goalId: string, input: Record<string, unknown>) {

@@ -468,9 +468,9 @@ describe('work', () => {
     expect(todos.rows.map((t: any) => t.id)).toEqual(expect.arrayContaining([t1, t2, t3]));
 
     expect(await a.ok('claim_todo', { todo: t1 })).toMatchObject({
-      type: 'Todo',
-      id: t1,
-      claim: { agentId: peers[0]!.agentId },
+      type: 'ClaimedTodo',
+      todo: { id: t1, claim: { agentId: peers[0]!.agentId } },
+      warnings: [],
     });
     expect(await b.ok('claim_todo', { todo: t1 })).toMatchObject({
       type: 'ClaimedByOther',
@@ -490,7 +490,7 @@ describe('work', () => {
       type: 'IllegalTransition',
     });
 
-    expect((await a.ok('claim_todo', { todo: t2 })).claim).toBeTruthy();
+    expect((await a.ok('claim_todo', { todo: t2 })).todo.claim).toBeTruthy();
     expect(await a.ok('release_claim', { todo: t2 })).toMatchObject({
       type: 'Todo',
       status: 'OPEN',

@@ -1,10 +1,16 @@
 /**
- * The work graph's small pure functions, table-driven: repository identities and the
- * pull-request references of `pr_merged:` conditions.
+ * The work graph's small pure functions, table-driven: repository identities, the
+ * pull-request references of `pr_merged:` conditions, and write-scope overlap.
  */
 import { describe, expect, it } from 'vitest';
 import { parsePullRequestRef, parseRepository } from '../src/work/repository.ts';
 import { mergeKeyOf, parseResumeCondition } from '../src/work/rules.ts';
+import {
+  normalizeWriteScope,
+  scopesOverlap,
+  segmentsOverlap,
+  writeScopeProblem,
+} from '../src/work/scopes.ts';
 
 describe('repository identity', () => {
   it.each([
@@ -86,5 +92,88 @@ describe('pull request references (pr_merged:)', () => {
     expect(mergeKeyOf(bare, null)).toBeNull();
     expect(mergeKeyOf(bare, 'git:github.com/owner/repo')).toBe(mergeKeyOf(short, null));
     expect(mergeKeyOf(short, 'git:github.com/other/repo')).toBe('git:github.com/owner/repo#7');
+  });
+});
+
+describe('write-scope overlap', () => {
+  it.each([
+    // the issue's own examples
+    ['src/**', 'src/ledger/**', true],
+    ['src/a/**', 'src/b/**', false],
+    // a plain path covers everything beneath it, and only beneath whole segments
+    ['src/ledger', 'src/ledger/read.ts', true],
+    ['src/ledger/', 'src/ledger/**', true],
+    ['src/ledger', 'src/ledger-old/**', false],
+    ['src/ledger', 'src/ledgers', false],
+    ['src', 'src/**', true],
+    ['README.md', 'README.md', true],
+    ['README.md', 'readme.md', false], // case-sensitive, as git paths are
+    // a glob covers what it matches, no more
+    ['src/*.ts', 'src/index.ts', true],
+    ['src/*.ts', 'src/ledger/read.ts', false],
+    ['src/*', 'src/ledger/read.ts', false],
+    ['src/*', 'src/ledger', true],
+    ['src/*/', 'src/ledger/read.ts', true], // a trailing `/` names directories: beneath too
+    ['*.md', 'README.md', true],
+    ['*.md', 'docs/intro.md', false],
+    ['**/*.md', 'docs/intro.md', true],
+    ['docs/*.md', 'docs/api/**', false],
+    ['src/**/*.ts', 'src/**/*.js', false],
+    ['src/**/*.ts', 'src/**/*.t?', true],
+    // `**` matches any number of segments, none included
+    ['src/**/test.ts', 'src/test.ts', true],
+    ['src/**/test.ts', 'src/a/b/test.ts', true],
+    ['src/**/test.ts', 'src/a/*.js', false],
+    ['src/**/test.ts', 'src/a/other.ts', true], // a plain path may be a directory: beneath too
+    ['src/**/ledger/**', 'src/x/y/ledger/a.ts', true],
+    ['src/**/ledger/**', 'src/ledgers/*.ts', false],
+    ['**', 'anything/at/all', true],
+    ['a/**/b/**/c', 'a/b/c', true],
+    ['a/**/b/**/c', 'a/c/*.x', false],
+    ['a/**/b/**/c', 'a/c/b', true], // a/c/b/c
+    // globs inside one segment, against each other
+    ['src/a*', 'src/*b', true], // src/ab
+    ['src/a*', 'src/b*', false],
+    ['src/a?c', 'src/abc', true],
+    ['src/a?c', 'src/ac', false],
+    ['src/a?c', 'src/a*c', true],
+    ['src/*.ts', 'src/*.js', false],
+    ['src/*.?s', 'src/*.js', true],
+    ['src/x*y*z', 'src/*y*', true],
+    ['src/**.ts', 'src/a/b.ts', false], // `**` inside a segment is `*`
+    // spellings of the same path
+    ['./src/a', 'src/a/b', true],
+    ['src//a', 'src/a', true],
+    // what the validator refuses, if stored before, is read as covering more, never less
+    ['src/{a,b}', 'src/c/x.ts', true],
+    ['src/[ab].ts', 'src/c.ts', true],
+    ['!src/**', 'docs/x.md', true],
+  ])('%s and %s overlap: %s', (a, b, expected) => {
+    expect(scopesOverlap(a, b)).toBe(expected);
+    expect(scopesOverlap(b, a)).toBe(expected);
+  });
+
+  it.each([
+    ['a*', '*b', true],
+    ['*', 'x', true],
+    ['abc', 'abd', false],
+    ['a*c', 'ab', false],
+    ['*a*', '*b*', true],
+    ['??', '???', false],
+    ['?*', 'x', true],
+  ])('segment globs %s and %s overlap: %s', (a, b, expected) => {
+    expect(segmentsOverlap(a, b)).toBe(expected);
+    expect(segmentsOverlap(b, a)).toBe(expected);
+  });
+
+  it('refuses what it could not compare exactly, and stores one spelling', () => {
+    expect(writeScopeProblem('src/**')).toBeNull();
+    expect(writeScopeProblem('src/{a,b}/**')).toContain('only');
+    expect(writeScopeProblem('src/[ab].ts')).toContain('only');
+    expect(writeScopeProblem('src\\win')).toContain('only');
+    expect(writeScopeProblem('!src/**')).toContain('negation');
+    expect(writeScopeProblem('./')).toContain('must name a path');
+    expect(normalizeWriteScope('./src//ledger/./x/')).toBe('src/ledger/x/');
+    expect(normalizeWriteScope('src/ledger')).toBe('src/ledger');
   });
 });

@@ -62,7 +62,20 @@ const CREATE = op(`mutation($input: CreateTodoInput!) {
 }`);
 const ACTION = (name: string, input = 'TodoActionInput') =>
   op(`mutation($input: ${input}!) { ${name}(input: $input) { ...R } }`);
-const CLAIM = ACTION('claimTodo');
+const CLAIM = op(`mutation($input: TodoActionInput!) {
+  claimTodo(input: $input) {
+    __typename
+    ... on ClaimedTodo {
+      todo { ...T }
+      warnings { kind todoId owner repository writeScope otherWriteScope }
+    }
+    ... on ScopeGap { goalId reason }
+    ... on UnknownAgent { agentId }
+    ... on UnknownTodo { todoId }
+    ... on ClaimedByOther { todoId owner }
+    ... on IllegalTransition { todoId from attempted }
+  }
+}`);
 const RELEASE_CLAIM = ACTION('releaseClaim');
 const RESUME = ACTION('resumeTodo');
 const DEFER = ACTION('deferTodo', 'DeferTodoInput');
@@ -121,7 +134,10 @@ const FRONTIER = `query($goalId: ID!, $agentId: ID) {
       rows {
         runnable
         todo { id title status priority }
-        guards { kind detail todoId todoStatus gateId scope agentId capability condition repository }
+        guards {
+          kind detail todoId todoStatus gateId scope agentId capability condition repository
+          writeScope workspaceReason
+        }
       }
     }
     ... on ScopeGap { goalId reason }
@@ -442,7 +458,7 @@ describe(`gates and decision scopes (${driver})`, () => {
     // Claiming it and holding a lease are legal, and still do not make it runnable.
     expect(
       (await t.ok(CLAIM, { input: { goalId, todoId: todoA.id } }, a.token)).claimTodo.__typename,
-    ).toBe('Todo');
+    ).toBe('ClaimedTodo');
     const lease = await t.ok(
       ACQUIRE,
       { input: { goalId, todoId: todoA.id, ttlMs: 60_000 } },
@@ -608,7 +624,11 @@ describe(`claims and leases (${driver})`, () => {
     const { goalId, a, b, steward } = await team();
     const work = await todo(a.token, goalId);
     const claimed = await t.ok(CLAIM, { input: { goalId, todoId: work.id } }, a.token);
-    expect(claimed.claimTodo).toMatchObject({ __typename: 'Todo', claim: { agentId: a.agentId } });
+    expect(claimed.claimTodo).toMatchObject({
+      __typename: 'ClaimedTodo',
+      todo: { claim: { agentId: a.agentId } },
+      warnings: [],
+    });
 
     const before = await counts(goalId);
     const refusedClaim = await t.ok(CLAIM, { input: { goalId, todoId: work.id } }, b.token);
@@ -633,7 +653,7 @@ describe(`claims and leases (${driver})`, () => {
     }
     // Claiming one's own claim again changes nothing.
     expect(
-      (await t.ok(CLAIM, { input: { goalId, todoId: work.id } }, a.token)).claimTodo.claim,
+      (await t.ok(CLAIM, { input: { goalId, todoId: work.id } }, a.token)).claimTodo.todo.claim,
     ).toEqual({
       agentId: a.agentId,
     });
@@ -663,7 +683,7 @@ describe(`claims and leases (${driver})`, () => {
       { input: { goalId, todoId: work.id, agentId: b.agentId } },
       steward,
     );
-    expect(onBehalf.claimTodo).toMatchObject({
+    expect(onBehalf.claimTodo.todo).toMatchObject({
       claim: { agentId: b.agentId },
       updatedBy: { kind: 'STEWARD', agentId: b.agentId },
     });
@@ -813,10 +833,10 @@ describe(`claims and leases (${driver})`, () => {
     const results = await Promise.all(
       racers.map((r) => t.ok(CLAIM, { input: { goalId, todoId: work.id } }, r.token)),
     );
-    const winners = results.filter((r) => r.claimTodo.__typename === 'Todo');
+    const winners = results.filter((r) => r.claimTodo.__typename === 'ClaimedTodo');
     expect(winners).toHaveLength(1);
-    const owner = winners[0]?.claimTodo.claim.agentId;
-    for (const result of results.filter((r) => r.claimTodo.__typename !== 'Todo')) {
+    const owner = winners[0]?.claimTodo.todo.claim.agentId;
+    for (const result of results.filter((r) => r.claimTodo.__typename !== 'ClaimedTodo')) {
       expect(result.claimTodo).toEqual({ __typename: 'ClaimedByOther', todoId: work.id, owner });
     }
     const history = await t.ok(
@@ -1280,6 +1300,7 @@ describe(`the frontier (${driver})`, () => {
           const created: Record<string, any> = await todo(a.token, goalId, {
             dependsOn: previous ? [previous] : [],
             taskRepository: 'git:github.com/o/r',
+            writeScope: i % 5 ? [`src/m${i % 3}/**`] : ['src/**'],
             resumeWhen: previous
               ? [
                   `todo_done:${previous}`,
@@ -1309,9 +1330,15 @@ describe(`the frontier (${driver})`, () => {
             );
           }
         }
+        await declareWorkspace(a, 'git:github.com/o/r', 'CANONICAL');
         counting.reset();
         const data = await countingGateway.ok(FRONTIER, { goalId }, a.token);
         expect(data.frontier.rows).toHaveLength(todoCount);
+        const kinds = new Set(
+          data.frontier.rows.flatMap((r: any) => r.guards.map((g: any) => g.kind)),
+        );
+        expect(kinds).toContain('WRITE_SCOPE_CONFLICT');
+        expect(kinds).toContain('WORKSPACE');
         return counting.statements();
       };
       const small = await measure(2);
@@ -1322,7 +1349,7 @@ describe(`the frontier (${driver})`, () => {
     } finally {
       await countingGateway.stop();
     }
-  });
+  }, 180_000);
 });
 
 describe(`repositories and pr_merged conditions (${driver})`, () => {
@@ -1539,6 +1566,316 @@ describe(`repositories and pr_merged conditions (${driver})`, () => {
   });
 });
 
+describe(`write-scope conflicts (${driver})`, () => {
+  const REPO = 'git:github.com/acme/app';
+  const claim = async (peer: Peer, todoId: string) =>
+    (await t.ok(CLAIM, { input: { goalId: peer.goalId, todoId } }, peer.token)).claimTodo;
+
+  it('overlapping scopes across two agents: the later claim is held back, with a warning when it is made', async () => {
+    const { goalId, a, b } = await team();
+    await declareWorkspace(a, REPO);
+    await declareWorkspace(b, REPO);
+    const wide = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/**'] });
+    const narrow = await todo(a.token, goalId, {
+      taskRepository: REPO,
+      writeScope: ['docs/**', 'src/ledger/**'],
+    });
+    const disjoint = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['test/**'] });
+    expect((await claim(a, wide.id)).warnings).toEqual([]);
+
+    // For b, the unclaimed narrow todo would write inside a's claimed scope.
+    let forB = await frontierOf(b.token, goalId);
+    expect(rowOf(forB, narrow.id)).toMatchObject({
+      runnable: false,
+      guards: [
+        {
+          kind: 'WRITE_SCOPE_CONFLICT',
+          todoId: wide.id,
+          agentId: a.agentId,
+          writeScope: 'src/**',
+          repository: REPO,
+          detail: expect.stringContaining(
+            `writes src/ledger/**, which overlaps src/** of ${wide.id}, claimed by ${a.agentId}`,
+          ),
+        },
+      ],
+    });
+    expect(rowOf(forB, disjoint.id)).toMatchObject({ runnable: true, guards: [] });
+    // a's own claim holds nothing back for a.
+    expect(rowOf(await frontierOf(a.token, goalId), narrow.id)).toMatchObject({ runnable: true });
+
+    // The claim is made all the same (a soft owner, not a lock), with the conflict alongside.
+    const taken = await claim(b, narrow.id);
+    expect(taken).toMatchObject({
+      __typename: 'ClaimedTodo',
+      todo: { id: narrow.id, claim: { agentId: b.agentId } },
+      warnings: [
+        {
+          kind: 'WRITE_SCOPE_CONFLICT',
+          todoId: wide.id,
+          owner: a.agentId,
+          repository: REPO,
+          writeScope: 'src/ledger/**',
+          otherWriteScope: 'src/**',
+        },
+      ],
+    });
+    // Both claimed: exactly one of the two is runnable for its owner — the earlier claim.
+    forB = await frontierOf(b.token, goalId);
+    const forA = await frontierOf(a.token, goalId);
+    expect(rowOf(forA, wide.id)).toMatchObject({ runnable: true, guards: [] });
+    expect(guardKinds(rowOf(forB, narrow.id))).toEqual(['WRITE_SCOPE_CONFLICT']);
+    // b's own claims never conflict for b: the wide todo is held for b by a's claim only.
+    expect(guardKinds(rowOf(forB, wide.id))).toEqual(['CLAIMED_BY_OTHER']);
+
+    // Claiming it again writes nothing and still says what it overlaps.
+    const settled = await counts(goalId);
+    expect((await claim(b, narrow.id)).warnings).toHaveLength(1);
+    expect(await counts(goalId)).toEqual(settled);
+
+    // Once the wide todo is done it conflicts with nothing.
+    await t.ok(COMPLETE, { input: { goalId, todoId: wide.id, evidenceRefs: ['x'] } }, a.token);
+    expect(rowOf(await frontierOf(b.token, goalId), narrow.id)).toMatchObject({ runnable: true });
+  });
+
+  it('compares scopes only within one repository (no repository matches only no repository)', async () => {
+    const { goalId, a, b } = await team();
+    await declareWorkspace(b, 'git:github.com/acme/other');
+    const here = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/**'] });
+    const there = await todo(a.token, goalId, {
+      taskRepository: 'git:github.com/acme/other',
+      writeScope: ['src/**'],
+    });
+    const unnamed = await todo(a.token, goalId, { writeScope: ['src/**'] });
+    const unnamedToo = await todo(a.token, goalId, { writeScope: ['src/x/**'] });
+    const readOnly = await todo(a.token, goalId, { taskRepository: REPO });
+    await claim(a, here.id);
+    await claim(a, unnamed.id);
+    const forB = await frontierOf(b.token, goalId);
+    expect(rowOf(forB, there.id)).toMatchObject({ runnable: true });
+    expect(rowOf(forB, readOnly.id)).toMatchObject({ runnable: true });
+    expect(rowOf(forB, unnamedToo.id).guards).toMatchObject([
+      { kind: 'WRITE_SCOPE_CONFLICT', todoId: unnamed.id, agentId: a.agentId, repository: null },
+    ]);
+  });
+
+  it('names one conflict per other agent, its earliest overlapping claim', async () => {
+    const { goalId, a, b } = await team();
+    await declareWorkspace(a, REPO);
+    const c = await registerAgent(t, goalId);
+    const cPeer: Peer = {
+      goalId,
+      agentId: c,
+      token: (await issueCredential(t, { kind: 'PEER', goalId, agentId: c })).token,
+    };
+    const mine = await todo(a.token, goalId, {
+      taskRepository: REPO,
+      writeScope: ['src/ledger/read.ts'],
+    });
+    const first = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/ledger'] });
+    const second = await todo(a.token, goalId, {
+      taskRepository: REPO,
+      writeScope: ['src/*/read.ts'],
+    });
+    const third = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/**'] });
+    await claim(b, first.id);
+    await claim(b, second.id);
+    await claim(cPeer, third.id);
+    const guards = rowOf(await frontierOf(a.token, goalId), mine.id).guards;
+    expect(guards.map((g: any) => [g.kind, g.agentId, g.todoId])).toEqual(
+      [
+        ['WRITE_SCOPE_CONFLICT', b.agentId, first.id],
+        ['WRITE_SCOPE_CONFLICT', c, third.id],
+      ].sort((x, y) => (String(x[1]) < String(y[1]) ? -1 : 1)),
+    );
+  });
+
+  it('stores one spelling of each entry and refuses globs it could not compare', async () => {
+    const { goalId, a } = await team();
+    const created = await todo(a.token, goalId, { writeScope: ['./src//ledger/', 'src/ledger/'] });
+    expect(created.writeScope).toEqual(['src/ledger/']);
+    const before = await counts(goalId);
+    for (const [entry, message] of [
+      ['src/{a,b}/**', "may use only '*', '?' and '**'"],
+      ['src/[ab].ts', "may use only '*', '?' and '**'"],
+      ['!src/**', 'must not be a negation'],
+      ['./', 'must name a path'],
+    ]) {
+      await expectBadInput(
+        CREATE,
+        { input: { goalId, title: 'x', taskClass: 'BLOCKER', writeScope: [entry] } },
+        a.token,
+        message as string,
+      );
+    }
+    expect(await counts(goalId)).toEqual(before);
+  });
+});
+
+const DECLARE_WORKSPACE = `mutation($input: DeclareWorkspaceInput!) {
+  declareWorkspace(input: $input) {
+    __typename
+    ... on AgentWorkspace {
+      goalId agentId workspace { repository worktree revision declaredAt } declaredBy { kind agentId }
+    }
+    ... on ScopeGap { reason } ... on UnknownAgent { agentId }
+  }
+}`;
+
+async function declareWorkspace(
+  peer: Peer,
+  repository: string,
+  worktree: 'LINKED' | 'CANONICAL' = 'LINKED',
+) {
+  const data = await t.ok(
+    DECLARE_WORKSPACE,
+    { input: { goalId: peer.goalId, repository, worktree, revision: 'a1b2c3d4e5f6' } },
+    peer.token,
+  );
+  expect(data.declareWorkspace.__typename).toBe('AgentWorkspace');
+  return data.declareWorkspace;
+}
+
+describe(`the workspace guard (${driver})`, () => {
+  const REPO = 'git:github.com/acme/app';
+
+  it('a repository-writing todo runs only from a linked worktree of its repository', async () => {
+    const { goalId, a } = await team();
+    const writing = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/**'] });
+    const reading = await todo(a.token, goalId, { taskRepository: REPO }); // writes nothing
+    const unnamed = await todo(a.token, goalId, { writeScope: ['docs/**'] }); // names no repository
+    const workspaceGuard = async () => {
+      const frontier = await frontierOf(a.token, goalId);
+      expect(rowOf(frontier, reading.id)).toMatchObject({ runnable: true });
+      expect(rowOf(frontier, unnamed.id)).toMatchObject({ runnable: true });
+      return rowOf(frontier, writing.id).guards;
+    };
+    expect(await workspaceGuard()).toMatchObject([
+      {
+        kind: 'WORKSPACE',
+        workspaceReason: 'NO_WORKSPACE',
+        repository: REPO,
+        detail: expect.stringContaining('declared no workspace'),
+      },
+    ]);
+
+    const before = await counts(goalId);
+    const declared = await declareWorkspace(a, 'https://github.com/acme/app.git', 'CANONICAL');
+    expect(declared).toMatchObject({
+      agentId: a.agentId,
+      workspace: { repository: REPO, worktree: 'CANONICAL', revision: 'a1b2c3d4e5f6' },
+      declaredBy: { kind: 'PEER', agentId: a.agentId },
+    });
+    expect(Number((await counts(goalId))?.seq)).toBe(Number(before?.seq) + 1);
+    // The canonical checkout of the right repository is refused.
+    expect(await workspaceGuard()).toMatchObject([
+      { kind: 'WORKSPACE', workspaceReason: 'CANONICAL_CHECKOUT', repository: REPO },
+    ]);
+    await declareWorkspace(a, 'git:github.com/acme/other');
+    expect(await workspaceGuard()).toMatchObject([
+      {
+        kind: 'WORKSPACE',
+        workspaceReason: 'REPOSITORY_MISMATCH',
+        detail: expect.stringContaining('runs in git:github.com/acme/other'),
+      },
+    ]);
+    await declareWorkspace(a, REPO);
+    expect(await workspaceGuard()).toEqual([]);
+    const frontier = await t.ok(
+      `query($g: ID!) { frontier(goalId: $g) { ... on Frontier { workspace { repository worktree revision } } } }`,
+      { g: goalId },
+      a.token,
+    );
+    expect(frontier.frontier.workspace).toEqual({
+      repository: REPO,
+      worktree: 'LINKED',
+      revision: 'a1b2c3d4e5f6',
+    });
+    const listed = await t.ok(
+      `query($g: ID!) { workspaces(goalId: $g) { rows { agentId workspace { worktree } } scopeGap { reason } } }`,
+      { g: goalId },
+      a.token,
+    );
+    expect(listed.workspaces).toEqual({
+      rows: [{ agentId: a.agentId, workspace: { worktree: 'LINKED' } }],
+      scopeGap: null,
+    });
+  });
+
+  it('keeps decision scope, capability and workspace independent: none implies or waives another', async () => {
+    const { goalId, a, steward } = await team();
+    const g = await gate(a.token, goalId, {
+      kind: 'PRODUCTION',
+      granularity: 'ACTION',
+      scopeKey: 'deploy',
+    });
+    const work = await todo(a.token, goalId, {
+      taskRepository: REPO,
+      writeScope: ['deploy/**'],
+      requiredCapability: 'network',
+      requiredDecisionScopes: ['production:action:deploy'],
+    });
+    const kinds = async () => guardKinds(rowOf(await frontierOf(a.token, goalId), work.id));
+    expect(await kinds()).toEqual(['DECISION_SCOPE', 'CAPABILITY', 'WORKSPACE']);
+    // A linked worktree of the right repository clears the workspace guard, and only it.
+    await declareWorkspace(a, REPO);
+    expect(await kinds()).toEqual(['DECISION_SCOPE', 'CAPABILITY']);
+    // The capability clears the capability guard; the gate still holds.
+    await t.ok(SET_CAPABILITIES, { input: { goalId, capabilities: ['network'] } }, a.token);
+    expect(await kinds()).toEqual(['DECISION_SCOPE']);
+    // Granting the gate, with the workspace moved to the canonical checkout: only WORKSPACE.
+    await t.ok(RESOLVE_GATE, { input: { goalId, gateId: g.id, decision: 'GRANTED' } }, steward);
+    await declareWorkspace(a, REPO, 'CANONICAL');
+    expect(await kinds()).toEqual(['WORKSPACE']);
+    // And dropping the capability again brings back CAPABILITY alone beside it.
+    await t.ok(SET_CAPABILITIES, { input: { goalId, capabilities: [] } }, a.token);
+    expect(await kinds()).toEqual(['CAPABILITY', 'WORKSPACE']);
+  });
+
+  it('is per agent, needs an agent for a steward, and refuses bad declarations, writing nothing', async () => {
+    const { goalId, a, b, steward } = await team();
+    const work = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/**'] });
+    await declareWorkspace(a, REPO);
+    expect(rowOf(await frontierOf(a.token, goalId), work.id).runnable).toBe(true);
+    expect(guardKinds(rowOf(await frontierOf(b.token, goalId), work.id))).toEqual(['WORKSPACE']);
+    const onBehalf = await t.ok(
+      DECLARE_WORKSPACE,
+      {
+        input: {
+          goalId,
+          agentId: b.agentId,
+          repository: REPO,
+          worktree: 'LINKED',
+          revision: 'abcdef1',
+        },
+      },
+      steward,
+    );
+    expect(onBehalf.declareWorkspace).toMatchObject({
+      agentId: b.agentId,
+      declaredBy: { kind: 'STEWARD', agentId: b.agentId },
+    });
+    expect(rowOf(await frontierOf(b.token, goalId), work.id).runnable).toBe(true);
+
+    const before = await counts(goalId);
+    const input = { goalId, repository: REPO, worktree: 'LINKED', revision: 'abcdef1' };
+    await expectBadInput(DECLARE_WORKSPACE, { input }, steward, 'must name the agent');
+    await expectBadInput(
+      DECLARE_WORKSPACE,
+      { input: { ...input, revision: 'main' } },
+      a.token,
+      'revision must be a commit id',
+    );
+    await expectBadInput(
+      DECLARE_WORKSPACE,
+      { input: { ...input, repository: 'https://tok3n@github.com/acme/app' } },
+      a.token,
+      'with credentials is refused',
+    );
+    expect(await counts(goalId)).toEqual(before);
+  });
+});
+
 describe(`vision and capabilities (${driver})`, () => {
   const SET_VISION = `mutation($input: SetVisionInput!) {
     setVision(input: $input) {
@@ -1730,7 +2067,7 @@ describe(`authority and scope (${driver})`, () => {
     );
     const work = await todo(home.a.token, other);
     const claimed = await t.ok(CLAIM, { input: { goalId: other, todoId: work.id } }, home.a.token);
-    expect(claimed.claimTodo).toMatchObject({ claim: { agentId: home.a.agentId } });
+    expect(claimed.claimTodo.todo).toMatchObject({ claim: { agentId: home.a.agentId } });
     expect(rowOf(await frontierOf(home.a.token, other), work.id)).toMatchObject({ runnable: true });
   });
 });

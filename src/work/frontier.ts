@@ -11,14 +11,24 @@ import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import { mergeKey } from './repository.ts';
 import { computeFrontier, type FrontierRow, type Retired } from './rules.ts';
-import { gateStateSql, leaseStateSql, todoLiveSql, todoRetiredSql, workSeqSql } from './sql.ts';
 import {
+  claimOrderSql,
+  gateStateSql,
+  leaseStateSql,
+  todoLiveSql,
+  todoRetiredSql,
+  workSeqSql,
+} from './sql.ts';
+import {
+  type AgentWorkspace,
   capabilitiesTable,
   externalEventsTable,
   gatesTable,
   type TaskClass,
   type TodoStatus,
   todosTable,
+  type WorktreeKind,
+  workspacesTable,
 } from './tables.ts';
 import type { LeaseState, Todo } from './values.ts';
 
@@ -42,7 +52,10 @@ export type FrontierTodo = Pick<
   | 'leaseFence'
   | 'leaseExpiresAt'
   | 'leaseState'
->;
+> & {
+  /** When it was claimed, in microseconds since the epoch: orders overlapping claims. */
+  readonly claimOrder: number | null;
+};
 
 /**
  * The goal's live todos, narrow and mapped by hand. Decoding thousands of rows is most of
@@ -65,6 +78,7 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
     task_repository: string | null;
     write_scope: string;
     claimed_by: string | null;
+    claim_order: number | string | null;
     lease_holder: string | null;
     lease_fence: string;
     lease_expires_at: string | null;
@@ -78,6 +92,7 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
         ${t.requiredCapability} as required_capability,
         ${t.taskRepository} as task_repository,
         array_to_string(${t.writeScope}, ',') as write_scope, ${t.claimedBy} as claimed_by,
+        ${claimOrderSql} as claim_order,
         ${t.leaseHolder} as lease_holder, ${t.leaseFence}::text as lease_fence,
         to_char(${t.leaseExpiresAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
           as lease_expires_at,
@@ -101,6 +116,7 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
     taskRepository: row.task_repository,
     writeScope: list(row.write_scope),
     claimedBy: row.claimed_by,
+    claimOrder: row.claim_order === null ? null : Number(row.claim_order),
     leaseHolder: row.lease_holder,
     leaseFence: BigInt(row.lease_fence),
     leaseExpiresAt: row.lease_expires_at === null ? null : new Date(row.lease_expires_at),
@@ -114,8 +130,15 @@ export interface Frontier {
   readonly agentId: string;
   readonly seq: string;
   readonly capabilities: string[];
+  /** The agent's declared workspace; null when it declared none. */
+  readonly workspace: FrontierAgentWorkspace | null;
   readonly rows: FrontierRow<FrontierTodo>[];
 }
+
+export type FrontierAgentWorkspace = Pick<
+  AgentWorkspace,
+  'repository' | 'worktree' | 'revision' | 'declaredAt'
+>;
 
 export type FrontierResult = Frontier | ScopeGap | UnknownAgent;
 
@@ -154,15 +177,26 @@ export async function frontier(
       ]);
       if (!agent?.active) return unknownAgent(goalId, agentId);
       const capabilities = agent.capabilities ?? [];
+      const workspace =
+        agent.workspace_repository === null
+          ? null
+          : {
+              repository: agent.workspace_repository,
+              worktree: agent.workspace_worktree as WorktreeKind,
+              revision: agent.workspace_revision as string,
+              declaredAt: new Date(agent.workspace_declared_at as string),
+            };
       return {
         type: 'Frontier',
         goalId,
         agentId,
         seq: agent.seq ?? '0',
         capabilities,
+        workspace,
         rows: computeFrontier({
           agentId,
           capabilities: new Set(capabilities),
+          workspace,
           todos,
           retired,
           gates,
@@ -175,13 +209,31 @@ export async function frontier(
   );
 }
 
+/** The agent: whether it is active, its capabilities and workspace, and the work sequence. */
 async function loadAgent(tx: Tx, goalId: string, agentId: string) {
   const c = capabilitiesTable;
-  const [agent] = rowsOf<{ active: boolean; capabilities: string[] | null; seq: string | null }>(
+  const w = workspacesTable;
+  const [agent] = rowsOf<{
+    active: boolean;
+    capabilities: string[] | null;
+    seq: string | null;
+    workspace_repository: string | null;
+    workspace_worktree: string | null;
+    workspace_revision: string | null;
+    workspace_declared_at: string | null;
+  }>(
     await tx.execute(sql`select ${activeAgentSql(goalId, agentId)} as active,
       (select ${c.capabilities} from ${c}
         where ${c.goalId} = ${goalId} and ${c.agentId} = ${agentId}) as capabilities,
-      ${workSeqSql(goalId)}::text as seq`),
+      ${workSeqSql(goalId)}::text as seq,
+      ws.repository as workspace_repository, ws.worktree as workspace_worktree,
+      ws.revision as workspace_revision,
+      to_char(ws.declared_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+        as workspace_declared_at
+      from (select 1) one
+      left join lateral (select ${w.repository} as repository, ${w.worktree} as worktree,
+          ${w.revision} as revision, ${w.declaredAt} as declared_at
+        from ${w} where ${w.goalId} = ${goalId} and ${w.agentId} = ${agentId}) ws on true`),
   );
   return agent;
 }

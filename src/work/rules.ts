@@ -1,10 +1,11 @@
 /**
  * The work graph's pure rules: parsing decision scopes and resume conditions, gate coverage,
- * and the frontier guards. No database here: work.ts loads the facts and calls these.
+ * and the frontier guards. No database here: frontier.ts loads the facts and calls these.
  */
 
 import { InputError } from '../core/errors.ts';
 import { validateId } from '../core/validate.ts';
+import { conflictFinder, type ScopedWork, type WriteScopeConflict } from './conflicts.ts';
 import {
   formatPullRequestRef,
   mergeKey,
@@ -161,10 +162,26 @@ export const frontierGuardKinds = [
   'DECISION_SCOPE',
   'CLAIMED_BY_OTHER',
   'CAPABILITY',
+  'WORKSPACE',
+  'WRITE_SCOPE_CONFLICT',
   'LEASE_HELD',
   'STALE',
 ] as const;
 export type FrontierGuardKind = (typeof frontierGuardKinds)[number];
+
+/** Why a repository-writing todo cannot run in the agent's declared workspace. */
+export const workspaceGuardReasons = [
+  'NO_WORKSPACE',
+  'REPOSITORY_MISMATCH',
+  'CANONICAL_CHECKOUT',
+] as const;
+export type WorkspaceGuardReason = (typeof workspaceGuardReasons)[number];
+
+/** The agent's declared workspace, as the WORKSPACE guard reads it. */
+export interface FrontierWorkspace {
+  readonly repository: string;
+  readonly worktree: 'LINKED' | 'CANONICAL';
+}
 
 /** One reason a todo is held back, naming what holds it. */
 export interface FrontierGuard {
@@ -177,18 +194,22 @@ export interface FrontierGuard {
   readonly gateId?: string;
   /** DECISION_SCOPE: the required scope the gate covers. */
   readonly scope?: string;
-  /** CLAIMED_BY_OTHER: the owner; LEASE_HELD: the holder. */
+  /** CLAIMED_BY_OTHER and WRITE_SCOPE_CONFLICT: the owner; LEASE_HELD: the holder. */
   readonly agentId?: string;
+  /** WRITE_SCOPE_CONFLICT: the other todo's write-scope entry that overlaps this todo's. */
+  readonly writeScope?: string;
   /** CAPABILITY and RESUME_CONDITION (capacity_available). */
   readonly capability?: string;
   /** RESUME_CONDITION: the condition as written. */
   readonly condition?: string;
-  /** RESUME_CONDITION (pr_merged): the repository the merge must be recorded in. */
+  /** RESUME_CONDITION (pr_merged): the repository the merge must be recorded in; WORKSPACE: the todo's; WRITE_SCOPE_CONFLICT: the shared one. */
   readonly repository?: string;
+  /** WORKSPACE: why the declared workspace does not do. */
+  readonly workspaceReason?: WorkspaceGuardReason;
 }
 
 /** The live todo fields the guards read. */
-export interface FrontierTodo {
+export interface FrontierTodo extends ScopedWork {
   readonly id: string;
   readonly status: TodoStatus;
   readonly dependsOn: readonly string[];
@@ -225,6 +246,8 @@ export interface Retired {
 export interface FrontierFacts<T extends FrontierTodo> {
   readonly agentId: string;
   readonly capabilities: ReadonlySet<string>;
+  /** Where the agent declares it runs; null when it declared nothing. */
+  readonly workspace: FrontierWorkspace | null;
   /** Live todos (OPEN, DEFERRED), in display order. */
   readonly todos: readonly T[];
   /**
@@ -250,11 +273,13 @@ export interface FrontierRow<T> {
 interface GuardContext {
   readonly agentId: string;
   readonly capabilities: ReadonlySet<string>;
+  readonly workspace: FrontierWorkspace | null;
   readonly availableCapabilities: ReadonlySet<string>;
   readonly mergedPullRequests: ReadonlySet<string>;
   readonly endOf: EndOf;
   readonly gatesById: ReadonlyMap<string, FrontierGate>;
   readonly gatesByKind: ReadonlyMap<GateKind, readonly FrontierGate[]>;
+  readonly conflicts: (todo: FrontierTodo) => WriteScopeConflict[];
   /** Stored strings repeat across todos: parse each once (stored values were validated). */
   readonly scope: (text: string) => DecisionScope;
   readonly condition: (text: string) => ResumeCondition;
@@ -274,7 +299,9 @@ const memoize = <T>(parse: (text: string) => T) => {
 
 /**
  * Every live todo with the guards that hold it back for `agentId`, in guard order:
- * dependency and resume → decision scope → claim → capability → lease → freshness.
+ * dependency and resume → decision scope → claim → capability → workspace → write scope →
+ * lease → freshness. Decision scope, capability and workspace are independent: none implies
+ * or waives another.
  * Priority plays no part in any guard; it only orders rows. Runnable rows come first.
  */
 export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>): FrontierRow<T>[] {
@@ -287,11 +314,13 @@ export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>)
   const context: GuardContext = {
     agentId: facts.agentId,
     capabilities: facts.capabilities,
+    workspace: facts.workspace,
     availableCapabilities: facts.availableCapabilities,
     mergedPullRequests: facts.mergedPullRequests,
     endOf: lineageEnds(facts.todos, facts.retired),
     gatesById,
     gatesByKind,
+    conflicts: conflictFinder(facts.todos, facts.agentId),
     scope: memoize((text) => parseDecisionScope('requiredDecisionScopes', text)),
     condition: memoize((text) => parseResumeCondition('resumeWhen', text)),
   };
@@ -304,6 +333,8 @@ export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>)
     decisionScopeGuards(todo, context, guards);
     claimGuards(todo, context, guards);
     capabilityGuards(todo, context, guards);
+    workspaceGuards(todo, context, guards);
+    writeScopeGuards(todo, context, guards);
     leaseGuards(todo, context, guards);
     // Freshness: a deferred todo whose resume condition now holds is back for replanning,
     // not runnable as written: the plan it was deferred with may be out of date.
@@ -469,6 +500,45 @@ function capabilityGuards(todo: FrontierTodo, context: GuardContext, guards: Fro
     detail: `needs capability ${needed}, which this agent has not declared`,
     capability: needed,
   });
+}
+
+/**
+ * A repository-writing todo (a taskRepository and a write scope) runs only from a linked
+ * worktree of that repository: no declared workspace, another repository, or the canonical
+ * checkout hold it back. A todo naming no repository, or writing nothing, needs no workspace.
+ */
+function workspaceGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
+  const repository = todo.taskRepository;
+  if (repository === null || todo.writeScope.length === 0) return;
+  const declared = context.workspace;
+  const reason: WorkspaceGuardReason | null =
+    declared === null
+      ? 'NO_WORKSPACE'
+      : declared.repository !== repository
+        ? 'REPOSITORY_MISMATCH'
+        : declared.worktree === 'CANONICAL'
+          ? 'CANONICAL_CHECKOUT'
+          : null;
+  if (reason === null) return;
+  const detail = {
+    NO_WORKSPACE: `writes ${repository}, and this agent has declared no workspace: it needs a linked worktree of that repository`,
+    REPOSITORY_MISMATCH: `writes ${repository}, and this agent runs in ${declared?.repository}`,
+    CANONICAL_CHECKOUT: `writes ${repository}, and this agent runs in its canonical checkout: repository-writing work needs a linked worktree`,
+  }[reason];
+  guards.push({ kind: 'WORKSPACE', detail, repository, workspaceReason: reason });
+}
+
+function writeScopeGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
+  for (const conflict of context.conflicts(todo)) {
+    guards.push({
+      kind: 'WRITE_SCOPE_CONFLICT',
+      detail: `writes ${conflict.writeScope}, which overlaps ${conflict.otherWriteScope} of ${conflict.todoId}, claimed by ${conflict.owner}${conflict.repository ? ` in ${conflict.repository}` : ''}`,
+      todoId: conflict.todoId,
+      agentId: conflict.owner,
+      writeScope: conflict.otherWriteScope,
+      ...(conflict.repository ? { repository: conflict.repository } : {}),
+    });
+  }
 }
 
 function leaseGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {

@@ -18,6 +18,7 @@ import {
   parseResumeCondition,
   type ResumeCondition,
 } from './rules.ts';
+import { normalizeWriteScope, writeScopeProblem } from './scopes.ts';
 import {
   type ContinuationPolicy,
   continuationPolicies,
@@ -41,7 +42,9 @@ function validateWriteScope(field: string, value: string): string {
   if (scope.split('/').includes('..')) {
     throw new InputError(`${field}: "${scope}" must not leave the repository ('..')`, field);
   }
-  return scope;
+  const problem = writeScopeProblem(scope);
+  if (problem !== null) throw new InputError(`${field}: "${scope}" ${problem}`, field);
+  return normalizeWriteScope(scope);
 }
 
 export function validateFence(value: string): bigint {

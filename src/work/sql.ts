@@ -49,3 +49,11 @@ export const gateOpenSql = sql<boolean>`(${gateStateSql}) = 'OPEN'`;
 
 /** The goal's work sequence (its `work` stream head) as an SQL expression; null before any write. */
 export const workSeqSql = (goalId: string | SQLWrapper) => headSql(goalId, 'work');
+
+/**
+ * When a todo was claimed, in microseconds since the epoch (null while unclaimed): the order
+ * of overlapping claims (conflicts.ts), exact in a float8.
+ */
+export const claimOrderSql = sql<
+  number | null
+>`(extract(epoch from ${todosTable.claimedAt}) * 1000000)::float8`;

@@ -245,3 +245,32 @@ export const externalEventsTable = pgTable(
   (t) => [uniqueIndex('external_events_fact_idx').on(t.goalId, t.kind, t.repository, t.ref)],
 );
 export type ExternalEventRow = typeof externalEventsTable.$inferSelect;
+
+/** Where an agent's checkout is: a linked worktree of its own, or the repository's canonical checkout. */
+export const worktreeKinds = ['LINKED', 'CANONICAL'] as const;
+export type WorktreeKind = (typeof worktreeKinds)[number];
+
+/**
+ * Where an agent declares it runs in a goal: one row per (goal, agent), replaced on each
+ * declaration. A declaration checked by the WORKSPACE guard, like capabilities; Switchboard
+ * cannot see the checkout and grants nothing for it.
+ */
+export const workspacesTable = pgTable(
+  'agent_workspaces',
+  {
+    goalId: text('goal_id')
+      .notNull()
+      .references(() => goalsTable.id),
+    agentId: text('agent_id').notNull(),
+    /** Canonical repository identity (`git:host/owner/repo`) of the checkout's origin. */
+    repository: text('repository').notNull(),
+    worktree: text('worktree', { enum: worktreeKinds }).notNull(),
+    /** The commit checked out when declared (lower-case hex). */
+    revision: text('revision').notNull(),
+    declaredAt: at('declared_at').notNull().defaultNow(),
+    declaredByKind: actorKind('declared_by_kind').notNull(),
+    declaredByAgent: text('declared_by_agent'),
+  },
+  (t) => [primaryKey({ columns: [t.goalId, t.agentId] })],
+);
+export type AgentWorkspace = typeof workspacesTable.$inferSelect;

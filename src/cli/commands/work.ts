@@ -232,13 +232,41 @@ export function workCommands(program: Command): void {
       }),
     );
 
+  todo
+    .command('claim <id>')
+    .description(
+      'make yourself its soft owner (not a lock, not proof it can run); warns of overlapping write scopes',
+    )
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText(
+      'after',
+      examples('switchboard todo claim t-1', 'switchboard todo claim t-1 --json | jq .warnings'),
+    )
+    .action(
+      run<{ agent?: string }, [string]>(async (ctx, o, id) => {
+        const goalId = await ctx.goal();
+        const { claimTodo: r } = await ctx.client.request(ClaimTodoDocument, {
+          input: { goalId, todoId: id, agentId: o.agent },
+        });
+        await ctx.finish(
+          r,
+          () =>
+            r.__typename === 'ClaimedTodo'
+              ? [
+                  todoText(r.todo),
+                  ...r.warnings.map((w) =>
+                    warn(
+                      `warning: ${w.writeScope} overlaps ${w.otherWriteScope} of ${w.todoId}, claimed by ${w.owner}${w.repository ? ` in ${w.repository}` : ''}: the later claim is held back on the frontier`,
+                    ),
+                  ),
+                ].join('\n')
+              : undefined,
+          failureOf(r),
+        );
+      }),
+    );
+
   const simple = [
-    [
-      'claim',
-      'make yourself its soft owner (not a lock, not proof it can run)',
-      ClaimTodoDocument,
-      'claimTodo',
-    ],
     ['release', 'drop your claim', ReleaseClaimDocument, 'releaseClaim'],
     ['resume', 'a deferred todo back to OPEN after replanning', ResumeTodoDocument, 'resumeTodo'],
   ] as const;
@@ -251,7 +279,7 @@ export function workCommands(program: Command): void {
       .action(
         run<{ agent?: string }, [string]>(async (ctx, o, id) => {
           const goalId = await ctx.goal();
-          const data = (await ctx.client.request(document as typeof ClaimTodoDocument, {
+          const data = (await ctx.client.request(document as typeof ReleaseClaimDocument, {
             input: { goalId, todoId: id, agentId: o.agent },
           })) as unknown as Record<string, TodoLike>;
           await todoResult(ctx, data[field] as TodoLike);

@@ -38,6 +38,11 @@ export type CallerKind =
   /** The agent a person talks to: the goals bound to its channel. */
   | 'STEWARD';
 
+/** What a claim overlaps. A warning: the claim was made all the same. */
+export type ClaimWarningKind =
+  /** Another agent claims a live todo of the same repository whose write scope overlaps this todo's. */
+  | 'WRITE_SCOPE_CONFLICT';
+
 /** Closes a todo with no successor. */
 export type CloseNoFollowUpInput = {
   /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
@@ -112,7 +117,7 @@ export type CreateTodoInput = {
   taskRepository?: string | null | undefined;
   /** Up to 200 characters. */
   title: string;
-  /** Relative paths or globs, e.g. `src/**`; at most 20. */
+  /** Relative paths or globs it writes, e.g. `src/**`; at most 20. Globs are `*` (within a segment), `?` and `**` (any number of segments); a plain path also covers what lies beneath it. Brackets, braces, negation, backslashes and commas are refused; `./` and repeated slashes are dropped. */
   writeScope?: Array<string> | null | undefined;
 };
 
@@ -317,7 +322,11 @@ export type FrontierGuardKind =
   /** A `resumeWhen` condition does not hold yet. */
   | 'RESUME_CONDITION'
   /** Deferred and its resume condition now holds: it may be out of date; replan, then resume or supersede it. */
-  | 'STALE';
+  | 'STALE'
+  /** A repository-writing todo (a taskRepository and a write scope) and the agent's declared workspace does not do: none declared, another repository, or the canonical checkout (see `workspaceReason`). Independent of DECISION_SCOPE and CAPABILITY: none implies another. */
+  | 'WORKSPACE'
+  /** Another agent claims a live todo of the same repository whose write scope overlaps this one (one guard per such agent, naming its earliest such claim). Of two overlapping claimed todos only the later claim is held back. A claim is not a lock: this is the frontier saying the two should not run at once. */
+  | 'WRITE_SCOPE_CONFLICT';
 
 /** The decision on a gate. */
 export type GateDecision =
@@ -851,7 +860,7 @@ export type TodoSpecInput = {
   taskRepository?: string | null | undefined;
   /** Up to 200 characters. */
   title: string;
-  /** Relative paths or globs, e.g. `src/**`; at most 20. */
+  /** Relative paths or globs it writes, e.g. `src/**`; at most 20. Globs are `*` (within a segment), `?` and `**` (any number of segments); a plain path also covers what lies beneath it. Brackets, braces, negation, backslashes and commas are refused; `./` and repeated slashes are dropped. */
   writeScope?: Array<string> | null | undefined;
 };
 
@@ -952,7 +961,7 @@ export type ActorFieldsFragment = { kind: CallerKind, agentId: string | null };
 
 export type LeaseFieldsFragment = { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null };
 
-export type TodoFieldsFragment = { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } };
+export type TodoFieldsFragment = { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } };
 
 export type PresenceFieldsFragment = { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null };
 
@@ -1426,7 +1435,7 @@ type TodoResultFields_IllegalTransition_Fragment = { __typename: 'IllegalTransit
 
 type TodoResultFields_ScopeGap_Fragment = { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason };
 
-type TodoResultFields_Todo_Fragment = { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } };
+type TodoResultFields_Todo_Fragment = { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } };
 
 type TodoResultFields_UnknownAgent_Fragment = { __typename: 'UnknownAgent', goalId: string, agentId: string };
 
@@ -1448,7 +1457,7 @@ export type TodosQueryVariables = Exact<{
 }>;
 
 
-export type TodosQuery = { todos: { goalId: string, seq: string, omittedRowCount: number, rows: Array<{ goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+export type TodosQuery = { todos: { goalId: string, seq: string, omittedRowCount: number, rows: Array<{ goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
 
 export type TodoTransitionsQueryVariables = Exact<{
   goalId: string | number;
@@ -1465,9 +1474,11 @@ export type CreateTodoMutationVariables = Exact<{
 
 export type CreateTodoMutation = { createTodo:
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
-    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
    };
+
+export type ClaimWarningFieldsFragment = { kind: ClaimWarningKind, todoId: string, owner: string, repository: string | null, writeScope: string, otherWriteScope: string };
 
 export type ClaimTodoMutationVariables = Exact<{
   input: TodoActionInput;
@@ -1476,9 +1487,9 @@ export type ClaimTodoMutationVariables = Exact<{
 
 export type ClaimTodoMutation = { claimTodo:
     | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'ClaimedTodo', todo: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }, warnings: Array<{ kind: ClaimWarningKind, todoId: string, owner: string, repository: string | null, writeScope: string, otherWriteScope: string }> }
     | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
-    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
     | { __typename: 'UnknownTodo', goalId: string, todoId: string }
    };
@@ -1492,7 +1503,7 @@ export type ReleaseClaimMutation = { releaseClaim:
     | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
     | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
-    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
     | { __typename: 'UnknownTodo', goalId: string, todoId: string }
    };
@@ -1506,7 +1517,7 @@ export type ResumeTodoMutation = { resumeTodo:
     | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
     | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
-    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
     | { __typename: 'UnknownTodo', goalId: string, todoId: string }
    };
@@ -1520,7 +1531,7 @@ export type DeferTodoMutation = { deferTodo:
     | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
     | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
-    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
     | { __typename: 'UnknownTodo', goalId: string, todoId: string }
    };
@@ -1534,7 +1545,7 @@ export type CloseNoFollowUpMutation = { closeNoFollowUp:
     | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
     | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
-    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
     | { __typename: 'UnknownTodo', goalId: string, todoId: string }
    };
@@ -1546,7 +1557,7 @@ export type CompleteTodoMutationVariables = Exact<{
 
 export type CompleteTodoMutation = { completeTodo:
     | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
-    | { __typename: 'CompletedTodo', todo: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }, successor: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } } | null }
+    | { __typename: 'CompletedTodo', todo: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }, successor: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } } | null }
     | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
@@ -1562,7 +1573,7 @@ export type SupersedeTodoMutation = { supersedeTodo:
     | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
     | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
-    | { __typename: 'SupersededTodo', todo: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }, replacement: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } } }
+    | { __typename: 'SupersededTodo', todo: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }, replacement: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } } }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
     | { __typename: 'UnknownTodo', goalId: string, todoId: string }
    };
@@ -2106,6 +2117,7 @@ export const TodoFieldsFragmentDoc = new TypedDocumentString(`
   resumeWhen
   requiredDecisionScopes
   requiredCapability
+  taskRepository
   writeScope
   continuationPolicy
   claim {
@@ -2220,6 +2232,7 @@ fragment TodoFields on Todo {
   resumeWhen
   requiredDecisionScopes
   requiredCapability
+  taskRepository
   writeScope
   continuationPolicy
   claim {
@@ -2265,6 +2278,16 @@ fragment IllegalTransitionFields on IllegalTransition {
   from
   attempted
 }`, {"fragmentName":"TodoResultFields"}) as unknown as TypedDocumentString<TodoResultFieldsFragment, unknown>;
+export const ClaimWarningFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ClaimWarningFields on ClaimWarning {
+  kind
+  todoId
+  owner
+  repository
+  writeScope
+  otherWriteScope
+}
+    `, {"fragmentName":"ClaimWarningFields"}) as unknown as TypedDocumentString<ClaimWarningFieldsFragment, unknown>;
 export const LeaseResultFieldsFragmentDoc = new TypedDocumentString(`
     fragment LeaseResultFields on LeaseResult {
   __typename
@@ -3962,6 +3985,7 @@ fragment TodoFields on Todo {
   resumeWhen
   requiredDecisionScopes
   requiredCapability
+  taskRepository
   writeScope
   continuationPolicy
   claim {
@@ -4058,6 +4082,7 @@ fragment TodoFields on Todo {
   resumeWhen
   requiredDecisionScopes
   requiredCapability
+  taskRepository
   writeScope
   continuationPolicy
   claim {
@@ -4090,7 +4115,30 @@ fragment UnknownAgentFields on UnknownAgent {
 export const ClaimTodoDocument = new TypedDocumentString(`
     mutation ClaimTodo($input: TodoActionInput!) {
   claimTodo(input: $input) {
-    ...TodoResultFields
+    __typename
+    ... on ClaimedTodo {
+      todo {
+        ...TodoFields
+      }
+      warnings {
+        ...ClaimWarningFields
+      }
+    }
+    ... on ClaimedByOther {
+      ...ClaimedByOtherFields
+    }
+    ... on IllegalTransition {
+      ...IllegalTransitionFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on UnknownTodo {
+      ...UnknownTodoFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
   }
 }
     fragment ScopeGapFields on ScopeGap {
@@ -4120,6 +4168,7 @@ fragment TodoFields on Todo {
   resumeWhen
   requiredDecisionScopes
   requiredCapability
+  taskRepository
   writeScope
   continuationPolicy
   claim {
@@ -4165,26 +4214,13 @@ fragment IllegalTransitionFields on IllegalTransition {
   from
   attempted
 }
-fragment TodoResultFields on TodoResult {
-  __typename
-  ... on Todo {
-    ...TodoFields
-  }
-  ... on ClaimedByOther {
-    ...ClaimedByOtherFields
-  }
-  ... on IllegalTransition {
-    ...IllegalTransitionFields
-  }
-  ... on UnknownAgent {
-    ...UnknownAgentFields
-  }
-  ... on UnknownTodo {
-    ...UnknownTodoFields
-  }
-  ... on ScopeGap {
-    ...ScopeGapFields
-  }
+fragment ClaimWarningFields on ClaimWarning {
+  kind
+  todoId
+  owner
+  repository
+  writeScope
+  otherWriteScope
 }`) as unknown as TypedDocumentString<ClaimTodoMutation, ClaimTodoMutationVariables>;
 export const ReleaseClaimDocument = new TypedDocumentString(`
     mutation ReleaseClaim($input: TodoActionInput!) {
@@ -4219,6 +4255,7 @@ fragment TodoFields on Todo {
   resumeWhen
   requiredDecisionScopes
   requiredCapability
+  taskRepository
   writeScope
   continuationPolicy
   claim {
@@ -4318,6 +4355,7 @@ fragment TodoFields on Todo {
   resumeWhen
   requiredDecisionScopes
   requiredCapability
+  taskRepository
   writeScope
   continuationPolicy
   claim {
@@ -4417,6 +4455,7 @@ fragment TodoFields on Todo {
   resumeWhen
   requiredDecisionScopes
   requiredCapability
+  taskRepository
   writeScope
   continuationPolicy
   claim {
@@ -4516,6 +4555,7 @@ fragment TodoFields on Todo {
   resumeWhen
   requiredDecisionScopes
   requiredCapability
+  taskRepository
   writeScope
   continuationPolicy
   claim {
@@ -4638,6 +4678,7 @@ fragment TodoFields on Todo {
   resumeWhen
   requiredDecisionScopes
   requiredCapability
+  taskRepository
   writeScope
   continuationPolicy
   claim {
@@ -4739,6 +4780,7 @@ fragment TodoFields on Todo {
   resumeWhen
   requiredDecisionScopes
   requiredCapability
+  taskRepository
   writeScope
   continuationPolicy
   claim {

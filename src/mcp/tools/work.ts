@@ -101,14 +101,21 @@ export function workTools(server: McpServer, ctx: McpContext): void {
   });
 
   registerTool(server, ctx, 'claim_todo', {
-    description: 'Claim a todo for yourself. ClaimedByOther names the owner; it is not an error.',
+    description:
+      'Claim a todo for yourself. ClaimedByOther names the owner; it is not an error. `warnings` name other agents’ claims whose write scope overlaps (the claim is made; the later of two is held back).',
     input: todoArg,
-    types: TODO_TYPES,
+    types: ['ClaimedTodo', ...TODO_TYPES.filter((t) => t !== 'Todo')],
     async run({ todo }) {
-      const { claimTodo } = await ctx.client.request(ClaimTodoDocument, {
+      const { claimTodo: r } = await ctx.client.request(ClaimTodoDocument, {
         input: { goalId: await ctx.goal(), todoId: todo },
       });
-      return todoAnswer(claimTodo);
+      if (r.__typename !== 'ClaimedTodo') return todoAnswer(r);
+      const overlaps = r.warnings.map((w) => `${w.writeScope} overlaps ${w.todoId} (${w.owner})`);
+      return answer(
+        'ClaimedTodo',
+        `${r.todo.id} claimed${overlaps.length ? `; warning: ${overlaps.join('; ')}` : ''}`,
+        r,
+      );
     },
   });
 

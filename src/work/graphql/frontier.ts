@@ -1,13 +1,20 @@
 /** The frontier: every live todo with `runnable` and its guards, for one agent. */
 import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
-import { byType } from '../../graphql/values.ts';
+import { byType, describeValues } from '../../graphql/values.ts';
 import { UnknownAgentRef } from '../../registry/graphql.ts';
 import { type Frontier, type FrontierTodo, frontier } from '../frontier.ts';
-import type { FrontierGuard, FrontierGuardKind, FrontierRow } from '../rules.ts';
+import {
+  type FrontierGuard,
+  type FrontierGuardKind,
+  type FrontierRow,
+  type WorkspaceGuardReason,
+  workspaceGuardReasons,
+} from '../rules.ts';
 import { leaseOf } from '../values.ts';
 import { LeaseRef } from './leases.ts';
 import { TaskClassEnum } from './todos.ts';
+import { WorkspaceRef } from './workspaces.ts';
 import { TodoStatusEnum } from './write.ts';
 
 const FrontierGuardKindEnum = builder.enumType('FrontierGuardKind', {
@@ -27,12 +34,30 @@ const FrontierGuardKindEnum = builder.enumType('FrontierGuardKind', {
     CAPABILITY: {
       description: 'The agent has not declared the capability the todo requires.',
     },
+    WORKSPACE: {
+      description:
+        "A repository-writing todo (a taskRepository and a write scope) and the agent's declared workspace does not do: none declared, another repository, or the canonical checkout (see `workspaceReason`). Independent of DECISION_SCOPE and CAPABILITY: none implies another.",
+    },
+    WRITE_SCOPE_CONFLICT: {
+      description:
+        'Another agent claims a live todo of the same repository whose write scope overlaps this one (one guard per such agent, naming its earliest such claim). Of two overlapping claimed todos only the later claim is held back. A claim is not a lock: this is the frontier saying the two should not run at once.',
+    },
     LEASE_HELD: { description: 'Another agent holds an active lease on it.' },
     STALE: {
       description:
         'Deferred and its resume condition now holds: it may be out of date; replan, then resume or supersede it.',
     },
   } satisfies Record<FrontierGuardKind, unknown>,
+});
+
+const WorkspaceGuardReasonEnum = builder.enumType('WorkspaceGuardReason', {
+  description: "Why the agent's declared workspace does not do for a repository-writing todo.",
+  values: describeValues(workspaceGuardReasons, {
+    NO_WORKSPACE: 'The agent has declared no workspace in the goal (declareWorkspace).',
+    REPOSITORY_MISMATCH: "The agent's workspace is a checkout of another repository.",
+    CANONICAL_CHECKOUT:
+      'The workspace is the canonical checkout of the repository: writing needs a linked worktree.',
+  } satisfies Record<WorkspaceGuardReason, string>),
 });
 
 const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').implement({
@@ -46,7 +71,7 @@ const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').imple
     todoId: t.exposeID('todoId', {
       nullable: true,
       description:
-        'DEPENDENCY, RESUME_CONDITION on todo_done: the todo that must be done (the end of a supersede chain).',
+        'DEPENDENCY, RESUME_CONDITION on todo_done: the todo that must be done (the end of a supersede chain); WRITE_SCOPE_CONFLICT: the other todo.',
     }),
     todoStatus: t.expose('todoStatus', {
       type: TodoStatusEnum,
@@ -63,7 +88,12 @@ const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').imple
     }),
     agentId: t.exposeID('agentId', {
       nullable: true,
-      description: 'CLAIMED_BY_OTHER: the owner; LEASE_HELD: the holder.',
+      description: 'CLAIMED_BY_OTHER and WRITE_SCOPE_CONFLICT: the owner; LEASE_HELD: the holder.',
+    }),
+    writeScope: t.exposeString('writeScope', {
+      nullable: true,
+      description:
+        "WRITE_SCOPE_CONFLICT: the other todo's write-scope entry that overlaps this todo's (`todoId` names the other todo).",
     }),
     capability: t.exposeString('capability', {
       nullable: true,
@@ -76,7 +106,12 @@ const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').imple
     repository: t.exposeString('repository', {
       nullable: true,
       description:
-        'RESUME_CONDITION on pr_merged: the repository the merge must be recorded in (null when the condition fails closed for want of one).',
+        "RESUME_CONDITION on pr_merged: the repository the merge must be recorded in (null when the condition fails closed for want of one); WORKSPACE: the todo's repository; WRITE_SCOPE_CONFLICT: the shared repository (null when neither todo names one).",
+    }),
+    workspaceReason: t.expose('workspaceReason', {
+      type: WorkspaceGuardReasonEnum,
+      nullable: true,
+      description: 'WORKSPACE: why the declared workspace does not do.',
     }),
   }),
 });
@@ -140,7 +175,7 @@ const FrontierRowRef = builder.objectRef<FrontierRow<FrontierTodo>>('FrontierRow
 
 const FrontierRef = builder.objectRef<Frontier>('Frontier').implement({
   description:
-    "The goal's live work as one agent sees it: every OPEN or DEFERRED todo with `runnable` and its guards (dependency and resume → decision scope → claim → capability → lease → freshness). Read from one snapshot; it assigns nothing.",
+    "The goal's live work as one agent sees it: every OPEN or DEFERRED todo with `runnable` and its guards (dependency and resume → decision scope → claim → capability → workspace → write scope → lease → freshness). Read from one snapshot; it assigns nothing.",
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     agentId: t.exposeID('agentId', { description: 'The agent it was computed for.' }),
@@ -150,6 +185,11 @@ const FrontierRef = builder.objectRef<Frontier>('Frontier').implement({
     }),
     capabilities: t.exposeStringList('capabilities', {
       description: "The agent's declared capabilities.",
+    }),
+    workspace: t.expose('workspace', {
+      type: WorkspaceRef,
+      nullable: true,
+      description: "The agent's declared workspace; null when it declared none.",
     }),
     runnableCount: t.int({
       resolve: (f) => f.rows.filter((r) => r.runnable).length,

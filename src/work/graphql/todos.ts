@@ -100,7 +100,7 @@ export const TodoRef = builder.objectRef<Todo>('Todo').implement({
     }),
     writeScope: t.exposeStringList('writeScope', {
       description:
-        'Relative paths or globs it may write. Recorded for agents and reviewers; Switchboard cannot see workspaces and does not check it.',
+        "Relative paths or globs it writes (`*`, `?` and `**` only). Checked against other agents' claimed todos of the same repository (the WRITE_SCOPE_CONFLICT guard); Switchboard does not see what is actually written.",
     }),
     continuationPolicy: t.expose('continuationPolicy', {
       type: ContinuationPolicyEnum,
@@ -240,7 +240,8 @@ export const SPEC = {
   requiredCapability: 'A capability the executing agent must declare.',
   taskRepository:
     'The repository it writes to, without credentials: `git:github.com/owner/repo` (an https or `git@host:` URL is accepted and stored in that form; a URL with credentials is refused). Selects the repository; grants no write authority.',
-  writeScope: 'Relative paths or globs, e.g. `src/**`; at most 20.',
+  writeScope:
+    'Relative paths or globs it writes, e.g. `src/**`; at most 20. Globs are `*` (within a segment), `?` and `**` (any number of segments); a plain path also covers what lies beneath it. Brackets, braces, negation, backslashes and commas are refused; `./` and repeated slashes are dropped.',
   continuationPolicy: 'Who owns its successor or replacement; default INDEPENDENT_HANDOFF.',
 };
 

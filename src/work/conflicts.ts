@@ -1,0 +1,118 @@
+/**
+ * Write-scope conflicts: which other agents' claimed live todos write where a todo would,
+ * in the same repository. Pure: the frontier and claimTodo load the todos and call this.
+ */
+
+import { scopesOverlap } from './scopes.ts';
+
+/** The fields a conflict reads, of a live todo. */
+export interface ScopedWork {
+  readonly id: string;
+  readonly taskRepository: string | null;
+  readonly writeScope: readonly string[];
+  readonly claimedBy: string | null;
+  /** When it was claimed, in microseconds since the epoch (null while unclaimed). */
+  readonly claimOrder: number | null;
+}
+
+/** Another agent's claimed todo whose write scope overlaps the todo's. */
+export interface WriteScopeConflict {
+  /** The other todo: the owner's earliest-claimed conflicting one. */
+  readonly todoId: string;
+  readonly owner: string;
+  /** The shared repository; null when neither todo names one. */
+  readonly repository: string | null;
+  /** The todo's own entry that overlaps. */
+  readonly writeScope: string;
+  /** The other todo's entry it overlaps. */
+  readonly otherWriteScope: string;
+}
+
+interface Claim {
+  readonly work: ScopedWork;
+  readonly owner: string;
+  readonly entry: string;
+}
+
+/** Earlier claim first; the todo id breaks a tie, so every reader orders claims alike. */
+const claimedFirst = (a: ScopedWork, b: ScopedWork) =>
+  (a.claimOrder ?? 0) - (b.claimOrder ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Per owner, its two earliest claims (two, so that one remains when the first is the todo itself). */
+type Earliest = Map<string, Claim[]>;
+
+function addEarliest(into: Earliest, claim: Claim): void {
+  const list = into.get(claim.owner) ?? [];
+  if (list.some((c) => c.work.id === claim.work.id)) return;
+  list.push(claim);
+  list.sort((a, b) => claimedFirst(a.work, b.work));
+  into.set(claim.owner, list.slice(0, 2));
+}
+
+/**
+ * A function from a live todo to its conflicts for `agentId`: for each other agent that
+ * claims a live todo of the same repository (no repository matches only no repository)
+ * whose write scope overlaps the todo's, one conflict naming that agent's earliest such
+ * claim. When `agentId` claims the todo itself, only claims older than its own conflict:
+ * of two overlapping claimed todos the later claim is held back, so one of them stays
+ * runnable. Overlaps are computed once per pair of distinct entries of a repository.
+ */
+export function conflictFinder(
+  todos: readonly ScopedWork[],
+  agentId: string,
+): (todo: ScopedWork) => WriteScopeConflict[] {
+  // Other agents' claims, by repository, then by write-scope entry.
+  const claims = new Map<string, Map<string, Earliest>>();
+  for (const work of todos) {
+    if (work.claimedBy === null || work.claimedBy === agentId) continue;
+    const repository = work.taskRepository ?? '';
+    const entries = claims.get(repository) ?? new Map<string, Earliest>();
+    claims.set(repository, entries);
+    for (const entry of work.writeScope) {
+      const earliest = entries.get(entry) ?? new Map();
+      entries.set(entry, earliest);
+      addEarliest(earliest, { work, owner: work.claimedBy, entry });
+    }
+  }
+  const overlapping = new Map<string, Earliest>();
+  const overlappingOf = (repository: string, entry: string): Earliest => {
+    const key = `${repository}\u0000${entry}`;
+    let found = overlapping.get(key);
+    if (!found) {
+      found = new Map();
+      for (const [other, earliest] of claims.get(repository) ?? []) {
+        if (!scopesOverlap(entry, other)) continue;
+        for (const list of earliest.values()) for (const claim of list) addEarliest(found, claim);
+      }
+      overlapping.set(key, found);
+    }
+    return found;
+  };
+  return (todo) => {
+    const repository = todo.taskRepository ?? '';
+    if (todo.writeScope.length === 0 || !claims.has(repository)) return [];
+    const own = todo.claimedBy === agentId;
+    const byOwner = new Map<string, { claim: Claim; entry: string }>();
+    for (const entry of todo.writeScope) {
+      for (const [owner, list] of overlappingOf(repository, entry)) {
+        const claim = list.find(
+          (c) => c.work.id !== todo.id && (!own || claimedFirst(c.work, todo) < 0),
+        );
+        if (!claim) continue;
+        const seen = byOwner.get(owner);
+        if (!seen || claimedFirst(claim.work, seen.claim.work) < 0) {
+          byOwner.set(owner, { claim, entry });
+        }
+      }
+    }
+    return [...byOwner.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([owner, { claim, entry }]) => ({
+        todoId: claim.work.id,
+        owner,
+        repository: todo.taskRepository,
+        writeScope: entry,
+        otherWriteScope: claim.entry,
+      }));
+  };
+}

@@ -17,12 +17,14 @@ import { type Liveness, providersTable } from '../presence/tables.ts';
 import { findAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import { checkTodoInGoal } from '../work/reads.ts';
+import { noticesOf } from './notices.ts';
 import { settle, Tracker } from './outcomes.ts';
 import { bodyPreview } from './preview.ts';
 import { connectedTargets } from './roster.ts';
 import { recipientIn, type Sender, senderOf } from './sender.ts';
 import {
   type DeliveryKind,
+  type DeliveryNoticeRow,
   type DeliveryOutcomeRow,
   type DeliveryRow,
   deliveriesTable,
@@ -76,6 +78,8 @@ export interface Delivery {
   readonly type: 'Delivery';
   readonly row: DeliveryRow;
   readonly history: readonly DeliveryOutcomeRow[];
+  /** Its safe-point notices, in the order they were recorded. */
+  readonly notices: readonly DeliveryNoticeRow[];
   /** This answer is the original, returned again for a retried idempotency key. */
   readonly replayed: boolean;
 }
@@ -288,7 +292,7 @@ export async function deliver(db: Db, caller: Caller, input: DeliverInput): Prom
   };
   try {
     const written = await appendDelivery(db, values);
-    return { type: 'Delivery', row: written, history: [], replayed: false };
+    return { type: 'Delivery', row: written, history: [], notices: [], replayed: false };
   } catch (error) {
     if (!violates(error, 'deliveries_idempotency_idx')) throw error;
     // A concurrent request with the same key committed first: answer as a retry would.
@@ -497,6 +501,7 @@ async function currentDelivery(db: Db, row: DeliveryRow): Promise<Delivery> {
     type: 'Delivery',
     row: tracker.row,
     history: await historyOf(db, tracker.row.id),
+    notices: await noticesOf(db, tracker.row.id),
     replayed: false,
   };
 }

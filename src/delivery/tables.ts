@@ -144,6 +144,42 @@ export const deliveryOutcomesTable = pgTable(
 );
 export type DeliveryOutcomeRow = typeof deliveryOutcomesTable.$inferSelect;
 
+export const noticeVias = ['LIFECYCLE_HOOK', 'TERMINAL_NOTICE'] as const;
+export type NoticeVia = (typeof noticeVias)[number];
+
+/**
+ * A safe-point notice: a provider (or an agent's lifecycle hook, through its provider) told
+ * the recipient about a delivery at a lifecycle safe point — a Stop hook handing the message
+ * over, or a one-line notice typed at an idle prompt with an empty input line. A receipt of
+ * the hand-off, not of reading: nothing here says the agent looked at it. `seq` is its place
+ * in the goal's inbox stream (the head moves and rings as for a delivery); the location and
+ * occupant are the provider's presence row at the time.
+ */
+export const deliveryNoticesTable = pgTable(
+  'delivery_notices',
+  {
+    goalId: text('goal_id').notNull(),
+    seq: bigint('seq', { mode: 'bigint' }).notNull(),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => deliveriesTable.id),
+    via: text('via', { enum: noticeVias }).notNull(),
+    providerId: text('provider_id').notNull(),
+    providerSessionRef: text('provider_session_ref').notNull(),
+    occupantRef: text('occupant_ref').notNull(),
+    /** What was shown, screened like any text another caller reads; null when not given. */
+    text: text('text'),
+    /** The provider's clock: when it typed the notice or the hook handed the message over. */
+    observedAt: timestamp('observed_at', { withTimezone: true }).notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.goalId, t.seq] }),
+    index('delivery_notices_delivery_idx').on(t.deliveryId),
+  ],
+);
+export type DeliveryNoticeRow = typeof deliveryNoticesTable.$inferSelect;
+
 /** Per recipient: the one message takeNextMessage has handed out and not seen resolved or released. */
 export const inboxesTable = pgTable(
   'inboxes',

@@ -14,6 +14,7 @@ import '../waits/graphql.ts';
 import '../directory/graphql.ts';
 import '../delivery/graphql/deliveries.ts';
 import '../delivery/graphql/outcomes.ts';
+import '../delivery/graphql/notices.ts';
 import '../delivery/graphql/inbox.ts';
 import '../delivery/graphql/roster.ts';
 import '../ledger/graphql/events.ts';

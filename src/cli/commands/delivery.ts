@@ -46,7 +46,7 @@ function deliveryText(d: DeliveryFieldsFragment): string {
     `${bold(d.outcome)}  ${d.kind.toLowerCase()} ${d.id} to ${d.to}${d.replayed ? warn(' (replayed: the original, not resent)') : ''}`,
     dim(`subject: ${d.subject}`),
     dim(
-      `thread ${d.threadId}${d.replyTo ? `, reply to ${d.replyTo}` : ''}, seq ${d.seq}, submitted ${ago(d.submittedAt)}; read ${d.receipt.readAt ? ago(d.receipt.readAt) : 'no'}, processed ${d.receipt.processedAt ? ago(d.receipt.processedAt) : 'no'}`,
+      `thread ${d.threadId}${d.replyTo ? `, reply to ${d.replyTo}` : ''}, seq ${d.seq}, submitted ${ago(d.submittedAt)}; notified ${d.receipt.notifiedAt ? `${ago(d.receipt.notifiedAt)} (${d.receipt.notices.map((n) => (n.via === 'LIFECYCLE_HOOK' ? 'hook hand-over' : 'terminal notice')).join(', ')})` : 'no'}, read ${d.receipt.readAt ? ago(d.receipt.readAt) : 'no'}, processed ${d.receipt.processedAt ? ago(d.receipt.processedAt) : 'no'}`,
     ),
   ];
   if (d.pin.state !== 'PINNED')

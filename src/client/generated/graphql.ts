@@ -207,6 +207,26 @@ export type DeliveryNotReadyReason =
   /** The agent was retired: no longer a member, it will not read its inbox. */
   | 'TARGET_RETIRED';
 
+/** Why a notice was not recorded (nothing was written). */
+export type DeliveryNoticeRefusalReason =
+  /** This provider last reported the recipient BLOCKED there: a question or approval prompt is never a safe point. */
+  | 'AGENT_BLOCKED'
+  /** A TERMINAL_NOTICE was already recorded for this delivery: a terminal notice is typed at most once per delivery. */
+  | 'ALREADY_NOTIFIED'
+  /** The recipient already resolved the message: there is nothing to tell it. */
+  | 'ALREADY_PROCESSED'
+  /** This provider does not see the delivery's recipient at that location now (no presence row of its current instance, or the occupant ended). */
+  | 'NOT_PROVIDERS_AGENT'
+  /** No delivery with this id in this goal. */
+  | 'UNKNOWN_DELIVERY';
+
+/** How a recipient was told about a delivery at a safe point. */
+export type DeliveryNoticeVia =
+  /** The agent's own lifecycle hook handed the message over at a turn boundary (Claude Code's Stop hook answering `decision: block` with the message), through its provider. */
+  | 'LIFECYCLE_HOOK'
+  /** The terminal provider typed a one-line notice ("N unread messages — run `switchboard next`") at an idle prompt with an empty input line. */
+  | 'TERMINAL_NOTICE';
+
 /** What is known about a delivery after submission. None of these says the request was done, or that the recipient read it (see receipt). */
 export type DeliveryOutcome =
   /** The pinned occupant went WORKING or BLOCKED after submission, before the deadline. The weaker-but-real signal: not proof it is working on this request. */
@@ -608,6 +628,22 @@ export type PresenceReportInput = {
   reportSeq: string;
 };
 
+/** A safe-point notice, as the provider that gave it saw it. */
+export type RecordDeliveryNoticeInput = {
+  /** The delivery the recipient was told about. */
+  deliveryId: string | number;
+  /** The goal of the delivery. */
+  goalId: string | number;
+  /** When it happened (default: now); at most a minute ahead of the gateway clock. */
+  observedAt?: string | null | undefined;
+  /** The location where it happened (the pane): the recipient's presence row of this provider there must be live and not BLOCKED. */
+  providerSessionRef: string;
+  /** What was shown, one line, up to 200 characters (screened). Never the body. */
+  text?: string | null | undefined;
+  /** How. */
+  via: DeliveryNoticeVia;
+};
+
 /** One event. Free text is screened at write: credentials and local paths are redacted, and what redaction cannot make safe (logs, transcripts, absolute evidence refs) is refused as BAD_USER_INPUT with nothing written. */
 export type RecordEventInput = {
   /** PEER: itself (or omit). ADMIN/STEWARD: an active agent of the goal it is about, or omit for a host row. */
@@ -983,7 +1019,7 @@ export type ScopeGapResultFieldsFragment = { goalId: string, scopeGapReason: Sco
 
 export type OutcomeChangeFieldsFragment = { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean };
 
-export type DeliveryFieldsFragment = { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, readAt: string | null, processedAt: string | null } };
+export type DeliveryFieldsFragment = { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } };
 
 export type InboxMessageFieldsFragment = { id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } };
 
@@ -993,9 +1029,9 @@ export type DeliverMutationVariables = Exact<{
 
 
 export type DeliverMutation = { deliver:
-    | { __typename: 'Delivery', id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, readAt: string | null, processedAt: string | null } }
+    | { __typename: 'Delivery', id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } }
     | { __typename: 'DeliveryRefused', goalId: string, reason: DeliveryRefusalReason, target: string | null, choices: Array<string>, notReadyReason: DeliveryNotReadyReason | null, blocked: { liveness: Liveness, observedAt: string, stateChangeSeq: string } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null }
-    | { __typename: 'IdempotencyConflict', goalId: string, idempotencyKey: string, differingFields: Array<DeliveryField>, original: { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, readAt: string | null, processedAt: string | null } } }
+    | { __typename: 'IdempotencyConflict', goalId: string, idempotencyKey: string, differingFields: Array<DeliveryField>, original: { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } } }
    };
 
 export type DeliveryQueryVariables = Exact<{
@@ -1004,7 +1040,7 @@ export type DeliveryQueryVariables = Exact<{
 
 
 export type DeliveryQuery = { delivery:
-    | { __typename: 'Delivery', id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, readAt: string | null, processedAt: string | null } }
+    | { __typename: 'Delivery', id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } }
     | { __typename: 'UnknownDelivery', deliveryId: string }
    };
 
@@ -1220,6 +1256,27 @@ export type ReportObservationMutation = { reportObservation:
     | { __typename: 'ObservationGap', goalId: string, agentId: string, source: ObservationSource, gapReason: ObservationGapReason }
     | { __typename: 'PresenceAccepted', changed: number }
     | { __typename: 'PresenceRefused', goalId: string, agentId: string, reason: PresenceRefusalReason }
+   };
+
+export type RecordDeliveryNoticeMutationVariables = Exact<{
+  input: RecordDeliveryNoticeInput;
+}>;
+
+
+export type RecordDeliveryNoticeMutation = { recordDeliveryNotice:
+    | { __typename: 'DeliveryNotice', deliveryId: string, via: DeliveryNoticeVia, seq: string, observedAt: string }
+    | { __typename: 'DeliveryNoticeRefused', reason: DeliveryNoticeRefusalReason, goalId: string, deliveryId: string, liveness: Liveness | null }
+    | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
+   };
+
+export type PendingNoticesQueryVariables = Exact<{
+  goalId: string | number;
+}>;
+
+
+export type PendingNoticesQuery = { pendingNotices:
+    | { __typename: 'PendingNotices', goalId: string, notices: Array<{ deliveryId: string, agentId: string, providerSessionRef: string, occupantRef: string }> }
+    | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
    };
 
 export type WhoamiQueryVariables = Exact<{ [key: string]: never; }>;
@@ -1873,6 +1930,15 @@ export const DeliveryFieldsFragmentDoc = new TypedDocumentString(`
   }
   receipt {
     submittedAt
+    notifiedAt
+    notices {
+      via
+      provider
+      providerSessionRef
+      occupantRef
+      text
+      observedAt
+    }
     readAt
     processedAt
   }
@@ -2428,6 +2494,15 @@ fragment DeliveryFields on Delivery {
   }
   receipt {
     submittedAt
+    notifiedAt
+    notices {
+      via
+      provider
+      providerSessionRef
+      occupantRef
+      text
+      observedAt
+    }
     readAt
     processedAt
   }
@@ -2499,6 +2574,15 @@ fragment DeliveryFields on Delivery {
   }
   receipt {
     submittedAt
+    notifiedAt
+    notices {
+      via
+      provider
+      providerSessionRef
+      occupantRef
+      text
+      observedAt
+    }
     readAt
     processedAt
   }
@@ -3351,6 +3435,49 @@ export const ReportObservationDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ReportObservationMutation, ReportObservationMutationVariables>;
+export const RecordDeliveryNoticeDocument = new TypedDocumentString(`
+    mutation RecordDeliveryNotice($input: RecordDeliveryNoticeInput!) {
+  recordDeliveryNotice(input: $input) {
+    __typename
+    ... on DeliveryNotice {
+      deliveryId
+      via
+      seq
+      observedAt
+    }
+    ... on DeliveryNoticeRefused {
+      reason
+      goalId
+      deliveryId
+      liveness
+    }
+    ... on ScopeGap {
+      goalId
+      scopeGapReason: reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RecordDeliveryNoticeMutation, RecordDeliveryNoticeMutationVariables>;
+export const PendingNoticesDocument = new TypedDocumentString(`
+    query PendingNotices($goalId: ID!) {
+  pendingNotices(goalId: $goalId) {
+    __typename
+    ... on PendingNotices {
+      goalId
+      notices {
+        deliveryId
+        agentId
+        providerSessionRef
+        occupantRef
+      }
+    }
+    ... on ScopeGap {
+      goalId
+      scopeGapReason: reason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PendingNoticesQuery, PendingNoticesQueryVariables>;
 export const WhoamiDocument = new TypedDocumentString(`
     query Whoami {
   me {

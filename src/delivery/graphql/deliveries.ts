@@ -21,6 +21,7 @@ import {
   type UnknownDelivery,
 } from '../delivery.ts';
 import { type DeliveryRow, deliveryKinds, pinStates } from '../tables.ts';
+import { DeliveryNoticeRef } from './notices.ts';
 
 export const DeliveryKindEnum = builder.enumType('DeliveryKind', {
   description: 'What the sender hands over. Neither kind is a work edit, a claim or an order.',
@@ -111,22 +112,38 @@ export const DeliverySenderRef = builder.objectRef<Sent>('DeliverySender').imple
   }),
 });
 
-const ReceiptRef = builder.objectRef<DeliveryRow>('DeliveryReceipt').implement({
+const ReceiptRef = builder.objectRef<Delivery>('DeliveryReceipt').implement({
   description:
-    "The recipient's receipts, each a separate time. Read is not processed; neither is done.",
+    "The recipient's receipts, each a separate time. Notified is not read, read is not processed; none of them is done.",
   fields: (t) => ({
-    submittedAt: t.expose('submittedAt', {
+    submittedAt: t.field({
       type: 'DateTime',
+      resolve: (d) => d.row.submittedAt,
       description: 'When it was written to the inbox.',
     }),
-    readAt: t.expose('readAt', {
+    notifiedAt: t.field({
       type: 'DateTime',
       nullable: true,
+      resolve: (d) => d.notices[0]?.observedAt ?? null,
+      description:
+        'When a provider first told the recipient about it at a safe point (see notices); null until then. Not proof the agent read it.',
+    }),
+    notices: t.field({
+      type: [DeliveryNoticeRef],
+      resolve: (d) => d.notices,
+      description:
+        'Each safe-point notice (a lifecycle hook hand-over, or a notice typed at an idle prompt), in the order recorded.',
+    }),
+    readAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      resolve: (d) => d.row.readAt,
       description: 'First marked read (or taken) by the recipient; null until then.',
     }),
-    processedAt: t.expose('processedAt', {
+    processedAt: t.field({
       type: 'DateTime',
       nullable: true,
+      resolve: (d) => d.row.processedAt,
       description:
         'When the recipient resolved it (processed). Not that the request succeeded; null until then.',
     }),
@@ -241,7 +258,7 @@ export const DeliveryRef = builder.objectRef<Delivery>('Delivery').implement({
     }),
     receipt: t.field({
       type: ReceiptRef,
-      resolve: (d) => d.row,
+      resolve: (d) => d,
       description: "The recipient's receipts.",
     }),
   }),

@@ -33,7 +33,7 @@ export const LIVENESS = ['WORKING', 'BLOCKED', 'IDLE', 'DONE', 'UNREACHABLE', 'U
 
 function deliveryText(d: DeliveryFieldsFragment): string {
   const replay = d.replayed ? ' (replayed: the original, not resent)' : '';
-  return `${d.outcome}: ${d.kind.toLowerCase()} ${d.id} to ${d.to}${replay}; read ${d.receipt.readAt ? 'yes' : 'no'}, processed ${d.receipt.processedAt ? 'yes' : 'no'}`;
+  return `${d.outcome}: ${d.kind.toLowerCase()} ${d.id} to ${d.to}${replay}; notified at a safe point ${d.receipt.notifiedAt ? 'yes' : 'no'}, read ${d.receipt.readAt ? 'yes' : 'no'}, processed ${d.receipt.processedAt ? 'yes' : 'no'}`;
 }
 
 const messageLine = (m: InboxMessageFieldsFragment) =>

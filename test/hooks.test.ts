@@ -109,11 +109,11 @@ describe('switchboard hook claude-code', { timeout: 60_000 }, () => {
   });
 
   it('Stop hands over the next message with decision: block, once; never while BLOCKED', async () => {
-    const { goalId, peers, agent, claude } = await setup();
+    const { goalId, peers, agent, claude, pane } = await setup();
     const id = agent.agentId;
     await claude('SessionStart');
     await claude('UserPromptSubmit');
-    await send(goalId, peers[1]!.token, id, 'please also update the changelog');
+    const sent = await send(goalId, peers[1]!.token, id, 'please also update the changelog');
 
     // At a permission prompt: the message stays in the inbox.
     await claude('Notification');
@@ -122,6 +122,12 @@ describe('switchboard hook claude-code', { timeout: 60_000 }, () => {
     expect(blocked.stdout).toBe('');
     expect(blocked.stderr).toContain('BLOCKED');
     expect((await presenceOf(gw, goalId, id)).liveness).toBe('BLOCKED');
+    const none = await gw.t.ok(
+      `query($id: ID!) { delivery(id: $id) { ... on Delivery { receipt { notices { via } } } } }`,
+      { id: sent.id },
+      peers[1]!.token,
+    );
+    expect(none.delivery.receipt.notices).toEqual([]);
 
     await claude('PreToolUse');
     const stop = await claude('Stop');
@@ -131,6 +137,22 @@ describe('switchboard hook claude-code', { timeout: 60_000 }, () => {
     expect(decision.reason).toContain('please also update the changelog');
     expect(decision.reason).toMatch(/switchboard resolve \S+/);
     expect((await presenceOf(gw, goalId, id)).liveness).toBe('WORKING'); // it carries on
+
+    // The hand-over is a receipt the sender sees, recorded through the provider's socket.
+    const { delivery } = await gw.t.ok(
+      `query($id: ID!) { delivery(id: $id) { ... on Delivery { outcome
+        receipt { notifiedAt readAt notices { via providerSessionRef text } } } } }`,
+      { id: sent.id },
+      peers[1]!.token,
+    );
+    expect(delivery.receipt.notifiedAt).not.toBeNull();
+    expect(delivery.receipt.notices).toEqual([
+      {
+        via: 'LIFECYCLE_HOOK',
+        providerSessionRef: pane,
+        text: 'handed over by the Stop hook (decision: block)',
+      },
+    ]);
 
     // The same message is never handed over twice: the next Stop lets Claude stop.
     const again = await claude('Stop');

@@ -3,6 +3,7 @@
  * pane, the bundled `switchboard provider tmux` / `run` / `attach` / `send`, and a real gateway.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { askProvider } from '../src/providers/hooks.ts';
 import { asCaller, eventually, goalWithPeers, runCli, startGateway } from './support/cli.ts';
 import {
   type Gw,
@@ -238,5 +239,207 @@ describe('tmux provider', { timeout: 60_000 }, () => {
     );
     expect(after.occupantRef).toBe(before.occupantRef);
     expect(other).toMatch(/^%\d+$/);
+  });
+});
+
+// ---- delivery at safe points: typed notices for agents without hooks ----------------------
+
+const DELIVER = `mutation($input: DeliverInput!) {
+  deliver(input: $input) { __typename ... on Delivery { id pin { state } } ... on DeliveryRefused { reason } }
+}`;
+const RECEIPT = `query($id: ID!) {
+  delivery(id: $id) { ... on Delivery { outcome
+    receipt { notifiedAt notices { via provider providerSessionRef occupantRef text } } } }
+}`;
+const NOTICE = '1 unread message — run `switchboard next`';
+
+async function deliverTo(goalId: string, token: string, to: string) {
+  const { deliver } = await gw.t.ok(
+    DELIVER,
+    {
+      input: {
+        goalId,
+        to,
+        kind: 'REQUEST',
+        subject: 'one more thing',
+        body: 'please also update the changelog',
+        idempotencyKey: `k-${Math.random()}`,
+      },
+    },
+    token,
+  );
+  expect(deliver).toMatchObject({ __typename: 'Delivery', pin: { state: 'PINNED' } });
+  return deliver.id as string;
+}
+
+const receiptOf = async (id: string, token: string) =>
+  (await gw.t.ok(RECEIPT, { id }, token)).delivery as {
+    outcome: string;
+    receipt: { notifiedAt: string | null; notices: { via: string; providerSessionRef: string }[] };
+  };
+
+/** The provider's own view of a pane (through its hook socket), once `test` holds. */
+async function paneUntil(
+  box: { hookSock: string },
+  pane: string,
+  test: (p: any) => boolean,
+  what: string,
+) {
+  return eventually(
+    async () => {
+      const answer = await askProvider(box.hookSock, { op: 'status' });
+      const p = answer.ok ? answer.status?.panes.find((x) => x.paneId === pane) : undefined;
+      return p && test(p) ? p : undefined;
+    },
+    what,
+    20_000,
+  );
+}
+
+const screen = async (box: { tmux(...a: string[]): Promise<string> }, pane: string) =>
+  box.tmux('capture-pane', '-p', '-t', pane);
+
+describe('delivery at safe points (tmux provider notices)', { timeout: 60_000 }, () => {
+  it('types a one-line notice at an idle prompt with an empty input line, once, and the sender sees the receipt', async () => {
+    const { box, goalId, peers, agentId, pane, provider } = await setup();
+    await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE at the prompt');
+    const sender = peers[1]!.token;
+    const id = await deliverTo(goalId, sender, agentId);
+    const typed = await paneUntil(
+      box,
+      pane,
+      (p) => /^typed for/.test(p.notice ?? ''),
+      'the notice typed',
+    );
+    expect(typed.notice).toContain(id);
+    const receipt = await eventually(async () => {
+      const d = await receiptOf(id, sender);
+      return d.receipt.notices.length ? d : undefined;
+    }, 'the receipt');
+    expect(receipt.receipt.notifiedAt).not.toBeNull();
+    expect(receipt.receipt.notices).toEqual([
+      {
+        via: 'TERMINAL_NOTICE',
+        provider: provider.providerId,
+        providerSessionRef: pane,
+        occupantRef: expect.stringContaining(pane),
+        text: NOTICE,
+      },
+    ]);
+    expect(await screen(box, pane)).toContain(`standin> ${NOTICE}`);
+    // The agent took the notice as its input and worked: activity, the weaker-but-real signal.
+    await eventually(async () => {
+      const d = await receiptOf(id, sender);
+      return d.outcome === 'ACTIVITY_OBSERVED' ? d : undefined;
+    }, 'activity observed after the notice');
+    // Back at the prompt, it is not typed again: at most once per delivery.
+    const after = await paneUntil(
+      box,
+      pane,
+      (p) => p.liveness === 'DONE' && p.notice === 'nothing to notify',
+      'a later decision at DONE',
+    );
+    expect(after.noticeChecks).toBeGreaterThan(typed.noticeChecks);
+    // Typed once (the stand-in echoes it once more as the work it does).
+    expect((await screen(box, pane)).split(`standin> ${NOTICE}`).length - 1).toBe(1);
+    expect((await receiptOf(id, sender)).receipt.notices).toHaveLength(1);
+  });
+
+  it('never types while BLOCKED: it waits, then types once the pane settles at the prompt', async () => {
+    const box = sandbox();
+    cleanups.push(() => box.cleanup());
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const agentId = peers[0]!.agentId;
+    const pane = await runStandin(gw, box, goalId, agentId, { STANDIN_STEP_MS: '400' });
+    const provider = await startProvider(gw, box, [goalId]);
+    cleanups.push(() => provider.stop());
+    await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
+    await type(box, pane, 'work then approve');
+    await presenceUntil(gw, goalId, agentId, liveness('WORKING'), 'WORKING');
+    // Accepted while it works (a BLOCKED target would refuse the delivery itself).
+    const id = await deliverTo(goalId, peers[1]!.token, agentId);
+    const waiting = await paneUntil(
+      box,
+      pane,
+      (p) =>
+        p.liveness === 'BLOCKED' &&
+        /waiting \(1 unread\): the pane is BLOCKED/.test(p.notice ?? ''),
+      'the notice held back at the approval question',
+    );
+    expect(waiting.notice).toBe('waiting (1 unread): the pane is BLOCKED');
+    expect(await screen(box, pane)).not.toContain('unread message');
+    expect((await receiptOf(id, peers[1]!.token)).receipt.notices).toEqual([]);
+
+    await type(box, pane, 'y');
+    await paneUntil(box, pane, (p) => /^typed for/.test(p.notice ?? ''), 'typed after the answer');
+    const d = await eventually(async () => {
+      const r = await receiptOf(id, peers[1]!.token);
+      return r.receipt.notices.length ? r : undefined;
+    }, 'the receipt after the answer');
+    expect(d.receipt.notices.map((n) => n.via)).toEqual(['TERMINAL_NOTICE']);
+    const text = await screen(box, pane);
+    expect(text).toContain('approved: deleting nothing');
+    // The notice went to the prompt after the answer, never to the question itself.
+    expect(text).not.toMatch(/\[y\/n\] .*unread message/);
+    expect(text).toContain(`standin> ${NOTICE}`);
+  });
+
+  it('never types over a half-typed draft: it waits until the input line is empty again', async () => {
+    const { box, goalId, peers, agentId, pane } = await setup();
+    await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
+    await box.tmux('send-keys', '-t', pane, '-l', 'half a dra');
+    await paneUntil(box, pane, (p) => p.draft === 'half a dra', 'the draft seen');
+    const id = await deliverTo(goalId, peers[1]!.token, agentId);
+    await paneUntil(
+      box,
+      pane,
+      (p) => p.notice === 'waiting (1 unread): the input line holds a draft',
+      'the notice held back by the draft',
+    );
+    expect(await screen(box, pane)).toContain('standin> half a dra');
+    expect(await screen(box, pane)).not.toContain('unread message');
+    expect((await receiptOf(id, peers[1]!.token)).receipt.notices).toEqual([]);
+
+    // The person deletes the draft: the line is empty again, the notice goes in.
+    await box.tmux('send-keys', '-t', pane, ...Array(10).fill('BSpace'));
+    await paneUntil(
+      box,
+      pane,
+      (p) => /^typed for/.test(p.notice ?? ''),
+      'typed after the draft went',
+    );
+    await eventually(async () => {
+      const r = await receiptOf(id, peers[1]!.token);
+      return r.receipt.notices.length === 1 ? r : undefined;
+    }, 'the receipt');
+    const text = await screen(box, pane);
+    expect(text).toContain(`standin> ${NOTICE}`);
+    expect(text).not.toContain(`dra${NOTICE}`);
+  });
+
+  it('switched off (--no-notices): no notice is typed and no receipt recorded', async () => {
+    const box = sandbox();
+    cleanups.push(() => box.cleanup());
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const agentId = peers[0]!.agentId;
+    const pane = await runStandin(gw, box, goalId, agentId);
+    const provider = await startProvider(gw, box, [goalId], ['--no-notices']);
+    cleanups.push(() => provider.stop());
+    expect(provider.stderr).toContain('notices off');
+    await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
+    const id = await deliverTo(goalId, peers[1]!.token, agentId);
+    const before = await paneUntil(box, pane, () => true, 'the pane');
+    // A settled state after the delivery: the provider decides, and declines.
+    await type(box, pane, 'refactor');
+    const decided = await paneUntil(
+      box,
+      pane,
+      (p) => p.liveness === 'DONE' && p.noticeChecks > before.noticeChecks,
+      'a decision at DONE',
+    );
+    expect(decided.notice).toBe('off (--no-notices)');
+    expect(await screen(box, pane)).not.toContain('unread message');
+    const d = await receiptOf(id, peers[1]!.token);
+    expect(d.receipt).toEqual({ notifiedAt: null, notices: [] });
   });
 });

@@ -18,8 +18,10 @@ import {
   type Liveness,
   type ObservationLimit,
   type ObservationSource,
+  PendingNoticesDocument,
   type PresenceBasis,
   type PresenceReportInput,
+  RecordDeliveryNoticeDocument,
   RegisterProviderDocument,
   ReportObservationDocument,
   ReportPresenceDocument,
@@ -45,6 +47,13 @@ export interface TmuxProviderOptions {
   throttleMs?: number;
   /** Reports are gathered this long into one batch. */
   batchMs?: number;
+  /**
+   * Type a one-line notice of unread messages into a settled pane whose agent has no hooks
+   * (IDLE or DONE, empty input line, never BLOCKED), at most once per delivery. Default on.
+   */
+  notices?: boolean;
+  /** How often a settled pane's pending messages are looked up (a new message may arrive). */
+  noticePollMs?: number;
   log?: (line: string) => void;
 }
 
@@ -61,6 +70,10 @@ export interface PaneStatus {
   basis: PresenceBasis;
   reason: string;
   draft: string | null;
+  /** The last safe-point notice decision for this pane (typed, waiting and why, off). */
+  notice: string | null;
+  /** How many times the provider decided about a notice for this pane. */
+  noticeChecks: number;
   /** Why nothing is reported for this pane (unbound panes are not listed). */
   notReported: string | null;
   dead: boolean;
@@ -97,6 +110,9 @@ interface Pane {
   recheck: boolean;
   lastSnapshot: string[];
   observe: boolean;
+  notice?: string;
+  noticeChecks: number;
+  noticing: boolean;
 }
 
 /** A printable field separator (tmux prints control characters as `_`). */
@@ -210,6 +226,10 @@ export class TmuxProvider {
   private hookServer: Server | undefined;
   private scanning: Promise<void> | undefined;
   private rescan = false;
+  /** Deliveries a notice was typed for: at most once each, whatever the gateway answers. */
+  private readonly noticed = new Set<string>();
+  /** One pendingNotices read per goal at a time, shared by the panes that ask. */
+  private readonly pendingReads = new Map<string, Promise<PendingNotice[]>>();
 
   constructor(options: TmuxProviderOptions) {
     this.o = {
@@ -218,6 +238,8 @@ export class TmuxProvider {
       settleMs: 600,
       throttleMs: 250,
       batchMs: 60,
+      notices: true,
+      noticePollMs: 2000,
       ...options,
       hookSocket: options.hookSocket ?? defaultHookSocket(options.server, options.providerId),
       log: options.log ?? (() => {}),
@@ -238,6 +260,8 @@ export class TmuxProvider {
       setInterval(() => void this.heartbeat(), Math.floor(this.o.presenceTtlMs / 3)),
     );
     this.timers.push(setInterval(() => void this.scan(), this.o.scanMs));
+    if (this.o.notices)
+      this.timers.push(setInterval(() => this.pollNotices(), this.o.noticePollMs));
     await this.probe();
   }
 
@@ -256,10 +280,16 @@ export class TmuxProvider {
     rmSync(this.o.hookSocket, { force: true });
   }
 
-  status(): { instanceId: string | null; hookSocket: string; panes: PaneStatus[] } {
+  status(): {
+    instanceId: string | null;
+    hookSocket: string;
+    notices: boolean;
+    panes: PaneStatus[];
+  } {
     return {
       instanceId: this.instanceId ?? null,
       hookSocket: this.o.hookSocket,
+      notices: this.o.notices,
       panes: [...this.panes.values()]
         .filter((p) => p.agentId)
         .map((p) => ({
@@ -275,6 +305,8 @@ export class TmuxProvider {
           basis: p.basis,
           reason: p.reason,
           draft: p.draft ?? null,
+          notice: p.notice ?? null,
+          noticeChecks: p.noticeChecks,
           notReported: p.notReported ?? null,
           dead: p.dead,
         })),
@@ -486,6 +518,8 @@ export class TmuxProvider {
         recheck: false,
         lastSnapshot: [],
         observe: true,
+        noticeChecks: 0,
+        noticing: false,
       };
       if (previous?.timer) clearTimeout(previous.timer);
       this.panes.set(row.id, pane);
@@ -599,6 +633,7 @@ export class TmuxProvider {
         }
         if (pane.hook) return; // the hooks are the authority for this occupant
         this.setLiveness(pane, liveness, 'PROVIDER_DETECTION');
+        if (!recent) void this.notify(pane);
       })
       .catch(() => {})
       .finally(() => {
@@ -783,6 +818,115 @@ export class TmuxProvider {
       });
   }
 
+  // ---- safe-point notices -----------------------------------------------------------
+
+  /** Every reported pane without hooks gets a look: a message may have arrived meanwhile. */
+  private pollNotices(): void {
+    for (const pane of this.panes.values())
+      if (pane.live && !pane.dead && !pane.hook && pane.liveness !== 'WORKING')
+        void this.notify(pane);
+  }
+
+  /** The goal's pending notices; concurrent askers share one read. */
+  private pending(goalId: string): Promise<PendingNotice[]> {
+    const running = this.pendingReads.get(goalId);
+    if (running) return running;
+    const read = this.o.client
+      .request(PendingNoticesDocument, { goalId })
+      .then(({ pendingNotices: p }) => (p.__typename === 'PendingNotices' ? p.notices : []))
+      .finally(() => this.pendingReads.delete(goalId));
+    this.pendingReads.set(goalId, read);
+    return read;
+  }
+
+  /**
+   * Types "N unread messages — run `switchboard next`" into the pane when its agent has
+   * messages it was never told about, and only at a safe point: the pane IDLE or DONE, its
+   * input line empty, looked at again just before typing; never BLOCKED; never a pane whose
+   * agent reports through hooks (they hand messages over themselves). Otherwise it waits for
+   * the next settled state or poll. Each delivery is noticed at most once, then a
+   * TERMINAL_NOTICE receipt is recorded for it.
+   */
+  private async notify(pane: Pane): Promise<void> {
+    if (pane.noticing || this.stopped || !pane.agentId || !pane.goalId || pane.notReported) return;
+    if (!pane.live || pane.dead) return;
+    const decide = (decision: string) => {
+      pane.notice = decision;
+      pane.noticeChecks++;
+    };
+    if (!this.o.notices) return decide('off (--no-notices)');
+    if (pane.hook)
+      return decide('none: this agent reports through its hooks, which hand messages over');
+    pane.noticing = true;
+    try {
+      const goalId = pane.goalId;
+      const due = (await this.pending(goalId)).filter(
+        (n) =>
+          n.agentId === pane.agentId &&
+          n.providerSessionRef === pane.id &&
+          n.occupantRef === pane.occupantRef &&
+          !this.noticed.has(n.deliveryId),
+      );
+      if (due.length === 0) return decide('nothing to notify');
+      const waiting = `waiting (${due.length} unread)`;
+      if (pane.hook) return decide('none: this agent reports through its hooks');
+      if (pane.liveness === 'BLOCKED') return decide(`${waiting}: the pane is BLOCKED`);
+      if (pane.liveness !== 'IDLE' && pane.liveness !== 'DONE')
+        return decide(`${waiting}: the pane is ${pane.liveness ?? 'unclassified'}`);
+      if (pane.draft) return decide(`${waiting}: the input line holds a draft`);
+      // Look again just before typing: a person may have started typing since.
+      const control = this.controls.get(pane.session) ?? this.primary();
+      if (!control) return decide(`${waiting}: no control client`);
+      const [info, lines] = await Promise.all([
+        control.command(
+          `display-message -p -t ${pane.id} ${quote(['#{cursor_x}', '#{cursor_y}', '#{alternate_on}'].join(SEP))}`,
+        ),
+        control.command(`capture-pane -p -t ${pane.id}`),
+      ]);
+      const [x, y, alt] = (info[0] ?? '').split(SEP);
+      const now = this.o.patterns.classify(
+        pane.kind,
+        { lines, cursorX: Number(x), cursorY: Number(y), alternate: alt === '1' },
+        Date.now() - pane.lastOutput < this.o.settleMs,
+      );
+      if (now.state !== 'prompt') return decide(`${waiting}: ${now.reason}`);
+      if (now.draft) return decide(`${waiting}: the input line holds a draft`);
+      if (this.panes.get(pane.id) !== pane || pane.hook || this.stopped)
+        return decide(`${waiting}: the pane changed`);
+      const text = `${due.length} unread message${due.length === 1 ? '' : 's'} — run \`switchboard next\``;
+      for (const n of due) this.noticed.add(n.deliveryId);
+      await control.command(`send-keys -t ${pane.id} -l ${quote(text)}`);
+      await control.command(`send-keys -t ${pane.id} Enter`);
+      const observedAt = new Date().toISOString();
+      const recorded: string[] = [];
+      for (const n of due) {
+        const { recordDeliveryNotice: r } = await this.o.client.request(
+          RecordDeliveryNoticeDocument,
+          {
+            input: {
+              goalId,
+              deliveryId: n.deliveryId,
+              via: 'TERMINAL_NOTICE',
+              providerSessionRef: pane.id,
+              text,
+              observedAt,
+            },
+          },
+        );
+        if (r.__typename === 'DeliveryNotice') recorded.push(n.deliveryId);
+        else
+          this.o.log(
+            `notice for ${n.deliveryId} typed but not recorded: ${r.__typename === 'DeliveryNoticeRefused' ? r.reason : 'scope gap'}`,
+          );
+      }
+      decide(`typed for ${due.map((n) => n.deliveryId).join(', ')} (${recorded.length} recorded)`);
+    } catch (error) {
+      decide(`failed: ${(error as Error).message}`);
+    } finally {
+      pane.noticing = false;
+    }
+  }
+
   // ---- hooks ------------------------------------------------------------------------
 
   private async listenHooks(): Promise<void> {
@@ -868,15 +1012,48 @@ export class TmuxProvider {
         reported: pane.notReported ? `not reported: ${pane.notReported}` : 'reported',
       };
     }
+    if (request.op === 'notice' && request.deliveryId) {
+      if (!pane.goalId || pane.notReported)
+        return { ...base, notice: `not recorded: ${pane.notReported ?? 'no goal'}` };
+      await this.flush(); // the hook's latest report first: the receipt is checked against it
+      const { recordDeliveryNotice: r } = await this.o.client.request(
+        RecordDeliveryNoticeDocument,
+        {
+          input: {
+            goalId: pane.goalId,
+            deliveryId: request.deliveryId,
+            via: 'LIFECYCLE_HOOK',
+            providerSessionRef: pane.id,
+            text: `handed over by the ${request.event ?? 'Stop'} hook (decision: block)`,
+          },
+        },
+      );
+      return {
+        ...base,
+        notice:
+          r.__typename === 'DeliveryNotice'
+            ? 'recorded'
+            : `not recorded: ${r.__typename === 'DeliveryNoticeRefused' ? r.reason : 'scope gap'}`,
+      };
+    }
     return { ok: false, error: `unknown op ${request.op}` };
   }
 }
 
 export interface HookRequest {
-  op: 'report' | 'end' | 'state' | 'status';
+  op: 'report' | 'end' | 'state' | 'status' | 'notice';
   pane?: string;
   liveness?: Liveness;
   event?: string;
+  /** op notice: the delivery a hook handed over. */
+  deliveryId?: string;
+}
+
+interface PendingNotice {
+  deliveryId: string;
+  agentId: string;
+  providerSessionRef: string;
+  occupantRef: string;
 }
 
 export type HookAnswer =
@@ -889,6 +1066,8 @@ export type HookAnswer =
       blocked?: boolean;
       reported?: string | null;
       status?: ReturnType<TmuxProvider['status']>;
+      /** op notice: the receipt recorded, or why not. */
+      notice?: string;
     }
   | { ok: false; error: string };
 

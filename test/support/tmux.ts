@@ -124,9 +124,21 @@ export function presenceUntil(
 export const liveness = (value: string) => (p: any) => p?.liveness === value;
 
 /** Starts the stand-in agent in a new pane bound to the agent, with the real `switchboard run`. */
-export async function runStandin(gw: Gw, box: Sandbox, goalId: string, agentId: string) {
+export async function runStandin(
+  gw: Gw,
+  box: Sandbox,
+  goalId: string,
+  agentId: string,
+  env: Record<string, string> = {},
+) {
+  const prefix = Object.keys(env).length
+    ? ['env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`)]
+    : [];
   const result = await runCli(
-    ['run', agentId, '--socket', box.sock, '--kind', 'standin', '--json', '--', 'node', STANDIN],
+    [
+      ...['run', agentId, '--socket', box.sock, '--kind', 'standin', '--json', '--'],
+      ...[...prefix, 'node', STANDIN],
+    ],
     { env: { SWITCHBOARD_URL: gw.url, SWITCHBOARD_GOAL: goalId } },
   );
   if (result.code !== 0) throw new Error(`switchboard run failed: ${result.stderr}`);

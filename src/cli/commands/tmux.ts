@@ -83,6 +83,10 @@ export function tmuxCommands(program: Command): void {
         60_000,
       )
       .option(
+        '--no-notices',
+        'never type a safe-point notice of unread messages into a pane (panes without hooks)',
+      )
+      .option(
         '--status',
         "print the running provider's panes (bindings, liveness, reasons) and exit",
       ),
@@ -101,6 +105,7 @@ export function tmuxCommands(program: Command): void {
           patterns?: string;
           hookSocket?: string;
           ttl: number;
+          notices: boolean;
           status?: boolean;
         }
       >(async (ctx, o) => {
@@ -117,10 +122,10 @@ export function tmuxCommands(program: Command): void {
           const status = answer.status;
           await ctx.print(status, () =>
             [
-              `instance ${status.instanceId ?? '(no tmux server)'}; hook socket ${status.hookSocket}`,
+              `instance ${status.instanceId ?? '(no tmux server)'}; hook socket ${status.hookSocket}; notices ${status.notices ? 'on' : 'off'}`,
               ...status.panes.map(
                 (p) =>
-                  `${p.paneId} ${p.agentId}${p.goalId ? `@${p.goalId}` : ''} ${p.notReported ? `NOT REPORTED (${p.notReported})` : (p.liveness ?? '-')} ${p.kind} ${p.basis === 'LIFECYCLE_HOOK' ? 'hooks' : 'screen'}: ${p.reason}`,
+                  `${p.paneId} ${p.agentId}${p.goalId ? `@${p.goalId}` : ''} ${p.notReported ? `NOT REPORTED (${p.notReported})` : (p.liveness ?? '-')} ${p.kind} ${p.basis === 'LIFECYCLE_HOOK' ? 'hooks' : 'screen'}: ${p.reason}${p.notice ? `; notice: ${p.notice}` : ''}`,
               ),
             ].join('\n'),
           );
@@ -155,6 +160,7 @@ export function tmuxCommands(program: Command): void {
           patterns,
           hookSocket: o.hookSocket,
           presenceTtlMs: o.ttl,
+          notices: o.notices,
           log: (line) => {
             if (!ctx.quiet) process.stderr.write(`switchboard provider: ${ctx.redact(line)}\n`);
           },
@@ -162,7 +168,7 @@ export function tmuxCommands(program: Command): void {
         await p.start();
         if (!ctx.quiet)
           process.stderr.write(
-            `switchboard provider: tmux provider ${me.providerId} for ${goals.join(', ')}; hook socket ${p.hookSocket}\n`,
+            `switchboard provider: tmux provider ${me.providerId} for ${goals.join(', ')}; hook socket ${p.hookSocket}${o.notices ? '' : '; notices off'}\n`,
           );
         await new Promise<void>((resolve) => {
           const done = () => resolve();
@@ -355,8 +361,15 @@ export function tmuxCommands(program: Command): void {
         }
         const taken = o.deliver ? await takeMessage(ctx) : undefined;
         if (taken) {
+          // The receipt the sender sees: handed over at a safe point (by the provider's credential).
+          const receipt = await reporter.notice(taken.id, event);
+          if (receipt?.notice !== 'recorded')
+            note(
+              ctx,
+              `message ${taken.id} handed over; receipt ${receipt?.notice ?? 'not recorded'}`,
+            );
           await reporter.report('WORKING', event);
-          process.stdout.write(`${JSON.stringify({ decision: 'block', reason: taken })}\n`);
+          process.stdout.write(`${JSON.stringify({ decision: 'block', reason: taken.text })}\n`);
           return;
         }
         await reporter.report('DONE', event);
@@ -525,14 +538,18 @@ async function presenceReporter(ctx: Context, server: TmuxServer, strict = false
     async end(event: string) {
       return ask({ op: 'end', event });
     },
+    /** Asks the provider to record the LIFECYCLE_HOOK receipt of a message handed over. */
+    async notice(deliveryId: string, event: string) {
+      return ask({ op: 'notice', deliveryId, event });
+    },
     get asked() {
       return asked;
     },
   };
 }
 
-/** Takes the agent's next message (its own PEER credential); the text for Claude, or none. */
-async function takeMessage(ctx: Context): Promise<string | undefined> {
+/** Takes the agent's next message (its own PEER credential): its id and the text for Claude, or none. */
+async function takeMessage(ctx: Context): Promise<{ id: string; text: string } | undefined> {
   if (!ctx.connection.token) {
     note(ctx, 'no credential for the agent (switchboard login): no message handed over');
     return undefined;
@@ -551,13 +568,14 @@ async function takeMessage(ctx: Context): Promise<string | undefined> {
       return undefined;
     }
     const m = taken.message;
-    return [
+    const text = [
       `Switchboard: a ${m.kind.toLowerCase()} from ${m.from}${m.subject ? `: ${m.subject}` : ''} (message ${m.id}${m.todoId ? `, todo ${m.todoId}` : ''}).`,
       '',
       m.body ?? m.bodyPreview ?? '',
       '',
       `Handle it, then run \`switchboard resolve ${m.id}\` (or \`switchboard release ${m.id}\` to put it back).`,
     ].join('\n');
+    return { id: m.id, text };
   } catch (error) {
     note(ctx, `could not take the next message: ${(error as Error).message}`);
     return undefined;

@@ -4,6 +4,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { askProvider } from '../src/providers/hooks.ts';
+import { Patterns } from '../src/providers/patterns.ts';
 import { asCaller, eventually, goalWithPeers, runCli, startGateway } from './support/cli.ts';
 import {
   type Gw,
@@ -441,5 +442,31 @@ describe('delivery at safe points (tmux provider notices)', { timeout: 60_000 },
     expect(await screen(box, pane)).not.toContain('unread message');
     const d = await receiptOf(id, peers[1]!.token);
     expect(d.receipt).toEqual({ notifiedAt: null, notices: [] });
+  });
+});
+
+describe('the input line a notice may be typed into', () => {
+  it('is empty only when the prompt pattern has a draft group that matched nothing', () => {
+    const patterns = new Patterns({
+      kinds: {
+        drafted: { prompt: ['^agent>(?: (?<draft>.*))?$'] },
+        blind: { prompt: ['^agent>.*$'] },
+      },
+    });
+    const at = (line: string) => ({
+      lines: [line],
+      cursorX: line.length,
+      cursorY: 0,
+      alternate: false,
+    });
+    expect(patterns.classify('drafted', at('agent> '), false)).toMatchObject({
+      state: 'prompt',
+      draft: '',
+    });
+    expect(patterns.classify('drafted', at('agent> half a dra'), false).draft).toBe('half a dra');
+    // Without a draft group nobody can tell an empty line from a typed one: never "empty".
+    const blind = patterns.classify('blind', at('agent> '), false);
+    expect(blind.state).toBe('prompt');
+    expect(blind.draft).toBeUndefined();
   });
 });

@@ -140,7 +140,8 @@ export class Patterns {
         return {
           state: 'prompt',
           reason: `settled prompt /${pattern.source}/`,
-          draft: (match.groups?.draft ?? '').trim(),
+          // Only a pattern with a `draft` group can tell an empty input line from a typed one.
+          draft: 'draft' in (match.groups ?? {}) ? (match.groups?.draft ?? '').trim() : undefined,
         };
     }
     if (recentOutput) return { state: 'working', reason: 'recent output' };
@@ -159,7 +160,10 @@ export interface Screen {
 export interface Classification {
   state: 'working' | 'blocked' | 'prompt' | 'unknown';
   reason: string;
-  /** At a prompt: the text on the input line (empty = safe to type a notice). */
+  /**
+   * At a prompt: the text on the input line (empty = safe to type a notice); undefined when
+   * the prompt pattern has no `draft` group, so emptiness cannot be told (never safe).
+   */
   draft?: string;
 }
 

@@ -890,6 +890,10 @@ export class TmuxProvider {
         Date.now() - pane.lastOutput < this.o.settleMs,
       );
       if (now.state !== 'prompt') return decide(`${waiting}: ${now.reason}`);
+      if (now.draft === undefined)
+        return decide(
+          `${waiting}: the prompt pattern cannot tell an empty input line (no draft group)`,
+        );
       if (now.draft) return decide(`${waiting}: the input line holds a draft`);
       if (this.panes.get(pane.id) !== pane || pane.hook || this.stopped)
         return decide(`${waiting}: the pane changed`);

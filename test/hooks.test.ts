@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { askProvider } from '../src/providers/hooks.ts';
 import { asCaller, goalWithPeers, runCli, startGateway, tempHome } from './support/cli.ts';
 import {
   type Gw,
@@ -55,6 +56,17 @@ async function setup() {
     });
   const claude = (name: string) => hook(['claude-code'], payload(name));
   return { box, goalId, peers, agent, pane, hook, claude };
+}
+
+/** The provider's view of the pane (through its socket), once `test` holds. */
+async function paneStatus(socket: string, pane: string, test: (p: any) => boolean) {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+    const answer = await askProvider(socket, { op: 'status' });
+    const p = answer.ok ? answer.status?.panes.find((x) => x.paneId === pane) : undefined;
+    if (p && test(p)) return p;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`pane ${pane} never reached the expected notice state`);
 }
 
 async function send(goalId: string, fromToken: string, to: string, body: string) {
@@ -201,6 +213,27 @@ describe('switchboard hook claude-code', { timeout: 60_000 }, () => {
       liveness: 'WORKING',
       basis: 'LIFECYCLE_HOOK',
     });
+  });
+
+  it('a pane whose hooks report never gets a typed notice: one status authority per target', async () => {
+    const { goalId, peers, agent, claude, box, pane } = await setup();
+    await claude('SessionStart');
+    const before = await paneStatus(box.hookSock, pane, () => true);
+    const sent = await send(goalId, peers[1]!.token, agent.agentId, 'a message for the hooks');
+    // The provider looks at the settled pane again and declines: its hooks hand messages over.
+    const decided = await paneStatus(
+      box.hookSock,
+      pane,
+      (p) => p.noticeChecks > before.noticeChecks && /hooks/.test(p.notice ?? ''),
+    );
+    expect(decided).toMatchObject({ basis: 'LIFECYCLE_HOOK', liveness: 'IDLE' });
+    expect(await box.tmux('capture-pane', '-p', '-t', pane)).not.toContain('unread message');
+    const { delivery } = await gw.t.ok(
+      `query($id: ID!) { delivery(id: $id) { ... on Delivery { receipt { notices { via } } } } }`,
+      { id: sent.id },
+      peers[1]!.token,
+    );
+    expect(delivery.receipt.notices).toEqual([]);
   });
 
   it('codex notify and `hook report` reach the provider; no provider is a note, never a failure', async () => {

@@ -820,11 +820,13 @@ export class TmuxProvider {
 
   // ---- safe-point notices -----------------------------------------------------------
 
-  /** Every reported pane without hooks gets a look: a message may have arrived meanwhile. */
+  /**
+   * Every reported pane not at work gets a look: a message may have arrived meanwhile. (A
+   * pane whose hooks report is only told so in its status; it costs no read.)
+   */
   private pollNotices(): void {
     for (const pane of this.panes.values())
-      if (pane.live && !pane.dead && !pane.hook && pane.liveness !== 'WORKING')
-        void this.notify(pane);
+      if (pane.live && !pane.dead && pane.liveness !== 'WORKING') void this.notify(pane);
   }
 
   /** The goal's pending notices; concurrent askers share one read. */

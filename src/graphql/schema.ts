@@ -9,6 +9,7 @@ import '../work/graphql/visions.ts';
 import '../work/graphql/frontier.ts';
 import '../work/graphql/external.ts';
 import '../work/graphql/workspaces.ts';
+import '../work/graphql/handoffs.ts';
 import '../presence/graphql.ts';
 import '../waits/graphql.ts';
 import '../directory/graphql.ts';

@@ -891,6 +891,8 @@ export type TodoTransitionKind =
   | 'CREATE'
   /** deferTodo. */
   | 'DEFER'
+  /** handoffTodo: the claim moved to the receiver (or was dropped for any qualified peer); the lease ended, never transferred. */
+  | 'HANDOFF'
   /** releaseClaim. */
   | 'RELEASE_CLAIM'
   /** releaseLease. */

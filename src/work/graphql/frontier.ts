@@ -60,7 +60,7 @@ const WorkspaceGuardReasonEnum = builder.enumType('WorkspaceGuardReason', {
   } satisfies Record<WorkspaceGuardReason, string>),
 });
 
-const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').implement({
+export const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').implement({
   description: 'One reason a todo is held back, naming what holds it.',
   fields: (t) => ({
     kind: t.expose('kind', {

@@ -20,6 +20,7 @@ import '../delivery/graphql/roster.ts';
 import '../ledger/graphql/events.ts';
 import '../ledger/graphql/read.ts';
 import '../ledger/graphql/checkpoint.ts';
+import '../ledger/graphql/obligations.ts';
 
 /** The whole schema: each schema file imported above adds its types and fields. */
 export const schema = builder.toSchema({ sortSchema: true });

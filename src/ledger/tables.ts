@@ -128,6 +128,10 @@ export const ledgerEventsTable = pgTable(
     // an agent comes from ledger_events_related_idx).
     index('ledger_events_material_idx').on(t.goalId, t.agentId, t.seq).where(sql`${t.material}`),
     index('ledger_events_time_idx').on(t.goalId, t.recordedAt),
+    // Each agent's latest replan checkpoint (replan obligations, VISION_CHECKPOINT_MISSING).
+    index('ledger_events_replan_idx')
+      .on(t.goalId, t.agentId, t.seq)
+      .where(sql`${t.eventKind} = 'REPLAN'`),
   ],
 );
 export type LedgerEventRow = typeof ledgerEventsTable.$inferSelect;

@@ -7,6 +7,7 @@ import type { ScopeGap } from '../core/scope.ts';
 import { validateId, validateOptionalId } from '../core/validate.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
+import { type ReplanObligationKind, visionCheckpointMissingSql } from '../ledger/obligations.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import { mergeKey } from './repository.ts';
@@ -132,6 +133,8 @@ export interface Frontier {
   readonly capabilities: string[];
   /** The agent's declared workspace; null when it declared none. */
   readonly workspace: FrontierAgentWorkspace | null;
+  /** VISION_CHECKPOINT_MISSING when the agent has a vision and no replan checkpoint. */
+  readonly replanNotices: ReplanObligationKind[];
   readonly rows: FrontierRow<FrontierTodo>[];
 }
 
@@ -217,6 +220,7 @@ export async function loadFrontier(
     seq: agent.seq ?? '0',
     capabilities,
     workspace,
+    replanNotices: agent.vision_checkpoint_missing ? ['VISION_CHECKPOINT_MISSING'] : [],
     rows: computeFrontier({
       agentId,
       capabilities: new Set(capabilities),
@@ -243,6 +247,7 @@ async function loadAgent(tx: Tx, goalId: string, agentId: string) {
     workspace_worktree: string | null;
     workspace_revision: string | null;
     workspace_declared_at: string | null;
+    vision_checkpoint_missing: boolean;
   }>(
     await tx.execute(sql`select ${activeAgentSql(goalId, agentId)} as active,
       (select ${c.capabilities} from ${c}
@@ -251,7 +256,8 @@ async function loadAgent(tx: Tx, goalId: string, agentId: string) {
       ws.repository as workspace_repository, ws.worktree as workspace_worktree,
       ws.revision as workspace_revision,
       to_char(ws.declared_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-        as workspace_declared_at
+        as workspace_declared_at,
+      ${visionCheckpointMissingSql(goalId, agentId)} as vision_checkpoint_missing
       from (select 1) one
       left join lateral (select ${w.repository} as repository, ${w.worktree} as worktree,
           ${w.revision} as revision, ${w.declaredAt} as declared_at

@@ -1,0 +1,1 @@
+CREATE INDEX "ledger_events_replan_idx" ON "ledger_events" USING btree ("goal_id","agent_id","seq") WHERE "ledger_events"."event_kind" = 'REPLAN';

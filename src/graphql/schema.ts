@@ -10,6 +10,7 @@ import '../work/graphql/frontier.ts';
 import '../work/graphql/external.ts';
 import '../work/graphql/workspaces.ts';
 import '../work/graphql/handoffs.ts';
+import '../work/graphql/closure.ts';
 import '../presence/graphql.ts';
 import '../waits/graphql.ts';
 import '../directory/graphql.ts';

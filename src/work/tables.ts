@@ -324,3 +324,24 @@ export const handoffsTable = pgTable(
   ],
 );
 export type HandoffRow = typeof handoffsTable.$inferSelect;
+
+/**
+ * A goal's closure: at most one row per goal, written by closeGoal once goalClosure finds no
+ * reason against it, with its GOAL_CLOSED ledger row. Completing every todo writes none.
+ */
+export const goalClosuresTable = pgTable('goal_closures', {
+  goalId: text('goal_id')
+    .primaryKey()
+    .references(() => goalsTable.id),
+  reason: text('reason').notNull(),
+  /** Relative refs to the acceptance evidence the closure cites. */
+  acceptanceRefs: text('acceptance_refs').array().notNull(),
+  closedAt: at('closed_at').notNull().defaultNow(),
+  closedByKind: actorKind('closed_by_kind').notNull(),
+  closedByAgent: text('closed_by_agent'),
+  credentialId: text('credential_id'),
+  /** The goal's work sequence the closure moved it to, and its GOAL_CLOSED ledger row. */
+  workSeq: bigint('work_seq', { mode: 'bigint' }).notNull(),
+  ledgerSeq: bigint('ledger_seq', { mode: 'bigint' }).notNull(),
+});
+export type GoalClosureRow = typeof goalClosuresTable.$inferSelect;

@@ -22,6 +22,8 @@ const EVENT_KINDS = [
   'PROJECTION',
   'REPLAN',
   'DELIVERY',
+  'EXTERNAL_EVENT',
+  'GOAL_CLOSED',
 ];
 const RECORD_KINDS = [
   'TODO_UPDATE',

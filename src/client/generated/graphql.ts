@@ -431,6 +431,8 @@ export type LedgerEventKind =
   | 'EXTERNAL_EVENT'
   /** A gate opened or was decided (openGate/resolveGate), or a host observed one. Not the decision itself: read `gates`. */
   | 'GATE'
+  /** The goal was closed, written only by closeGoal once goalClosure found no reason against it; its evidence refs are the acceptance refs cited. */
+  | 'GOAL_CLOSED'
   /** Work handed from `agentId` to `relatedAgentId`. Records the intent; not proof the other agent took it. */
   | 'HANDOFF'
   /** A change of a projected state (status, frontier, route) worth replanning on. */

@@ -431,6 +431,13 @@ describe(`bounded handoffs (${driver})`, () => {
       await database.db.execute(sql`select next_action from handoffs where id = ${h.id}`),
     );
     expect(stored?.next_action).toBe(h.nextAction);
+    // The CONTEXT delivery's body carries the screened text too, never the raw input.
+    const [body] = rowsOf<{ body: string }>(
+      await database.db.execute(sql`select body from deliveries where id = ${h.deliveryId}`),
+    );
+    expect(body?.body).toContain(h.nextAction);
+    expect(body?.body).not.toContain('ghp_abcdef');
+    expect(body?.body).not.toContain('sk-abcdef');
   });
 
   it('reads a packet in a constant number of SQL statements, however many todos the goal has', async () => {

@@ -301,6 +301,7 @@ export async function closeGoal(
         reasons: assessed.reasons,
       } satisfies GoalClosureRefused);
     }
+    // The row's refs passed the ledger's privacy screen: the closure stores those.
     const event = await appendEvent(tx, {
       goalId,
       source: 'WORK_GRAPH',
@@ -316,7 +317,7 @@ export async function closeGoal(
     });
     return {
       type: 'GoalClosed',
-      closure: await insertClosure(tx, goalId, reason, acceptanceRefs, actor, seq, event.seq),
+      closure: await insertClosure(tx, goalId, reason, event.evidenceRefs, actor, seq, event.seq),
     };
   });
   if (result.type === 'UnknownAgent') throw new Error('closeGoal names no agent');

@@ -228,7 +228,15 @@ export async function handoffTodo(
       },
       (after) => handoffEvent(actor, after, { id, to }),
     );
-    const delivery = to === null ? null : await deliverPacket(tx, caller, todo, to, id, input);
+    const delivery =
+      to === null
+        ? null
+        : await deliverPacket(tx, caller, todo, to, id, {
+            nextAction,
+            validation,
+            stopCondition,
+            omitted,
+          });
     const [row] = await tx
       .insert(handoffsTable)
       .values({
@@ -400,7 +408,8 @@ async function deliverPacket(
   todo: Todo,
   to: string,
   handoffId: string,
-  input: HandoffTodoInput,
+  /** The screened texts: the body carries what the packet stores, never the raw input. */
+  text: { nextAction: string; validation: string; stopCondition: string; omitted: string[] },
 ): Promise<Delivery> {
   const result = await deliver(tx, caller, {
     goalId: todo.goalId,
@@ -411,10 +420,10 @@ async function deliverPacket(
     body: [
       `Handoff ${handoffId} of todo ${todo.id}. Read the packet (it evaluates the guards for you now):`,
       `  handoff(goalId: "${todo.goalId}", handoffId: "${handoffId}")`,
-      `Next action: ${input.nextAction.trim()}`,
-      `Validation: ${input.validation.trim()}`,
-      `Stop condition: ${input.stopCondition.trim()}`,
-      `Omitted or private: ${input.omitted.length === 0 ? 'nothing' : input.omitted.join('; ')}`,
+      `Next action: ${text.nextAction}`,
+      `Validation: ${text.validation}`,
+      `Stop condition: ${text.stopCondition}`,
+      `Omitted or private: ${text.omitted.length === 0 ? 'nothing' : text.omitted.join('; ')}`,
     ].join('\n'),
     idempotencyKey: `handoff:${handoffId}`,
   });

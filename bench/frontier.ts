@@ -29,6 +29,7 @@ import {
   type NewTodoRow,
   type TodoStatus,
   todosTable,
+  workspacesTable,
 } from '../src/work/tables.ts';
 import { figure, printReport, progress, setting } from './support.ts';
 
@@ -68,6 +69,21 @@ async function seed(db: Db, goalId: string) {
       capabilities: capabilityNames.filter(() => rand() < 0.5),
       updatedByKind: 'ADMIN' as const,
     })),
+  );
+  // Workspaces: most agents in a linked worktree of the main repository, some in its
+  // canonical checkout, some in the other repository, some with none (the WORKSPACE guard).
+  const repositories = ['git:github.com/bench/app', 'git:github.com/bench/docs'] as const;
+  await db.insert(workspacesTable).values(
+    agentIds
+      .filter((_, i) => i % 10 !== 9)
+      .map((agentId, i) => ({
+        goalId,
+        agentId,
+        repository: i % 10 === 8 ? repositories[1] : repositories[0],
+        worktree: i % 10 === 7 ? ('CANONICAL' as const) : ('LINKED' as const),
+        revision: 'abcdef1234',
+        declaredByKind: 'ADMIN' as const,
+      })),
   );
   const gates = Array.from({ length: 20 }, (_, i) => ({
     id: `gate_${goalId}_${i}`,
@@ -124,7 +140,13 @@ async function seed(db: Db, goalId: string) {
             ]
           : [],
       requiredCapability: rand() < 0.3 ? pick(capabilityNames) : null,
-      writeScope: ['src/**'],
+      // Write scopes (the WRITE_SCOPE_CONFLICT guard): mostly one module each, some whole trees;
+      // most todos write the main repository, some the other, some none.
+      taskRepository: rand() < 0.8 ? repositories[0] : rand() < 0.5 ? repositories[1] : null,
+      writeScope:
+        rand() < 0.1
+          ? ['src/**']
+          : [`src/m${Math.floor(rand() * 40)}/**`, ...(rand() < 0.2 ? ['docs/*.md'] : [])],
       continuationPolicy: 'INDEPENDENT_HANDOFF',
       supersededBy: status === 'SUPERSEDED' && i + 1 < TODOS ? ids[i + 1] : null,
       claimedBy,
@@ -141,7 +163,9 @@ async function seed(db: Db, goalId: string) {
     await db.insert(todosTable).values(rows.slice(i, i + 500));
   await db.insert(streamHeadsTable).values({ goalId, stream: 'work', seq: BigInt(TODOS) });
   // Statistics as autovacuum would leave them after a bulk load (PGlite has no autovacuum).
-  await db.execute(sql`analyze todos, gates, agents, agent_capabilities, stream_heads`);
+  await db.execute(
+    sql`analyze todos, gates, agents, agent_capabilities, agent_workspaces, stream_heads`,
+  );
   return {
     agentIds,
     liveTodos: rows.filter((r) => r.status === 'OPEN' || r.status === 'DEFERRED').length,
@@ -225,7 +249,7 @@ async function main() {
   const { token } = await issueCredential(db, { kind: 'PEER', goalId, agentId, label: 'bench' });
   const query = `query($g: ID!) { frontier(goalId: $g) { ... on Frontier { runnableCount
     rows { runnable todo { id title status priority claimedBy lease { state } }
-      guards { kind todoId gateId agentId capability condition } } } } }`;
+      guards { kind todoId gateId agentId capability condition repository writeScope workspaceReason } } } } }`;
   const post = async () => {
     const response = await fetch(gateway.url, {
       method: 'POST',
@@ -262,6 +286,14 @@ async function main() {
         gates: 20,
         frontierRows: once.rows.length,
         runnable: once.rows.filter((r) => r.runnable).length,
+        guardsOfKind: Object.fromEntries(
+          [...new Set(once.rows.flatMap((r) => r.guards.map((g) => g.kind)))]
+            .sort()
+            .map((kind) => [
+              kind,
+              once.rows.filter((r) => r.guards.some((g) => g.kind === kind)).length,
+            ]),
+        ),
         seedMs,
       },
       service: { statementsPerCall, ...service },

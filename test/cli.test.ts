@@ -17,6 +17,7 @@ import {
   asCaller,
   eventually,
   goalWithPeers,
+  issueCredential,
   registerProvider,
   runCli,
   startGateway,
@@ -773,6 +774,12 @@ describe('admin, observe, help, completion', () => {
       'admin token issue',
       'admin token revoke',
       'admin delegate',
+      'todo handoff',
+      'todo packet',
+      'workspace declare',
+      'replan owed',
+      'goal closure',
+      'goal close',
       'completion',
     ];
     const missing: string[] = [];
@@ -786,6 +793,117 @@ describe('admin, observe, help, completion', () => {
         }),
       );
     expect(missing).toEqual([]);
+  }, 60_000);
+});
+
+describe('handoffs, workspaces, replan obligations, goal closure', () => {
+  it('todo handoff and packet, workspace declare, replan owed, goal closure and close, with their codes', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const [a, b] = [peers[0]!, peers[1]!];
+    const asA = asCaller(gw.url, a.token, goalId);
+    const asB = asCaller(gw.url, b.token, goalId);
+    const steward = (await issueCredential(gw.t, { kind: 'STEWARD', goalIds: [goalId] })).token;
+    const asSteward = asCaller(gw.url, steward, goalId);
+    const created = await runCli(
+      ['todo', 'create', '--title', 'port the frontier', '--capability', 'node', '--json'],
+      { env: asA },
+    );
+    const todoId = created.json().id;
+    expect((await runCli(['todo', 'claim', todoId], { env: asA })).code).toBe(0);
+
+    const declared = await runCli(
+      [
+        'workspace',
+        'declare',
+        '--repository',
+        'https://github.com/acme/app.git',
+        '--worktree',
+        'linked',
+        '--revision',
+        'abcdef1234',
+        '--json',
+      ],
+      { env: asA },
+    );
+    expect(declared.code).toBe(0);
+    expect(declared.json()).toMatchObject({
+      agentId: a.agentId,
+      workspace: { repository: 'git:github.com/acme/app', worktree: 'LINKED' },
+    });
+    const badRevision = await runCli(
+      [
+        'workspace',
+        'declare',
+        '--repository',
+        'git:github.com/acme/app',
+        '--worktree',
+        'linked',
+        '--revision',
+        'main',
+      ],
+      { env: asA },
+    );
+    expect(badRevision.code).toBe(2);
+
+    const handoff = ['todo', 'handoff', todoId, '--to', b.agentId, '--next', 'finish the port'];
+    const packet = [
+      '--validation',
+      'both drivers green',
+      '--stop',
+      'done',
+      '--omitted',
+      'the vendor notes',
+    ];
+    const lacking = await runCli([...handoff, ...packet, '--json'], { env: asA });
+    expect(lacking.code).toBe(5);
+    expect(lacking.json()).toMatchObject({
+      __typename: 'HandoffRefused',
+      refusal: 'RECEIVER_LACKS_CAPABILITY',
+      capability: 'node',
+    });
+    await gw.t.ok(
+      `mutation($input: SetCapabilitiesInput!) { setCapabilities(input: $input) { __typename } }`,
+      { input: { goalId, capabilities: ['node'] } },
+      b.token,
+    );
+    const handed = await runCli([...handoff, ...packet, '--json'], { env: asA });
+    expect(handed.code).toBe(0);
+    const h = handed.json();
+    expect(h).toMatchObject({
+      __typename: 'Handoff',
+      receiver: b.agentId,
+      leaseTransferred: false,
+      omitted: ['the vendor notes'],
+      senderWorkspace: { revision: 'abcdef1234' },
+    });
+
+    const read = await runCli(['todo', 'packet', h.id, '--json'], { env: asB });
+    expect(read.code).toBe(0);
+    expect(read.json()).toMatchObject({ readFor: b.agentId, live: true, runnable: true });
+    const human = await runCli(['todo', 'packet', h.id], { env: asB });
+    expect(human.stdout).toContain('runnable for');
+    expect(human.stdout).toContain('next: finish the port');
+    expect((await runCli(['todo', 'packet', 'hof_missing'], { env: asB })).code).toBe(11);
+
+    const owed = await runCli(['replan', 'owed', '--json'], { env: asB });
+    expect(owed.code).toBe(0);
+    expect(owed.json().obligations.map((o: any) => o.kind)).toContain('HANDOFF_RECEIVED');
+    const owedText = await runCli(['replan', 'owed'], { env: asB });
+    expect(owedText.stdout).toContain(`switchboard evidence-log --agent ${b.agentId} --limit 30`);
+    expect((await runCli(['replan', 'owed', '--agent', a.agentId], { env: asB })).code).toBe(4);
+
+    const closure = await runCli(['goal', 'closure', '--json'], { env: asA });
+    expect(closure.code).toBe(0);
+    expect(closure.json()).toMatchObject({ closable: false });
+    expect(closure.json().reasons.map((r: any) => r.kind)).toContain('LIVE_ADVANCEMENT_TODO');
+    const closureText = await runCli(['goal', 'closure'], { env: asA });
+    expect(closureText.stdout).toContain('may not be closed');
+    const close = ['goal', 'close', '--ref', 'ci/acceptance.txt', '--reason', 'shipped'];
+    expect((await runCli(close, { env: asA })).code).toBe(4); // a PEER may not
+    const refused = await runCli([...close, '--json'], { env: asSteward });
+    expect(refused.code).toBe(5);
+    expect(refused.json().__typename).toBe('GoalClosureRefused');
+    expect(refused.stderr).toContain('LIVE_ADVANCEMENT_TODO');
   }, 60_000);
 });
 

@@ -17,6 +17,7 @@ import {
   BIN,
   eventually,
   goalWithPeers,
+  issueCredential,
   registerProvider,
   runCli,
   startGateway,
@@ -145,6 +146,12 @@ describe('tools/list', () => {
         'complete_todo',
         'defer_todo',
         'open_gate',
+        'handoff_todo',
+        'handoff_packet',
+        'declare_workspace',
+        'goal_closure',
+        'replan_owed',
+        'close_goal',
       ]),
     );
   }, 90_000);
@@ -512,6 +519,51 @@ describe('work', () => {
       reason: 'ship it?',
     });
     expect(gate).toMatchObject({ type: 'Gate', state: 'OPEN' });
+  }, 60_000);
+});
+
+describe('handoffs, workspaces, replan obligations, goal closure', () => {
+  it('declare_workspace, handoff_todo, handoff_packet, replan_owed, goal_closure, close_goal, with typed refusals', async () => {
+    const { goalId, peers, sessions } = await team(2);
+    const [a, b] = [sessions[0]!, sessions[1]!];
+    const steward = (await issueCredential(gw.t, { kind: 'STEWARD', goalIds: [goalId] })).token;
+    const s = await connect(asCaller(gw.url, steward, goalId), 'admin');
+    const todo = await createTodo(goalId, 'port the frontier');
+    expect(await a.ok('claim_todo', { todo })).toMatchObject({ type: 'ClaimedTodo' });
+
+    expect(
+      await a.ok('declare_workspace', {
+        repository: 'git:github.com/acme/app',
+        worktree: 'LINKED',
+        revision: 'abcdef1234',
+      }),
+    ).toMatchObject({ type: 'AgentWorkspace', workspace: { worktree: 'LINKED' } });
+    const packet = { next_action: 'finish it', validation: 'tests pass', stop_condition: 'done' };
+    expect(await a.ok('handoff_todo', { todo, to: 'nobody', ...packet })).toMatchObject({
+      type: 'HandoffRefused',
+      refusal: 'UNKNOWN_RECEIVER',
+    });
+    const handed = await a.ok('handoff_todo', { todo, to: peers[1]!.agentId, ...packet });
+    expect(handed).toMatchObject({ type: 'Handoff', receiver: peers[1]!.agentId });
+    const read = await b.ok('handoff_packet', { handoff: handed.id });
+    expect(read).toMatchObject({ type: 'HandoffRead', readFor: peers[1]!.agentId, runnable: true });
+    expect(await b.ok('handoff_packet', { handoff: 'hof_missing' })).toMatchObject({
+      type: 'UnknownHandoff',
+    });
+    const owed = await b.ok('replan_owed');
+    expect(owed.type).toBe('ReplanObligations');
+    expect(owed.obligations.map((o: any) => o.kind)).toContain('HANDOFF_RECEIVED');
+    expect(owed.requiredReads[0].command).toBe(
+      `switchboard evidence-log --agent ${peers[1]!.agentId} --limit 30`,
+    );
+    const closure = await a.ok('goal_closure');
+    expect(closure).toMatchObject({ type: 'GoalClosure', closable: false });
+    const refused = await s.ok('close_goal', { acceptance_refs: ['ci/ok.txt'], reason: 'done' });
+    expect(refused.type).toBe('GoalClosureRefused');
+    expect(refused.reasons.map((r: any) => r.kind)).toContain('LIVE_ADVANCEMENT_TODO');
+    // a PEER may not close a goal: the gateway's FORBIDDEN is an isError result
+    const forbidden = await a.call('close_goal', { acceptance_refs: ['ci/ok.txt'], reason: 'x' });
+    expect(forbidden.isError).toBe(true);
   }, 60_000);
 });
 

@@ -21,6 +21,8 @@ const CODES: Record<string, ExitCode> = {
   IdempotencyConflict: ExitCode.IDEMPOTENCY_CONFLICT,
   ObservationGap: ExitCode.NOT_RUNNING,
   InboxEmpty: ExitCode.EMPTY,
+  HandoffRefused: ExitCode.REFUSED,
+  UnknownHandoff: ExitCode.NOT_FOUND,
 };
 
 function describe(result: Typed): string {
@@ -59,6 +61,10 @@ function describe(result: Typed): string {
       return `idempotency conflict: key ${r.idempotencyKey} was used for a different request (differs in ${(r.differingFields as string[]).join(', ')}); pick a new --key`;
     case 'ObservationGap':
       return `nothing to observe of ${r.agentId}: ${r.reason}`;
+    case 'HandoffRefused':
+      return `refused: ${String(r.refusal).toLowerCase().replaceAll('_', ' ')}${r.receiver ? ` (${r.receiver})` : ''}${r.capability ? `: needs ${r.capability}` : ''}${r.delivery ? `: delivery ${r.delivery.reason}` : ''}`;
+    case 'UnknownHandoff':
+      return `no handoff ${r.handoffId} in goal ${r.goalId}`;
     case 'InboxEmpty':
       return 'inbox empty: no unprocessed message to take';
     default:

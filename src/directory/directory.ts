@@ -6,6 +6,7 @@ import type { ScopeGap } from '../core/scope.ts';
 import type { Db } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { stalledDeliveries } from '../delivery/delivery.ts';
+import { type ReplanObligationKind, visionCheckpointMissingSql } from '../ledger/obligations.ts';
 import { type Presence, toPresence } from '../presence/read.ts';
 import {
   type DeclaredSource,
@@ -48,6 +49,8 @@ export interface DirectoryRow {
   };
   readonly presence: Presence | null;
   readonly observationLimits: ObservationLimit[];
+  /** VISION_CHECKPOINT_MISSING when the agent has a vision and no replan checkpoint. */
+  readonly replanNotices: ReplanObligationKind[];
 }
 
 export interface DirectoryPacket {
@@ -85,6 +88,7 @@ interface RowRecord {
   current_instance: string | null;
   presence_ttl_ms: number | null;
   observation_sources: DeclaredSource[] | null;
+  vision_checkpoint_missing: boolean;
 }
 
 const asDate = (value: string | Date) => (value instanceof Date ? value : new Date(value));
@@ -140,7 +144,8 @@ export async function readDirectory(
              ${p.reportSeq}::text as report_seq, ${p.stateChangeSeq}::text as state_change_seq,
              ${p.endedAt} as ended_at,
              ${pr.instanceId} as current_instance, ${pr.presenceTtlMs} as presence_ttl_ms,
-             ${pr.observationSources} as observation_sources
+             ${pr.observationSources} as observation_sources,
+             ${visionCheckpointMissingSql(a.goalId, a.agentId)} as vision_checkpoint_missing
       from ${a}
       left join lateral (${currentClaimSql(
         a.goalId,
@@ -222,6 +227,7 @@ function toRow(r: RowRecord, now: Date): DirectoryRow {
     work: { todoId: r.todo_id, claimed: r.todo_id !== null, lease: r.lease_state ?? 'NONE' },
     presence,
     observationLimits: [...new Set((r.observation_sources ?? []).flatMap((s) => s.limits))],
+    replanNotices: r.vision_checkpoint_missing ? ['VISION_CHECKPOINT_MISSING'] : [],
   };
 }
 

@@ -1,5 +1,6 @@
 import { builder } from '../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
+import { ReplanObligationKindEnum } from '../ledger/graphql/obligations.ts';
 import { LivenessEnum, ObservationLimitEnum, PresenceRef } from '../presence/graphql.ts';
 import { LeaseStateEnum } from '../work/graphql/leases.ts';
 import {
@@ -128,6 +129,11 @@ const DirectoryRowRef = builder.objectRef<DirectoryRow>('DirectoryRow').implemen
     observationLimits: t.expose('observationLimits', {
       type: [ObservationLimitEnum],
       description: 'What excerpts of this agent cannot contain, as its provider declared.',
+    }),
+    replanNotices: t.expose('replanNotices', {
+      type: [ReplanObligationKindEnum],
+      description:
+        'VISION_CHECKPOINT_MISSING when the agent has a vision and has recorded no replan checkpoint; empty otherwise. The other obligations depend on its scoped ledger: read replanObligations.',
     }),
   }),
 });

@@ -9,6 +9,8 @@ import '../work/graphql/visions.ts';
 import '../work/graphql/frontier.ts';
 import '../work/graphql/external.ts';
 import '../work/graphql/workspaces.ts';
+import '../work/graphql/handoffs.ts';
+import '../work/graphql/closure.ts';
 import '../presence/graphql.ts';
 import '../waits/graphql.ts';
 import '../directory/graphql.ts';
@@ -20,6 +22,7 @@ import '../delivery/graphql/roster.ts';
 import '../ledger/graphql/events.ts';
 import '../ledger/graphql/read.ts';
 import '../ledger/graphql/checkpoint.ts';
+import '../ledger/graphql/obligations.ts';
 
 /** The whole schema: each schema file imported above adds its types and fields. */
 export const schema = builder.toSchema({ sortSchema: true });

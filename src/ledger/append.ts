@@ -197,6 +197,7 @@ const transitionVerbs: Record<TodoTransitionKind, string> = {
   DEFER: 'deferred',
   RESUME: 'resumed',
   CLOSE_NO_FOLLOW_UP: 'closed with no follow-up',
+  HANDOFF: 'handed off',
 };
 
 /** Transitions that change what comes next for work that depends on or waits for the todo. */
@@ -208,6 +209,7 @@ const materialTransitions = new Set<TodoTransitionKind>([
   'DEFER',
   'RESUME',
   'CLOSE_NO_FOLLOW_UP',
+  'HANDOFF',
 ]);
 
 /** The TODO_UPDATE row a work-graph transition appends (work.ts `recordTransition`). */
@@ -283,6 +285,37 @@ export function externalEventEvent(
     summary: `${who} recorded that ${fact.repository}#${fact.ref} was merged (observed ${fact.observedAt.toISOString()})${waitingTodoIds.length > 0 ? `; ${waitingTodoIds.length} live todo(s) wait for it` : ''}`,
     material: true,
     goalChange: waitingTodoIds.length > 0 ? 'NEXT_ACTION' : null,
+    recordedBy: actor,
+  };
+}
+
+/**
+ * The HANDOFF row handoffTodo appends (in place of its TODO_UPDATE row). A handoff to a
+ * named agent names it as `relatedAgentId` (its ledger shows the row); an unnamed one is
+ * goal-level (NEXT_ACTION): any qualified peer of the goal may take the work.
+ */
+export function handoffEvent(
+  actor: Actor,
+  todo: { goalId: string; id: string; title: string; status: TodoStatus },
+  handoff: { id: string; to: string | null },
+): NewLedgerEvent {
+  const who = actor.agentId ?? actor.kind;
+  const to = handoff.to ?? 'any qualified peer';
+  return {
+    goalId: todo.goalId,
+    source: 'WORK_GRAPH',
+    eventKind: 'HANDOFF',
+    agentId: actor.agentId,
+    todoId: todo.id,
+    relatedAgentId: handoff.to,
+    classification: handoff.to === null ? 'unclaimed' : 'named',
+    status: todo.status.toLowerCase(),
+    summary: screenableSummary(
+      `${who} handed off "${todo.title}" to ${to} (packet ${handoff.id})`,
+      `${who} handed off ${todo.id} to ${to} (packet ${handoff.id})`,
+    ),
+    material: true,
+    goalChange: handoff.to === null ? 'NEXT_ACTION' : null,
     recordedBy: actor,
   };
 }

@@ -46,6 +46,8 @@ export type LedgerReadPurpose = (typeof ledgerReadPurposes)[number];
 
 export interface RequiredRead {
   readonly query: string;
+  /** The CLI command that makes the same read, where there is one. */
+  readonly command?: string | null;
   readonly reason: string;
 }
 

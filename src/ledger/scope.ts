@@ -70,8 +70,6 @@ export async function loadAgentScope(
   roleScope?: string | null,
 ): Promise<AgentScope> {
   const v = visionsTable;
-  const t = todosTable;
-  const g = gatesTable;
   if (roleScope === undefined) {
     const [vision] = await q
       .select({ roleScope: v.roleScope })
@@ -79,53 +77,93 @@ export async function loadAgentScope(
       .where(and(eq(v.goalId, goalId), eq(v.agentId, agentId)));
     roleScope = vision?.roleScope ?? null;
   }
-  const lanePrefixes = lanePrefixesOf(roleScope);
+  const scopes = await loadAgentScopes(q, goalId, [{ agentId, roleScope }]);
+  return scopes.get(agentId) as AgentScope;
+}
+
+/**
+ * The scopes of several agents of a goal at once, in two statements whatever their number:
+ * the todos any of them claims or any of their lanes selects, and the goal's gates.
+ */
+export async function loadAgentScopes(
+  q: Queryable,
+  goalId: string,
+  agents: readonly { agentId: string; roleScope: string | null }[],
+): Promise<Map<string, AgentScope>> {
+  const t = todosTable;
+  const g = gatesTable;
+  const prefixesOf = new Map(agents.map((a) => [a.agentId, lanePrefixesOf(a.roleScope)]));
+  const allPrefixes = [...new Set([...prefixesOf.values()].flat())];
   const inLane =
-    lanePrefixes.length === 0
+    allPrefixes.length === 0
       ? sql`false`
       : sql`(${t.claimedBy} is null and ${inArray(t.status, liveStatuses)} and exists (
-          select 1 from unnest(${t.writeScope}) ws, unnest(${textArray(lanePrefixes)}) p
+          select 1 from unnest(${t.writeScope}) ws, unnest(${textArray(allPrefixes)}) p
           where ws = p or starts_with(ws, p || '/')))`;
+  const agentIds = agents.map((a) => a.agentId);
   const [todos, gates] = await Promise.all([
     q
       .select({
         id: t.id,
-        claimed: sql<boolean | null>`${t.claimedBy} = ${agentId}`,
+        claimedBy: t.claimedBy,
         status: t.status,
+        writeScope: t.writeScope,
         dependsOn: t.dependsOn,
         resumeWhen: t.resumeWhen,
         requiredDecisionScopes: t.requiredDecisionScopes,
       })
       .from(t)
-      .where(and(eq(t.goalId, goalId), or(eq(t.claimedBy, agentId), inLane))),
+      .where(
+        and(eq(t.goalId, goalId), or(sql`${t.claimedBy} = any(${textArray(agentIds)})`, inLane)),
+      ),
     q
       .select({ id: g.id, kind: g.kind, granularity: g.granularity, scopeKey: g.scopeKey })
       .from(g)
       .where(eq(g.goalId, goalId)),
   ]);
-  const claimed = new Set<string>();
-  const lane = new Set<string>();
-  const dependencies = new Set<string>();
-  const gateIds = new Set<string>();
-  const required: ReturnType<typeof parseDecisionScope>[] = [];
-  for (const todo of todos) {
-    (todo.claimed ? claimed : lane).add(todo.id);
-    if (!liveStatuses.includes(todo.status)) continue;
-    for (const id of todo.dependsOn) dependencies.add(id);
-    for (const text of todo.resumeWhen) {
-      const condition = parseResumeCondition('resumeWhen', text);
-      if (condition.kind === 'todo_done') dependencies.add(condition.todoId);
-      if (condition.kind === 'gate_resolved') gateIds.add(condition.gateId);
+  const scopes = new Map<string, AgentScope>();
+  for (const { agentId } of agents) {
+    const lanePrefixes = prefixesOf.get(agentId) ?? [];
+    const claimed = new Set<string>();
+    const lane = new Set<string>();
+    const dependencies = new Set<string>();
+    const gateIds = new Set<string>();
+    const required: ReturnType<typeof parseDecisionScope>[] = [];
+    for (const todo of todos) {
+      if (todo.claimedBy === agentId) claimed.add(todo.id);
+      else if (
+        todo.claimedBy === null &&
+        liveStatuses.includes(todo.status) &&
+        todo.writeScope.some((ws) => lanePrefixes.some((p) => ws === p || ws.startsWith(`${p}/`)))
+      ) {
+        lane.add(todo.id);
+      } else continue;
+      if (!liveStatuses.includes(todo.status)) continue;
+      for (const id of todo.dependsOn) dependencies.add(id);
+      for (const text of todo.resumeWhen) {
+        const condition = parseResumeCondition('resumeWhen', text);
+        if (condition.kind === 'todo_done') dependencies.add(condition.todoId);
+        if (condition.kind === 'gate_resolved') gateIds.add(condition.gateId);
+      }
+      for (const text of todo.requiredDecisionScopes) {
+        required.push(parseDecisionScope('requiredDecisionScopes', text));
+      }
     }
-    for (const text of todo.requiredDecisionScopes) {
-      required.push(parseDecisionScope('requiredDecisionScopes', text));
+    for (const gate of gates) {
+      if (required.some((r) => covers(gate, r))) gateIds.add(gate.id);
     }
+    for (const id of [...claimed, ...lane]) dependencies.delete(id);
+    scopes.set(agentId, {
+      goalId,
+      agentId,
+      lanePrefixes,
+      claimed,
+      lane,
+      dependencies,
+      gates: gateIds,
+    });
   }
-  for (const gate of gates) {
-    if (required.some((r) => covers(gate, r))) gateIds.add(gate.id);
-  }
-  for (const id of [...claimed, ...lane]) dependencies.delete(id);
-  return { goalId, agentId, lanePrefixes, claimed, lane, dependencies, gates: gateIds };
+  return scopes;
 }
 
 /** The first scoping rule a row meets for the scope's agent, or null when it is another agent's. */

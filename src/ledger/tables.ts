@@ -15,7 +15,7 @@ import { goalsTable } from '../registry/tables.ts';
  * What an event records. Agents and hosts record most kinds with recordEvent; GATE rows are
  * also written by openGate/resolveGate, TODO_UPDATE rows by every work-graph transition,
  * REPLAN rows only by a digest-checked recordReplanCheckpoint, DELIVERY rows only by
- * deliveries, EXTERNAL_EVENT rows only by recordExternalEvent.
+ * deliveries, EXTERNAL_EVENT rows only by recordExternalEvent, GOAL_CLOSED rows only by closeGoal.
  */
 export const ledgerEventKinds = [
   'TODO_UPDATE',
@@ -28,6 +28,7 @@ export const ledgerEventKinds = [
   'REPLAN',
   'DELIVERY',
   'EXTERNAL_EVENT',
+  'GOAL_CLOSED',
 ] as const;
 export type LedgerEventKind = (typeof ledgerEventKinds)[number];
 
@@ -36,6 +37,7 @@ export const systemOnlyKinds: Partial<Record<LedgerEventKind, string>> = {
   REPLAN: 'recordReplanCheckpoint',
   DELIVERY: 'deliver',
   EXTERNAL_EVENT: 'recordExternalEvent',
+  GOAL_CLOSED: 'closeGoal',
 };
 
 /** Where a row came from. */
@@ -128,6 +130,10 @@ export const ledgerEventsTable = pgTable(
     // an agent comes from ledger_events_related_idx).
     index('ledger_events_material_idx').on(t.goalId, t.agentId, t.seq).where(sql`${t.material}`),
     index('ledger_events_time_idx').on(t.goalId, t.recordedAt),
+    // Each agent's latest replan checkpoint (replan obligations, VISION_CHECKPOINT_MISSING).
+    index('ledger_events_replan_idx')
+      .on(t.goalId, t.agentId, t.seq)
+      .where(sql`${t.eventKind} = 'REPLAN'`),
   ],
 );
 export type LedgerEventRow = typeof ledgerEventsTable.$inferSelect;

@@ -7,10 +7,11 @@ import type { ScopeGap } from '../core/scope.ts';
 import { validateId, validateOptionalId } from '../core/validate.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
+import { type ReplanObligationKind, visionCheckpointMissingSql } from '../ledger/obligations.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import { mergeKey } from './repository.ts';
-import { computeFrontier, type FrontierRow, type Retired } from './rules.ts';
+import { computeFrontier, type FrontierGate, type FrontierRow, type Retired } from './rules.ts';
 import {
   claimOrderSql,
   gateStateSql,
@@ -30,7 +31,7 @@ import {
   type WorktreeKind,
   workspacesTable,
 } from './tables.ts';
-import type { LeaseState, Todo } from './values.ts';
+import type { GateState, LeaseState, Todo } from './values.ts';
 
 /** The routing fields of a live todo: all the frontier reads. */
 export type FrontierTodo = Pick<
@@ -132,6 +133,8 @@ export interface Frontier {
   readonly capabilities: string[];
   /** The agent's declared workspace; null when it declared none. */
   readonly workspace: FrontierAgentWorkspace | null;
+  /** VISION_CHECKPOINT_MISSING when the agent has a vision and no replan checkpoint. */
+  readonly replanNotices: ReplanObligationKind[];
   readonly rows: FrontierRow<FrontierTodo>[];
 }
 
@@ -167,46 +170,69 @@ export async function frontier(
     async (tx) => {
       const gap = await checkGoalScope(tx, caller, goalId);
       if (gap) return gap;
-      const [agent, todos, retired, gates, available, merged] = await Promise.all([
-        loadAgent(tx, goalId, agentId),
-        loadLiveTodos(tx, goalId),
-        loadRetired(tx, goalId),
-        loadFrontierGates(tx, goalId),
-        loadAvailableCapabilities(tx, goalId),
-        loadMergedPullRequests(tx, goalId),
-      ]);
-      if (!agent?.active) return unknownAgent(goalId, agentId);
-      const capabilities = agent.capabilities ?? [];
-      const workspace =
-        agent.workspace_repository === null
-          ? null
-          : {
-              repository: agent.workspace_repository,
-              worktree: agent.workspace_worktree as WorktreeKind,
-              revision: agent.workspace_revision as string,
-              declaredAt: new Date(agent.workspace_declared_at as string),
-            };
-      return {
-        type: 'Frontier',
-        goalId,
-        agentId,
-        seq: agent.seq ?? '0',
-        capabilities,
-        workspace,
-        rows: computeFrontier({
-          agentId,
-          capabilities: new Set(capabilities),
-          workspace,
-          todos,
-          retired,
-          gates,
-          availableCapabilities: available,
-          mergedPullRequests: merged,
-        }),
-      } satisfies Frontier;
+      const loaded = await loadFrontier(tx, goalId, agentId);
+      return loaded.type === 'UnknownAgent' ? loaded : loaded.frontier;
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
+}
+
+/** A frontier with the gate and lineage facts it was computed from (for reads built on it). */
+export interface LoadedFrontier {
+  readonly type: 'LoadedFrontier';
+  readonly frontier: Frontier;
+  readonly gates: readonly (FrontierGate & { readonly state: GateState })[];
+  readonly retired: ReadonlyMap<string, Retired>;
+}
+
+/**
+ * The frontier for `agentId` inside the caller's transaction, after its scope check: six
+ * loads sent together, whatever the number of todos, then computed in rules.ts.
+ */
+export async function loadFrontier(
+  tx: Tx,
+  goalId: string,
+  agentId: string,
+): Promise<LoadedFrontier | UnknownAgent> {
+  const [agent, todos, retired, gates, available, merged] = await Promise.all([
+    loadAgent(tx, goalId, agentId),
+    loadLiveTodos(tx, goalId),
+    loadRetired(tx, goalId),
+    loadFrontierGates(tx, goalId),
+    loadAvailableCapabilities(tx, goalId),
+    loadMergedPullRequests(tx, goalId),
+  ]);
+  if (!agent?.active) return unknownAgent(goalId, agentId);
+  const capabilities = agent.capabilities ?? [];
+  const workspace =
+    agent.workspace_repository === null
+      ? null
+      : {
+          repository: agent.workspace_repository,
+          worktree: agent.workspace_worktree as WorktreeKind,
+          revision: agent.workspace_revision as string,
+          declaredAt: new Date(agent.workspace_declared_at as string),
+        };
+  const frontier: Frontier = {
+    type: 'Frontier',
+    goalId,
+    agentId,
+    seq: agent.seq ?? '0',
+    capabilities,
+    workspace,
+    replanNotices: agent.vision_checkpoint_missing ? ['VISION_CHECKPOINT_MISSING'] : [],
+    rows: computeFrontier({
+      agentId,
+      capabilities: new Set(capabilities),
+      workspace,
+      todos,
+      retired,
+      gates,
+      availableCapabilities: available,
+      mergedPullRequests: merged,
+    }),
+  };
+  return { type: 'LoadedFrontier', frontier, gates, retired };
 }
 
 /** The agent: whether it is active, its capabilities and workspace, and the work sequence. */
@@ -221,6 +247,7 @@ async function loadAgent(tx: Tx, goalId: string, agentId: string) {
     workspace_worktree: string | null;
     workspace_revision: string | null;
     workspace_declared_at: string | null;
+    vision_checkpoint_missing: boolean;
   }>(
     await tx.execute(sql`select ${activeAgentSql(goalId, agentId)} as active,
       (select ${c.capabilities} from ${c}
@@ -229,7 +256,8 @@ async function loadAgent(tx: Tx, goalId: string, agentId: string) {
       ws.repository as workspace_repository, ws.worktree as workspace_worktree,
       ws.revision as workspace_revision,
       to_char(ws.declared_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-        as workspace_declared_at
+        as workspace_declared_at,
+      ${visionCheckpointMissingSql(goalId, agentId)} as vision_checkpoint_missing
       from (select 1) one
       left join lateral (select ${w.repository} as repository, ${w.worktree} as worktree,
           ${w.revision} as revision, ${w.declaredAt} as declared_at

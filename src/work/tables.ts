@@ -65,6 +65,7 @@ export const todoTransitionKinds = [
   'DEFER',
   'RESUME',
   'CLOSE_NO_FOLLOW_UP',
+  'HANDOFF',
 ] as const;
 export type TodoTransitionKind = (typeof todoTransitionKinds)[number];
 
@@ -274,3 +275,73 @@ export const workspacesTable = pgTable(
   (t) => [primaryKey({ columns: [t.goalId, t.agentId] })],
 );
 export type AgentWorkspace = typeof workspacesTable.$inferSelect;
+
+/**
+ * Bounded handoffs: one packet per handoffTodo, written once and never changed, from which
+ * the receiver can reconstruct the work without a transcript. `toAgent` null: left unclaimed
+ * for any qualified peer. The guards that apply are not stored: a read evaluates them for
+ * the reader as they are then.
+ */
+export const handoffsTable = pgTable(
+  'handoffs',
+  {
+    id: text('id').primaryKey(),
+    goalId: text('goal_id')
+      .notNull()
+      .references(() => goalsTable.id),
+    todoId: text('todo_id')
+      .notNull()
+      .references(() => todosTable.id),
+    /** The agent that handed it off; null when an ADMIN or STEWARD acted as itself. */
+    fromAgent: text('from_agent'),
+    /** The named receiver; null: unclaimed for any qualified peer. */
+    toAgent: text('to_agent'),
+    nextAction: text('next_action').notNull(),
+    validation: text('validation').notNull(),
+    stopCondition: text('stop_condition').notNull(),
+    /** What the packet leaves out or is private: to be re-acquired through a legal route. */
+    omitted: text('omitted').array().notNull().default(sql`'{}'::text[]`),
+    /** The sender's declared workspace when it handed off (null when it declared none). */
+    repository: text('repository'),
+    worktree: text('worktree', { enum: worktreeKinds }),
+    revision: text('revision'),
+    workspaceDeclaredAt: at('workspace_declared_at'),
+    /** What the sender's frontier row said about the todo, and the evidence, at handoff. */
+    packet: jsonb('packet').$type<Record<string, unknown>>().notNull(),
+    /** The CONTEXT delivery to a named receiver; null for an unnamed handoff. */
+    deliveryId: text('delivery_id'),
+    /** The goal's work sequence the handoff moved it to. */
+    workSeq: bigint('work_seq', { mode: 'bigint' }).notNull(),
+    /** The HANDOFF ledger row. */
+    ledgerSeq: bigint('ledger_seq', { mode: 'bigint' }).notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    createdByKind: actorKind('created_by_kind').notNull(),
+    credentialId: text('credential_id'),
+  },
+  (t) => [
+    index('handoffs_todo_idx').on(t.goalId, t.todoId, t.createdAt),
+    index('handoffs_to_idx').on(t.goalId, t.toAgent, t.createdAt),
+  ],
+);
+export type HandoffRow = typeof handoffsTable.$inferSelect;
+
+/**
+ * A goal's closure: at most one row per goal, written by closeGoal once goalClosure finds no
+ * reason against it, with its GOAL_CLOSED ledger row. Completing every todo writes none.
+ */
+export const goalClosuresTable = pgTable('goal_closures', {
+  goalId: text('goal_id')
+    .primaryKey()
+    .references(() => goalsTable.id),
+  reason: text('reason').notNull(),
+  /** Relative refs to the acceptance evidence the closure cites. */
+  acceptanceRefs: text('acceptance_refs').array().notNull(),
+  closedAt: at('closed_at').notNull().defaultNow(),
+  closedByKind: actorKind('closed_by_kind').notNull(),
+  closedByAgent: text('closed_by_agent'),
+  credentialId: text('credential_id'),
+  /** The goal's work sequence the closure moved it to, and its GOAL_CLOSED ledger row. */
+  workSeq: bigint('work_seq', { mode: 'bigint' }).notNull(),
+  ledgerSeq: bigint('ledger_seq', { mode: 'bigint' }).notNull(),
+});
+export type GoalClosureRow = typeof goalClosuresTable.$inferSelect;

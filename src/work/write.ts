@@ -16,7 +16,12 @@ import { unique } from '../core/validate.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { nextSeq } from '../events/sequence.ts';
-import { appendEvent, todoTransitionEvent } from '../ledger/append.ts';
+import {
+  appendEvent,
+  type LedgerEvent,
+  type NewLedgerEvent,
+  todoTransitionEvent,
+} from '../ledger/append.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import type { ResumeCondition } from './rules.ts';
@@ -148,6 +153,23 @@ export async function transition(
   set: PgUpdateSetSource<typeof todosTable>,
   detail: Record<string, unknown> = {},
 ): Promise<Todo> {
+  return (await transitionWithEvent(tx, seq, actor, todo, kind, set, detail)).todo;
+}
+
+/**
+ * `transition`, answering the ledger row it appended too. `event` replaces the TODO_UPDATE
+ * row the transition appends by default (a handoff appends its HANDOFF row instead).
+ */
+export async function transitionWithEvent(
+  tx: Tx,
+  seq: bigint,
+  actor: Actor,
+  todo: Todo,
+  kind: TodoTransitionKind,
+  set: PgUpdateSetSource<typeof todosTable>,
+  detail: Record<string, unknown> = {},
+  event?: (updated: Todo) => NewLedgerEvent,
+): Promise<{ todo: Todo; event: LedgerEvent }> {
   const [updated] = await tx
     .update(todosTable)
     .set({
@@ -159,8 +181,17 @@ export async function transition(
     .where(eq(todosTable.id, todo.id))
     .returning(todoColumns);
   if (!updated) throw new Error(`todo ${todo.id} vanished inside its transaction`);
-  await recordTransition(tx, seq, actor, updated, kind, todo.status, detail);
-  return updated;
+  const appended = await recordTransition(
+    tx,
+    seq,
+    actor,
+    updated,
+    kind,
+    todo.status,
+    detail,
+    event?.(updated),
+  );
+  return { todo: updated, event: appended };
 }
 
 async function recordTransition(
@@ -171,7 +202,8 @@ async function recordTransition(
   kind: TodoTransitionKind,
   from: TodoStatus | null,
   detail: Record<string, unknown>,
-): Promise<void> {
+  event?: NewLedgerEvent,
+): Promise<LedgerEvent> {
   await tx.insert(todoTransitionsTable).values({
     goalId: todo.goalId,
     todoId: todo.id,
@@ -184,7 +216,7 @@ async function recordTransition(
     credentialId: actor.credentialId,
     detail,
   });
-  await appendEvent(tx, todoTransitionEvent(actor, todo, kind));
+  return appendEvent(tx, event ?? todoTransitionEvent(actor, todo, kind));
 }
 
 /** Clears an occupancy lease: work that leaves the frontier is no longer occupied. */

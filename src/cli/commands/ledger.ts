@@ -6,6 +6,7 @@ import {
   RecordEventDocument,
   RecordReplanCheckpointDocument,
   type ReplanDeltaInput,
+  ReplanObligationsDocument,
 } from '../../client/index.ts';
 import { collect, enumArg, examples, int, run } from '../context.ts';
 import { usage } from '../exit-codes.ts';
@@ -22,6 +23,8 @@ const EVENT_KINDS = [
   'PROJECTION',
   'REPLAN',
   'DELIVERY',
+  'EXTERNAL_EVENT',
+  'GOAL_CLOSED',
 ];
 const RECORD_KINDS = [
   'TODO_UPDATE',
@@ -256,5 +259,44 @@ export function ledgerCommands(program: Command): void {
           );
         },
       ),
+    );
+
+  const replan = program
+    .command('replan')
+    .description('replan obligations: what you owe before you go on');
+  replan
+    .command('owed')
+    .description(
+      'what an agent owes a digest-checked replan checkpoint for, and the reads to make first',
+    )
+    .option('--agent <id>', 'the agent (default: you)')
+    .addHelpText(
+      'after',
+      examples('switchboard replan owed', 'switchboard replan owed --agent builder --json'),
+    )
+    .action(
+      run<{ agent?: string }>(async (ctx, options) => {
+        const goalId = await ctx.goal();
+        const agentId = await ctx.agent(options.agent);
+        const { replanObligations: r } = await ctx.client.request(ReplanObligationsDocument, {
+          goalId,
+          agentId,
+        });
+        await ctx.finish(
+          r,
+          () => {
+            if (r.__typename !== 'ReplanObligations') return undefined;
+            if (!r.owed) return `${r.agentId} owes no replan checkpoint`;
+            return [
+              `${r.agentId} owes a replan checkpoint:`,
+              ...r.obligations.map((o) => `  ${o.kind}: ${o.detail}`),
+              'read first:',
+              ...r.requiredReads.map((read) => `  ${read.command ?? read.query}`),
+              dim('then: switchboard checkpoint --digest <digest> --kind <kind>'),
+            ].join('\n');
+          },
+          failureOf(r),
+        );
+      }),
     );
 }

@@ -1,15 +1,22 @@
 /** todo, frontier, gate, lease, vision: the goal's work graph. */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import {
   AcquireLeaseDocument,
   ClaimTodoDocument,
+  CloseGoalDocument,
   CloseNoFollowUpDocument,
   CompleteTodoDocument,
   CreateTodoDocument,
+  DeclareWorkspaceDocument,
   DeferTodoDocument,
   FrontierDocument,
   type GateFieldsFragment,
   GatesDocument,
+  GoalClosureDocument,
+  type GoalClosureReasonFieldsFragment,
+  HandoffDocument,
+  type HandoffPacketFieldsFragment,
+  HandoffTodoDocument,
   type LeaseFieldsFragment,
   OpenGateDocument,
   ReleaseClaimDocument,
@@ -67,6 +74,26 @@ const leaseText = (l: LeaseFieldsFragment) =>
 
 const gateText = (g: GateFieldsFragment) =>
   `${bold(g.id)} ${g.state}${g.decision ? `/${g.decision}` : ''} ${g.scope}: ${g.reason}`;
+
+const reasonLine = (r: GoalClosureReasonFieldsFragment) => `  ${r.kind}: ${r.detail}`;
+
+function packetText(p: HandoffPacketFieldsFragment): string {
+  const lines = [
+    `next: ${p.nextAction}`,
+    `validation: ${p.validation}`,
+    `stop: ${p.stopCondition}`,
+  ];
+  if (p.omitted.length) lines.push(`omitted: ${p.omitted.join('; ')}`);
+  if (p.senderWorkspace)
+    lines.push(
+      dim(
+        `sender ran in ${p.senderWorkspace.repository} (${p.senderWorkspace.worktree.toLowerCase()}) at ${p.senderWorkspace.revision}`,
+      ),
+    );
+  for (const e of p.evidence) lines.push(dim(`evidence ${e.ref} (${e.freshness.toLowerCase()})`));
+  lines.push(dim('lease not transferred: acquire your own before an effectful run'));
+  return lines.join('\n');
+}
 
 type TodoLike = { __typename: string } & Partial<TodoFieldsFragment>;
 
@@ -407,6 +434,207 @@ export function workCommands(program: Command): void {
           input: { goalId, todoId: id, reason: o.reason, agentId: o.agent },
         });
         await todoResult(ctx, closeNoFollowUp as TodoLike);
+      }),
+    );
+
+  todo
+    .command('handoff <id>')
+    .description(
+      'hand a live todo to --to (it becomes the claimant) or, without --to, to any qualified peer: one bounded packet, a HANDOFF ledger row, a CONTEXT delivery; your lease ends and is never transferred',
+    )
+    .option('--to <agent>', 'the receiver (omit: unclaimed for any qualified peer)')
+    .requiredOption('--next <text>', 'the next action')
+    .requiredOption('--validation <text>', 'how to tell the work is right')
+    .requiredOption('--stop <text>', 'the stop condition: when to stop or hand back')
+    .option('--omitted <text>', 'something omitted or private (repeatable)', collect, [])
+    .option('--agent <id>', 'hand off as this agent (ADMIN/STEWARD)')
+    .addHelpText(
+      'after',
+      examples(
+        'switchboard todo handoff t-1 --to reviewer --next "review the diff" --validation "npm test" --stop "approve or request changes"',
+        'switchboard todo handoff t-1 --next "finish the port" --validation "both drivers green" --stop "done" --omitted "the vendor contract (ask the steward)"',
+      ),
+    )
+    .action(
+      run<
+        {
+          to?: string;
+          next: string;
+          validation: string;
+          stop: string;
+          omitted: string[];
+          agent?: string;
+        },
+        [string]
+      >(async (ctx, o, id) => {
+        const goalId = await ctx.goal();
+        const { handoffTodo: r } = await ctx.client.request(HandoffTodoDocument, {
+          input: {
+            goalId,
+            todoId: id,
+            to: o.to,
+            agentId: o.agent,
+            nextAction: o.next,
+            validation: o.validation,
+            stopCondition: o.stop,
+            omitted: o.omitted,
+          },
+        });
+        await ctx.finish(
+          r,
+          () =>
+            r.__typename === 'Handoff'
+              ? [
+                  `handoff ${bold(r.id)} of ${r.todoId} to ${r.receiver ?? 'any qualified peer'}${r.deliveryId ? dim(` (CONTEXT delivery ${r.deliveryId})`) : ''}`,
+                  packetText(r),
+                ].join('\n')
+              : undefined,
+          failureOf(r),
+        );
+      }),
+    );
+
+  todo
+    .command('packet <handoffId>')
+    .description(
+      "a handoff packet, with the todo's guards evaluated for you now (not the sender's old view)",
+    )
+    .option(
+      '--agent <id>',
+      'evaluate the guards for this agent (ADMIN/STEWARD: default the receiver)',
+    )
+    .addHelpText('after', examples('switchboard todo packet hof_1234 --json'))
+    .action(
+      run<{ agent?: string }, [string]>(async (ctx, o, handoffId) => {
+        const goalId = await ctx.goal();
+        const { handoff: r } = await ctx.client.request(HandoffDocument, {
+          goalId,
+          handoffId,
+          agentId: o.agent,
+        });
+        await ctx.finish(
+          r,
+          () =>
+            r.__typename === 'HandoffRead'
+              ? [
+                  `handoff ${bold(r.id)} of ${r.todoId}: ${r.status}${r.live ? (r.runnable ? ` — runnable for ${r.readFor}` : ` — not runnable for ${r.readFor}`) : ''}`,
+                  ...r.guards.map((g) => warn(`${g.kind}: ${g.detail}`)),
+                  packetText(r),
+                ].join('\n')
+              : undefined,
+          failureOf(r),
+        );
+      }),
+    );
+
+  const workspace = program
+    .command('workspace')
+    .description('where you run: declare the repository, worktree kind and revision');
+  workspace
+    .command('declare')
+    .description(
+      'declare your workspace (read by the WORKSPACE guard; a declaration, not a permission)',
+    )
+    .requiredOption(
+      '--repository <repo>',
+      'git:host/owner/repo, or an https / git@ URL without credentials',
+    )
+    .addOption(
+      new Option('--worktree <kind>', 'linked (a worktree of your own) or canonical')
+        .argParser(enumArg(['LINKED', 'CANONICAL']))
+        .makeOptionMandatory(),
+    )
+    .requiredOption('--revision <sha>', 'the commit checked out (git rev-parse HEAD)')
+    .option('--agent <id>', 'declare for this agent (ADMIN/STEWARD)')
+    .addHelpText(
+      'after',
+      examples(
+        'switchboard workspace declare --repository git:github.com/acme/app --worktree linked --revision "$(git rev-parse HEAD)"',
+      ),
+    )
+    .action(
+      run<{ repository: string; worktree: string; revision: string; agent?: string }>(
+        async (ctx, o) => {
+          const goalId = await ctx.goal();
+          const { declareWorkspace: r } = await ctx.client.request(DeclareWorkspaceDocument, {
+            input: {
+              goalId,
+              agentId: o.agent,
+              repository: o.repository,
+              worktree: o.worktree as 'LINKED' | 'CANONICAL',
+              revision: o.revision,
+            },
+          });
+          await ctx.finish(
+            r,
+            () =>
+              r.__typename === 'AgentWorkspace'
+                ? `${r.agentId} runs in ${r.workspace.repository} (${r.workspace.worktree.toLowerCase()} worktree at ${r.workspace.revision})`
+                : undefined,
+            failureOf(r),
+          );
+        },
+      ),
+    );
+
+  const goal = program
+    .command('goal')
+    .description('the goal: whether it may be closed, closing it');
+  goal
+    .command('closure')
+    .description(
+      'whether the goal may be closed and every reason it may not (completing every todo never closes it)',
+    )
+    .addHelpText(
+      'after',
+      examples('switchboard goal closure', 'switchboard goal closure --json | jq .closable'),
+    )
+    .action(
+      run(async (ctx) => {
+        const goalId = await ctx.goal();
+        const { goalClosure: r } = await ctx.client.request(GoalClosureDocument, { goalId });
+        await ctx.finish(
+          r,
+          () => {
+            if (r.__typename !== 'GoalClosure') return undefined;
+            if (r.closure) return `goal ${r.goalId} is closed: ${r.closure.reason}`;
+            if (r.closable) return `goal ${r.goalId} may be closed (switchboard goal close)`;
+            return [`goal ${r.goalId} may not be closed:`, ...r.reasons.map(reasonLine)].join('\n');
+          },
+          failureOf(r),
+        );
+      }),
+    );
+  goal
+    .command('close')
+    .description('close the goal (ADMIN/STEWARD): refused with every reason while any holds')
+    .option('--ref <ref>', 'acceptance evidence ref (repeatable; at least one)', collect, [])
+    .requiredOption('--reason <text>', 'why it is closed')
+    .addHelpText(
+      'after',
+      examples(
+        'switchboard goal close --ref ci/acceptance.txt --reason "shipped: acceptance green"',
+      ),
+    )
+    .action(
+      run<{ ref: string[]; reason: string }>(async (ctx, o) => {
+        const goalId = await ctx.goal();
+        const { closeGoal: r } = await ctx.client.request(CloseGoalDocument, {
+          input: { goalId, acceptanceRefs: o.ref, reason: o.reason },
+        });
+        await ctx.finish(
+          r,
+          () =>
+            r.__typename === 'GoalClosed'
+              ? `goal ${r.closure.goalId} closed (ledger #${r.closure.ledgerSeq}): ${r.closure.reason}`
+              : undefined,
+          r.__typename === 'GoalClosureRefused'
+            ? new Exit(
+                ExitCode.REFUSED,
+                `refused: goal ${r.goalId} may not be closed: ${r.reasons.map((x) => x.kind).join(', ')}`,
+              )
+            : failureOf(r),
+        );
       }),
     );
 

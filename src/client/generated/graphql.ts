@@ -43,6 +43,16 @@ export type ClaimWarningKind =
   /** Another agent claims a live todo of the same repository whose write scope overlaps this todo's. */
   | 'WRITE_SCOPE_CONFLICT';
 
+/** Closes a goal once nothing holds it open. */
+export type CloseGoalInput = {
+  /** Relative refs to the acceptance evidence (1 to 20). */
+  acceptanceRefs: Array<string>;
+  /** The goal. */
+  goalId: string | number;
+  /** Why it is closed (at most 500 characters; screened). */
+  reason: string;
+};
+
 /** Closes a todo with no successor. */
 export type CloseNoFollowUpInput = {
   /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
@@ -119,6 +129,20 @@ export type CreateTodoInput = {
   title: string;
   /** Relative paths or globs it writes, e.g. `src/**`; at most 20. Globs are `*` (within a segment), `?` and `**` (any number of segments); a plain path also covers what lies beneath it. Brackets, braces, negation, backslashes and commas are refused; `./` and repeated slashes are dropped. */
   writeScope?: Array<string> | null | undefined;
+};
+
+/** Where the acting agent runs in the goal; replaces its earlier declaration. */
+export type DeclareWorkspaceInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** The checkout's repository, without credentials: `git:github.com/owner/repo` (an https or `git@host:` URL is accepted and stored in that form). */
+  repository: string;
+  /** The commit checked out: 7 to 64 hex digits. */
+  revision: string;
+  /** LINKED (a worktree of its own) or CANONICAL (the shared checkout). */
+  worktree: WorktreeKind;
 };
 
 /** Defers (or blocks) a todo until its resume conditions hold. */
@@ -318,6 +342,15 @@ export type EndPresenceInput = {
   reportSeq: string;
 };
 
+/** How fresh an evidence ref was when the work was handed off. */
+export type EvidenceFreshness =
+  /** Recorded at or after the sender declared the workspace (revision) it handed off from. */
+  | 'FRESH'
+  /** Recorded before the sender declared that workspace: it may not hold for the revision handed off; validate again. */
+  | 'STALE'
+  /** The sender declared no workspace, so the revision it held cannot be compared. */
+  | 'UNKNOWN';
+
 /** How current what is known of an agent is. Never a statement about its work. */
 export type Freshness =
   /** A provider reports it now, within its TTL. */
@@ -347,6 +380,13 @@ export type FrontierGuardKind =
   | 'WORKSPACE'
   /** Another agent claims a live todo of the same repository whose write scope overlaps this one (one guard per such agent, naming its earliest such claim). Of two overlapping claimed todos only the later claim is held back. A claim is not a lock: this is the frontier saying the two should not run at once. */
   | 'WRITE_SCOPE_CONFLICT';
+
+/** Why a gate applies to a todo. */
+export type GateApplication =
+  /** The gate covers a decision scope the todo requires. */
+  | 'COVERS_REQUIRED_SCOPE'
+  /** A `gate_resolved:` condition of the todo names the gate. */
+  | 'RESUME_CONDITION';
 
 /** The decision on a gate. */
 export type GateDecision =
@@ -407,6 +447,36 @@ export type GoalChange =
   /** The goal's route (direction, order of lanes) changed. */
   | 'ROUTE';
 
+/** Why a goal may not be closed. goalClosure lists every reason that holds. */
+export type GoalClosureReasonKind =
+  /** The goal is closed already (see `closure`). */
+  | 'ALREADY_CLOSED'
+  /** A todo was closed with no follow-up and records no reason for it (`todoId`). */
+  | 'CLOSED_WITHOUT_REASON'
+  /** An advancement todo is still OPEN or DEFERRED (`todoId`). */
+  | 'LIVE_ADVANCEMENT_TODO'
+  /** A user gate, user action or blocker todo is still OPEN or DEFERRED (`todoId`). */
+  | 'LIVE_TODO'
+  /** A continuous monitor is live (open: due now; deferred: due again when its condition holds). Close it with no follow-up when monitoring ends. */
+  | 'MONITOR_DUE'
+  /** No acceptance evidence is recorded: a goal-level ACCEPTANCE ledger row citing evidence refs (recordEvent by an ADMIN or STEWARD). */
+  | 'NO_ACCEPTANCE_EVIDENCE'
+  /** A successor (created on completion) or a replacement (of a superseded todo) is still live (`todoId`). */
+  | 'PENDING_CONTINUATION'
+  /** An active agent owes a digest-checked replan checkpoint (`agentId`, `obligations`): see replanObligations. */
+  | 'REPLAN_OWED'
+  /** A gate is open: undecided and not expired (`gateId`). */
+  | 'UNRESOLVED_GATE';
+
+/** Why a handoff was refused. Nothing was written. */
+export type HandoffRefusalReason =
+  /** The CONTEXT delivery to the receiver was refused (`delivery` says why, e.g. AGENT_BLOCKED). */
+  | 'DELIVERY_REFUSED'
+  /** The receiver has not declared the capability the todo requires (`capability`). */
+  | 'RECEIVER_LACKS_CAPABILITY'
+  /** `to` names no active agent of the goal. */
+  | 'UNKNOWN_RECEIVER';
+
 /** Whether a handoff is pending for an agent, judged from the ledger's rows alone. Not proof that anyone took or acted on the work. */
 export type HandoffState =
   /** A handoff to it is newer than its latest material row: it received work and has not recorded acting on it. */
@@ -415,6 +485,26 @@ export type HandoffState =
   | 'NONE'
   /** Its latest material row is a handoff it made to another agent: it has handed work off and done nothing material since. */
   | 'OUTGOING';
+
+/** A bounded handoff: enough for the receiver to reconstruct the work without a transcript. */
+export type HandoffTodoInput = {
+  /** ADMIN/STEWARD: the agent handing off. A PEER hands off as itself. */
+  agentId?: string | number | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** What to do next (at most 500 characters). */
+  nextAction: string;
+  /** What the packet leaves out or is private (at most 20 entries of 500 characters; empty when nothing is). */
+  omitted: Array<string>;
+  /** When to stop: done, or hand back (at most 500 characters). */
+  stopCondition: string;
+  /** The receiver (an active agent of the goal, declaring any capability the todo requires); it becomes the claimant. Omitted: the todo is left unclaimed for any qualified peer. */
+  to?: string | number | null | undefined;
+  /** The live todo to hand off. */
+  todoId: string | number;
+  /** How to tell the work is right (at most 500 characters). */
+  validation: string;
+};
 
 /** What the credential binds. PEER: goalId + agentId. STEWARD: goalIds. PROVIDER: providerId + goalIds. ADMIN: nothing. */
 export type IssueCredentialInput = {
@@ -451,6 +541,8 @@ export type LedgerEventKind =
   | 'EXTERNAL_EVENT'
   /** A gate opened or was decided (openGate/resolveGate), or a host observed one. Not the decision itself: read `gates`. */
   | 'GATE'
+  /** The goal was closed, written only by closeGoal once goalClosure found no reason against it; its evidence refs are the acceptance refs cited. */
+  | 'GOAL_CLOSED'
   /** Work handed from `agentId` to `relatedAgentId`. Records the intent; not proof the other agent took it. */
   | 'HANDOFF'
   /** A change of a projected state (status, frontier, route) worth replanning on. */
@@ -757,6 +849,15 @@ export type ReplanKind =
   /** The direction is replaced by a successor todo or a handoff route. */
   | 'SUPERSEDED';
 
+/** Why an agent owes a replan checkpoint. Only recordReplanCheckpoint, citing the digest of a current read of its ledger, clears one; an acknowledgement recorded any other way clears nothing. */
+export type ReplanObligationKind =
+  /** Work was handed to the agent after its last checkpoint. */
+  | 'HANDOFF_RECEIVED'
+  /** Material rows (status changes, gates, blockers, validations, handoffs, goal-level rows) reached the agent's ledger after its last checkpoint, or ever when it has none. */
+  | 'MATERIAL_SINCE_CHECKPOINT'
+  /** The agent has a vision and has never recorded a replan checkpoint (also shown on its directory row and its frontier). */
+  | 'VISION_CHECKPOINT_MISSING';
+
 /** The latest excerpt of one source for one agent. */
 export type ReportObservationInput = {
   /** The agent. */
@@ -927,6 +1028,8 @@ export type TodoTransitionKind =
   | 'CREATE'
   /** deferTodo. */
   | 'DEFER'
+  /** handoffTodo: the claim moved to the receiver (or was dropped for any qualified peer); the lease ended, never transferred. */
+  | 'HANDOFF'
   /** releaseClaim. */
   | 'RELEASE_CLAIM'
   /** releaseLease. */
@@ -990,6 +1093,22 @@ export type WaitStatus =
   | 'UNOBSERVABLE'
   /** The pinned occupant became unreachable. Not success. */
   | 'UNREACHABLE';
+
+/** Why the agent's declared workspace does not do for a repository-writing todo. */
+export type WorkspaceGuardReason =
+  /** The workspace is the canonical checkout of the repository: writing needs a linked worktree. */
+  | 'CANONICAL_CHECKOUT'
+  /** The agent has declared no workspace in the goal (declareWorkspace). */
+  | 'NO_WORKSPACE'
+  /** The agent's workspace is a checkout of another repository. */
+  | 'REPOSITORY_MISMATCH';
+
+/** What kind of checkout an agent's workspace is. */
+export type WorktreeKind =
+  /** The repository's canonical checkout, shared with people and other tools: refused for repository-writing work. */
+  | 'CANONICAL'
+  /** A linked worktree of its own (`git worktree add`): where repository-writing work may run. */
+  | 'LINKED';
 
 export type ScopeGapFieldsFragment = { goalId: string, reason: ScopeGapReason };
 
@@ -1217,6 +1336,17 @@ export type LedgerEventsSubscriptionVariables = Exact<{
 
 export type LedgerEventsSubscription = { ledgerEvents:
     | { __typename: 'LedgerEvent', goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type ReplanObligationsQueryVariables = Exact<{
+  goalId: string | number;
+  agentId: string | number;
+}>;
+
+
+export type ReplanObligationsQuery = { replanObligations:
+    | { __typename: 'ReplanObligations', goalId: string, agentId: string, owed: boolean, hasVision: boolean, headSeq: string, obligations: Array<{ kind: ReplanObligationKind, detail: string, count: number, countCapped: boolean, latestSeq: string | null }>, lastCheckpoint: { seq: string, recordedAt: string, kind: ReplanKind } | null, requiredReads: Array<{ query: string, command: string | null, reason: string }> }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
    };
 
@@ -1642,7 +1772,7 @@ export type FrontierQueryVariables = Exact<{
 
 
 export type FrontierQuery = { frontier:
-    | { __typename: 'Frontier', goalId: string, agentId: string, seq: string, runnableCount: number, capabilities: Array<string>, rows: Array<{ runnable: boolean, todo: { id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, claimedBy: string | null, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null } }, guards: Array<{ kind: FrontierGuardKind, detail: string, todoId: string | null, todoStatus: TodoStatus | null, gateId: string | null, scope: string | null, agentId: string | null, capability: string | null, condition: string | null }> }> }
+    | { __typename: 'Frontier', goalId: string, agentId: string, seq: string, runnableCount: number, capabilities: Array<string>, replanNotices: Array<ReplanObligationKind>, workspace: { repository: string, worktree: WorktreeKind, revision: string } | null, rows: Array<{ runnable: boolean, todo: { id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, claimedBy: string | null, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null } }, guards: Array<{ kind: FrontierGuardKind, detail: string, todoId: string | null, todoStatus: TodoStatus | null, gateId: string | null, scope: string | null, agentId: string | null, capability: string | null, condition: string | null, repository: string | null, writeScope: string | null, workspaceReason: WorkspaceGuardReason | null }> }> }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
    };
@@ -1757,6 +1887,79 @@ export type SetVisionMutation = { setVision:
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
     | { __typename: 'Vision', goalId: string, agentId: string, roleScope: string, visionSummary: string, acceptanceSummary: string, replanTriggerSummary: string, updatedAt: string, updatedBy: { kind: CallerKind, agentId: string | null } }
+   };
+
+export type DeclareWorkspaceMutationVariables = Exact<{
+  input: DeclareWorkspaceInput;
+}>;
+
+
+export type DeclareWorkspaceMutation = { declareWorkspace:
+    | { __typename: 'AgentWorkspace', goalId: string, agentId: string, workspace: { repository: string, worktree: WorktreeKind, revision: string, declaredAt: string } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+type HandoffPacketFields_Handoff_Fragment = { id: string, goalId: string, todoId: string, sender: string | null, receiver: string | null, nextAction: string, validation: string, stopCondition: string, omitted: Array<string>, leaseTransferred: boolean, authorityBoundary: Array<string>, deliveryId: string | null, ledgerSeq: string, createdAt: string, senderWorkspace: { repository: string, worktree: WorktreeKind, revision: string } | null, evidence: Array<{ ref: string, freshness: EvidenceFreshness, recordedAt: string }>, todoAtHandoff: { title: string, status: TodoStatus, requiredCapability: string | null, requiredDecisionScopes: Array<string>, taskRepository: string | null, writeScope: Array<string>, gates: Array<{ gateId: string, scope: string, state: GateState, applies: GateApplication }> } };
+
+type HandoffPacketFields_HandoffRead_Fragment = { id: string, goalId: string, todoId: string, sender: string | null, receiver: string | null, nextAction: string, validation: string, stopCondition: string, omitted: Array<string>, leaseTransferred: boolean, authorityBoundary: Array<string>, deliveryId: string | null, ledgerSeq: string, createdAt: string, senderWorkspace: { repository: string, worktree: WorktreeKind, revision: string } | null, evidence: Array<{ ref: string, freshness: EvidenceFreshness, recordedAt: string }>, todoAtHandoff: { title: string, status: TodoStatus, requiredCapability: string | null, requiredDecisionScopes: Array<string>, taskRepository: string | null, writeScope: Array<string>, gates: Array<{ gateId: string, scope: string, state: GateState, applies: GateApplication }> } };
+
+export type HandoffPacketFieldsFragment =
+  | HandoffPacketFields_Handoff_Fragment
+  | HandoffPacketFields_HandoffRead_Fragment
+;
+
+export type HandoffTodoMutationVariables = Exact<{
+  input: HandoffTodoInput;
+}>;
+
+
+export type HandoffTodoMutation = { handoffTodo:
+    | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'Handoff', id: string, goalId: string, todoId: string, sender: string | null, receiver: string | null, nextAction: string, validation: string, stopCondition: string, omitted: Array<string>, leaseTransferred: boolean, authorityBoundary: Array<string>, deliveryId: string | null, ledgerSeq: string, createdAt: string, todo: { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }, senderWorkspace: { repository: string, worktree: WorktreeKind, revision: string } | null, evidence: Array<{ ref: string, freshness: EvidenceFreshness, recordedAt: string }>, todoAtHandoff: { title: string, status: TodoStatus, requiredCapability: string | null, requiredDecisionScopes: Array<string>, taskRepository: string | null, writeScope: Array<string>, gates: Array<{ gateId: string, scope: string, state: GateState, applies: GateApplication }> } }
+    | { __typename: 'HandoffRefused', refusal: HandoffRefusalReason, goalId: string, todoId: string, receiver: string | null, capability: string | null, delivery: { reason: DeliveryRefusalReason, target: string | null } | null }
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'LeaseHeld', goalId: string, todoId: string, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type HandoffQueryVariables = Exact<{
+  goalId: string | number;
+  handoffId: string | number;
+  agentId?: string | number | null | undefined;
+}>;
+
+
+export type HandoffQuery = { handoff:
+    | { __typename: 'HandoffRead', readFor: string, status: TodoStatus, live: boolean, runnable: boolean, claimedBy: string | null, capabilities: Array<string>, id: string, goalId: string, todoId: string, sender: string | null, receiver: string | null, nextAction: string, validation: string, stopCondition: string, omitted: Array<string>, leaseTransferred: boolean, authorityBoundary: Array<string>, deliveryId: string | null, ledgerSeq: string, createdAt: string, guards: Array<{ kind: FrontierGuardKind, detail: string }>, gates: Array<{ gateId: string, scope: string, state: GateState, applies: GateApplication }>, senderWorkspace: { repository: string, worktree: WorktreeKind, revision: string } | null, evidence: Array<{ ref: string, freshness: EvidenceFreshness, recordedAt: string }>, todoAtHandoff: { title: string, status: TodoStatus, requiredCapability: string | null, requiredDecisionScopes: Array<string>, taskRepository: string | null, writeScope: Array<string>, gates: Array<{ gateId: string, scope: string, state: GateState, applies: GateApplication }> } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownHandoff', goalId: string, handoffId: string }
+   };
+
+export type GoalClosureReasonFieldsFragment = { kind: GoalClosureReasonKind, detail: string, todoId: string | null, taskClass: TaskClass | null, todoStatus: TodoStatus | null, gateId: string | null, agentId: string | null, obligations: Array<ReplanObligationKind> | null };
+
+export type GoalClosureQueryVariables = Exact<{
+  goalId: string | number;
+}>;
+
+
+export type GoalClosureQuery = { goalClosure:
+    | { __typename: 'GoalClosure', goalId: string, closable: boolean, acceptanceEvidenceCount: number, reasons: Array<{ kind: GoalClosureReasonKind, detail: string, todoId: string | null, taskClass: TaskClass | null, todoStatus: TodoStatus | null, gateId: string | null, agentId: string | null, obligations: Array<ReplanObligationKind> | null }>, closure: { reason: string, acceptanceRefs: Array<string>, closedAt: string, ledgerSeq: string } | null }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type CloseGoalMutationVariables = Exact<{
+  input: CloseGoalInput;
+}>;
+
+
+export type CloseGoalMutation = { closeGoal:
+    | { __typename: 'GoalClosed', closure: { goalId: string, reason: string, acceptanceRefs: Array<string>, closedAt: string, ledgerSeq: string } }
+    | { __typename: 'GoalClosureRefused', goalId: string, reasons: Array<{ kind: GoalClosureReasonKind, detail: string, todoId: string | null, taskClass: TaskClass | null, todoStatus: TodoStatus | null, gateId: string | null, agentId: string | null, obligations: Array<ReplanObligationKind> | null }> }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
    };
 
 export class TypedDocumentString<TResult, TVariables>
@@ -2407,6 +2610,60 @@ fragment IllegalTransitionFields on IllegalTransition {
   from
   attempted
 }`, {"fragmentName":"LeaseResultFields"}) as unknown as TypedDocumentString<LeaseResultFieldsFragment, unknown>;
+export const HandoffPacketFieldsFragmentDoc = new TypedDocumentString(`
+    fragment HandoffPacketFields on HandoffPacket {
+  id
+  goalId
+  todoId
+  sender
+  receiver
+  nextAction
+  validation
+  stopCondition
+  omitted
+  leaseTransferred
+  authorityBoundary
+  deliveryId
+  ledgerSeq
+  createdAt
+  senderWorkspace {
+    repository
+    worktree
+    revision
+  }
+  evidence {
+    ref
+    freshness
+    recordedAt
+  }
+  todoAtHandoff {
+    title
+    status
+    requiredCapability
+    requiredDecisionScopes
+    taskRepository
+    writeScope
+    gates {
+      gateId
+      scope
+      state
+      applies
+    }
+  }
+}
+    `, {"fragmentName":"HandoffPacketFields"}) as unknown as TypedDocumentString<HandoffPacketFieldsFragment, unknown>;
+export const GoalClosureReasonFieldsFragmentDoc = new TypedDocumentString(`
+    fragment GoalClosureReasonFields on GoalClosureReason {
+  kind
+  detail
+  todoId
+  taskClass
+  todoStatus
+  gateId
+  agentId
+  obligations
+}
+    `, {"fragmentName":"GoalClosureReasonFields"}) as unknown as TypedDocumentString<GoalClosureReasonFieldsFragment, unknown>;
 export const DeliverDocument = new TypedDocumentString(`
     mutation Deliver($input: DeliverInput!) {
   deliver(input: $input) {
@@ -3366,6 +3623,43 @@ fragment LedgerEventFields on LedgerEvent {
     redactionCount
   }
 }`) as unknown as TypedDocumentString<LedgerEventsSubscription, LedgerEventsSubscriptionVariables>;
+export const ReplanObligationsDocument = new TypedDocumentString(`
+    query ReplanObligations($goalId: ID!, $agentId: ID!) {
+  replanObligations(goalId: $goalId, agentId: $agentId) {
+    __typename
+    ... on ReplanObligations {
+      goalId
+      agentId
+      owed
+      hasVision
+      headSeq
+      obligations {
+        kind
+        detail
+        count
+        countCapped
+        latestSeq
+      }
+      lastCheckpoint {
+        seq
+        recordedAt
+        kind
+      }
+      requiredReads {
+        query
+        command
+        reason
+      }
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}`) as unknown as TypedDocumentString<ReplanObligationsQuery, ReplanObligationsQueryVariables>;
 export const RegisterProviderDocument = new TypedDocumentString(`
     mutation RegisterProvider($input: RegisterProviderInput!) {
   registerProvider(input: $input) {
@@ -4963,6 +5257,12 @@ export const FrontierDocument = new TypedDocumentString(`
       seq
       runnableCount
       capabilities
+      replanNotices
+      workspace {
+        repository
+        worktree
+        revision
+      }
       rows {
         runnable
         todo {
@@ -4990,6 +5290,9 @@ export const FrontierDocument = new TypedDocumentString(`
           agentId
           capability
           condition
+          repository
+          writeScope
+          workspaceReason
         }
       }
     }
@@ -5406,3 +5709,349 @@ fragment UnknownAgentFields on UnknownAgent {
   goalId
   agentId
 }`) as unknown as TypedDocumentString<SetVisionMutation, SetVisionMutationVariables>;
+export const DeclareWorkspaceDocument = new TypedDocumentString(`
+    mutation DeclareWorkspace($input: DeclareWorkspaceInput!) {
+  declareWorkspace(input: $input) {
+    __typename
+    ... on AgentWorkspace {
+      goalId
+      agentId
+      workspace {
+        repository
+        worktree
+        revision
+        declaredAt
+      }
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<DeclareWorkspaceMutation, DeclareWorkspaceMutationVariables>;
+export const HandoffTodoDocument = new TypedDocumentString(`
+    mutation HandoffTodo($input: HandoffTodoInput!) {
+  handoffTodo(input: $input) {
+    __typename
+    ... on Handoff {
+      ...HandoffPacketFields
+      todo {
+        ...TodoFields
+      }
+    }
+    ... on HandoffRefused {
+      refusal
+      goalId
+      todoId
+      receiver
+      capability
+      delivery {
+        reason
+        target
+      }
+    }
+    ... on LeaseHeld {
+      goalId
+      todoId
+      lease {
+        ...LeaseFields
+      }
+    }
+    ... on ClaimedByOther {
+      ...ClaimedByOtherFields
+    }
+    ... on IllegalTransition {
+      ...IllegalTransitionFields
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on UnknownTodo {
+      ...UnknownTodoFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  taskRepository
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}
+fragment HandoffPacketFields on HandoffPacket {
+  id
+  goalId
+  todoId
+  sender
+  receiver
+  nextAction
+  validation
+  stopCondition
+  omitted
+  leaseTransferred
+  authorityBoundary
+  deliveryId
+  ledgerSeq
+  createdAt
+  senderWorkspace {
+    repository
+    worktree
+    revision
+  }
+  evidence {
+    ref
+    freshness
+    recordedAt
+  }
+  todoAtHandoff {
+    title
+    status
+    requiredCapability
+    requiredDecisionScopes
+    taskRepository
+    writeScope
+    gates {
+      gateId
+      scope
+      state
+      applies
+    }
+  }
+}`) as unknown as TypedDocumentString<HandoffTodoMutation, HandoffTodoMutationVariables>;
+export const HandoffDocument = new TypedDocumentString(`
+    query Handoff($goalId: ID!, $handoffId: ID!, $agentId: ID) {
+  handoff(goalId: $goalId, handoffId: $handoffId, agentId: $agentId) {
+    __typename
+    ... on HandoffRead {
+      ...HandoffPacketFields
+      readFor
+      status
+      live
+      runnable
+      claimedBy
+      capabilities
+      guards {
+        kind
+        detail
+      }
+      gates {
+        gateId
+        scope
+        state
+        applies
+      }
+    }
+    ... on UnknownHandoff {
+      goalId
+      handoffId
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment HandoffPacketFields on HandoffPacket {
+  id
+  goalId
+  todoId
+  sender
+  receiver
+  nextAction
+  validation
+  stopCondition
+  omitted
+  leaseTransferred
+  authorityBoundary
+  deliveryId
+  ledgerSeq
+  createdAt
+  senderWorkspace {
+    repository
+    worktree
+    revision
+  }
+  evidence {
+    ref
+    freshness
+    recordedAt
+  }
+  todoAtHandoff {
+    title
+    status
+    requiredCapability
+    requiredDecisionScopes
+    taskRepository
+    writeScope
+    gates {
+      gateId
+      scope
+      state
+      applies
+    }
+  }
+}`) as unknown as TypedDocumentString<HandoffQuery, HandoffQueryVariables>;
+export const GoalClosureDocument = new TypedDocumentString(`
+    query GoalClosure($goalId: ID!) {
+  goalClosure(goalId: $goalId) {
+    __typename
+    ... on GoalClosure {
+      goalId
+      closable
+      acceptanceEvidenceCount
+      reasons {
+        ...GoalClosureReasonFields
+      }
+      closure {
+        reason
+        acceptanceRefs
+        closedAt
+        ledgerSeq
+      }
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment GoalClosureReasonFields on GoalClosureReason {
+  kind
+  detail
+  todoId
+  taskClass
+  todoStatus
+  gateId
+  agentId
+  obligations
+}`) as unknown as TypedDocumentString<GoalClosureQuery, GoalClosureQueryVariables>;
+export const CloseGoalDocument = new TypedDocumentString(`
+    mutation CloseGoal($input: CloseGoalInput!) {
+  closeGoal(input: $input) {
+    __typename
+    ... on GoalClosed {
+      closure {
+        goalId
+        reason
+        acceptanceRefs
+        closedAt
+        ledgerSeq
+      }
+    }
+    ... on GoalClosureRefused {
+      goalId
+      reasons {
+        ...GoalClosureReasonFields
+      }
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment GoalClosureReasonFields on GoalClosureReason {
+  kind
+  detail
+  todoId
+  taskClass
+  todoStatus
+  gateId
+  agentId
+  obligations
+}`) as unknown as TypedDocumentString<CloseGoalMutation, CloseGoalMutationVariables>;

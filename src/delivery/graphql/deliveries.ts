@@ -284,7 +284,7 @@ const BlockedRef = builder
     }),
   });
 
-const DeliveryRefusedRef = builder.objectRef<DeliveryRefused>('DeliveryRefused').implement({
+export const DeliveryRefusedRef = builder.objectRef<DeliveryRefused>('DeliveryRefused').implement({
   description: 'Refused before any write: no delivery, no inbox event, no notification.',
   fields: (t) => ({
     reason: t.expose('reason', { type: RefusalReasonEnum, description: 'Why.' }),

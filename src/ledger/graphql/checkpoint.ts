@@ -18,7 +18,7 @@ import {
 import { LedgerEventRef } from './events.ts';
 import { RequiredReadRef } from './read.ts';
 
-const ReplanKindEnum = builder.enumType('ReplanKind', {
+export const ReplanKindEnum = builder.enumType('ReplanKind', {
   description: 'What a replan checkpoint did to the agent’s direction.',
   values: describeValues(replanKinds, {
     PATCHED: "The direction changed: the delta's vision fields replace the agent's vision.",

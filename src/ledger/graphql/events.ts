@@ -38,6 +38,8 @@ export const LedgerEventKindEnum = builder.enumType('LedgerEventKind', {
     DELIVERY: 'A delivery to or from the agent, written only by deliveries (not yet wired).',
     EXTERNAL_EVENT:
       'An external fact (a pull request merged in a repository), written only by recordExternalEvent. What the recorder says it observed; Switchboard does not check the forge.',
+    GOAL_CLOSED:
+      'The goal was closed, written only by closeGoal once goalClosure found no reason against it; its evidence refs are the acceptance refs cited.',
   } satisfies Record<LedgerEventKind, string>),
 });
 

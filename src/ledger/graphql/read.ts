@@ -167,6 +167,11 @@ export const RequiredReadRef = builder.objectRef<RequiredRead>('RequiredRead').i
   description: 'A read still owed before the actions in requiredBefore.',
   fields: (t) => ({
     query: t.exposeString('query', { description: 'The GraphQL field call to make.' }),
+    command: t.string({
+      nullable: true,
+      resolve: (r) => r.command ?? null,
+      description: 'The CLI command that makes the same read, where there is one.',
+    }),
     reason: t.exposeString('reason', { description: 'Why it is required.' }),
   }),
 });

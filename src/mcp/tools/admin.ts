@@ -3,6 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import {
   AddPeerDocument,
+  CloseGoalDocument,
   DiscoverDocument,
   ObserveDocument,
   RemovePeerDocument,
@@ -109,6 +110,23 @@ export function adminTools(server: McpServer, ctx: McpContext): void {
       if (o.__typename === 'ObservationGap')
         return answer('ObservationGap', `ObservationGap: ${o.reason}`, o);
       return answer(o.__typename, o.__typename, o);
+    },
+  });
+
+  registerTool(server, ctx, 'close_goal', {
+    description:
+      'Close the goal (STEWARD/ADMIN credential): GoalClosureRefused lists every reason while any holds; otherwise the closure is recorded in the ledger.',
+    input: { acceptance_refs: z.array(z.string()).min(1).max(20), reason: z.string().min(1) },
+    types: ['GoalClosed', 'GoalClosureRefused', 'ScopeGap'],
+    async run({ acceptance_refs, reason }) {
+      const { closeGoal: r } = await ctx.client.request(CloseGoalDocument, {
+        input: { goalId: await ctx.goal(), acceptanceRefs: acceptance_refs, reason },
+      });
+      if (r.__typename === 'GoalClosed')
+        return answer('GoalClosed', `closed: ${r.closure.reason}`, r);
+      if (r.__typename === 'GoalClosureRefused')
+        return answer(r.__typename, `refused: ${r.reasons.map((x) => x.kind).join(', ')}`, r);
+      return answer(r.__typename, r.__typename, r);
     },
   });
 }

@@ -6,6 +6,7 @@ import {
   type LedgerEventKind,
   RecordEventDocument,
   RecordReplanCheckpointDocument,
+  ReplanObligationsDocument,
 } from '../../client/index.ts';
 import type { McpContext } from '../context.ts';
 import { answer, registerTool, typeOf } from '../tool.ts';
@@ -130,6 +131,28 @@ export function ledgerTools(server: McpServer, ctx: McpContext): void {
           r,
         );
       return answer(r.__typename, r.__typename, r);
+    },
+  });
+
+  registerTool(server, ctx, 'replan_owed', {
+    description:
+      'What you owe a replan checkpoint for (material rows since your last one, a vision never checkpointed, a handoff received) and the reads to make first. Only replan_checkpoint with a current digest clears it.',
+    input: {},
+    types: ['ReplanObligations', 'ScopeGap'],
+    readOnly: true,
+    async run() {
+      const { replanObligations: r } = await ctx.client.request(ReplanObligationsDocument, {
+        goalId: await ctx.goal(),
+        agentId: await ctx.agent(),
+      });
+      if (r.__typename !== 'ReplanObligations') return answer(r.__typename, r.__typename, r);
+      const text = r.owed
+        ? [
+            ...r.obligations.map((o) => `${o.kind}: ${o.detail}`),
+            ...r.requiredReads.map((read) => `read first: ${read.query}`),
+          ].join('\n')
+        : 'nothing owed';
+      return answer('ReplanObligations', text, r);
     },
   });
 }

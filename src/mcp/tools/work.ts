@@ -5,10 +5,14 @@ import {
   ClaimTodoDocument,
   CloseNoFollowUpDocument,
   CompleteTodoDocument,
+  DeclareWorkspaceDocument,
   DeferTodoDocument,
   FrontierDocument,
   type GateGranularity,
   type GateKind,
+  GoalClosureDocument,
+  HandoffDocument,
+  HandoffTodoDocument,
   OpenGateDocument,
   ReleaseClaimDocument,
   type TaskClass,
@@ -221,6 +225,116 @@ export function workTools(server: McpServer, ctx: McpContext): void {
       if (g.__typename === 'ScopeGap')
         return answer('ScopeGap', `ScopeGap: ${g.scopeGapReason}`, g);
       return answer(g.__typename, `${g.__typename}: ${g.agentId}`, g);
+    },
+  });
+
+  registerTool(server, ctx, 'handoff_todo', {
+    description:
+      'Hand a live todo to `to` (it becomes the claimant) or, without `to`, to any qualified peer. Writes one bounded packet, a HANDOFF row and a CONTEXT delivery; your lease ends (never transferred). HandoffRefused names why (receiver unknown or lacking the capability, delivery refused).',
+    input: {
+      todo: z.string(),
+      to: z.string().optional(),
+      next_action: z.string().min(1),
+      validation: z.string().min(1),
+      stop_condition: z.string().min(1),
+      omitted: z.array(z.string()).max(20).default([]).describe('what is left out or private'),
+    },
+    types: ['Handoff', 'HandoffRefused', 'LeaseHeld', ...TODO_TYPES.filter((t) => t !== 'Todo')],
+    async run({ todo, to, next_action, validation, stop_condition, omitted }) {
+      const { handoffTodo: r } = await ctx.client.request(HandoffTodoDocument, {
+        input: {
+          goalId: await ctx.goal(),
+          todoId: todo,
+          to,
+          nextAction: next_action,
+          validation,
+          stopCondition: stop_condition,
+          omitted,
+        },
+      });
+      if (r.__typename === 'Handoff')
+        return answer(
+          'Handoff',
+          `handoff ${r.id}: ${r.todoId} to ${r.receiver ?? 'any qualified peer'}`,
+          r,
+        );
+      if (r.__typename === 'HandoffRefused')
+        return answer(
+          r.__typename,
+          `HandoffRefused: ${r.refusal}${r.capability ? ` (${r.capability})` : ''}`,
+          r,
+        );
+      if (r.__typename === 'LeaseHeld')
+        return answer(r.__typename, `LeaseHeld: ${r.lease.holder} holds ${r.todoId}`, r);
+      return todoAnswer(r);
+    },
+  });
+
+  registerTool(server, ctx, 'handoff_packet', {
+    description:
+      "A handoff packet with the todo's guards evaluated for you now (not the sender's view): next action, validation, stop condition, evidence with freshness, what was omitted.",
+    input: { handoff: z.string() },
+    types: ['HandoffRead', 'UnknownHandoff', 'UnknownAgent', 'ScopeGap'],
+    readOnly: true,
+    async run({ handoff }) {
+      const { handoff: r } = await ctx.client.request(HandoffDocument, {
+        goalId: await ctx.goal(),
+        handoffId: handoff,
+      });
+      if (r.__typename !== 'HandoffRead') return answer(r.__typename, r.__typename, r);
+      return answer(
+        'HandoffRead',
+        [
+          `${r.todoId} ${r.status}: ${r.runnable ? 'runnable' : `held (${r.guards.map((g) => g.kind).join(',') || 'not live'})`} for ${r.readFor}`,
+          `next: ${r.nextAction}`,
+          `validation: ${r.validation}`,
+          `stop: ${r.stopCondition}`,
+          ...(r.omitted.length ? [`omitted: ${r.omitted.join('; ')}`] : []),
+        ].join('\n'),
+        r,
+      );
+    },
+  });
+
+  registerTool(server, ctx, 'declare_workspace', {
+    description:
+      'Declare where you run (repository, LINKED worktree or CANONICAL checkout, revision) for the WORKSPACE guard. A declaration, not a permission.',
+    input: {
+      repository: z.string().describe('git:host/owner/repo or a URL without credentials'),
+      worktree: z.enum(['LINKED', 'CANONICAL']),
+      revision: z.string().describe('the commit checked out'),
+    },
+    types: ['AgentWorkspace', 'UnknownAgent', 'ScopeGap'],
+    async run({ repository, worktree, revision }) {
+      const { declareWorkspace: r } = await ctx.client.request(DeclareWorkspaceDocument, {
+        input: { goalId: await ctx.goal(), repository, worktree, revision },
+      });
+      if (r.__typename !== 'AgentWorkspace') return answer(r.__typename, r.__typename, r);
+      return answer(
+        'AgentWorkspace',
+        `${r.workspace.repository} ${r.workspace.worktree} at ${r.workspace.revision}`,
+        r,
+      );
+    },
+  });
+
+  registerTool(server, ctx, 'goal_closure', {
+    description:
+      'Whether the goal may be closed and every reason not (open gate, due monitor, live todo, pending successor, replan owed, no acceptance evidence). Completing every todo never closes it.',
+    input: {},
+    types: ['GoalClosure', 'ScopeGap'],
+    readOnly: true,
+    async run() {
+      const { goalClosure: r } = await ctx.client.request(GoalClosureDocument, {
+        goalId: await ctx.goal(),
+      });
+      if (r.__typename !== 'GoalClosure') return answer(r.__typename, r.__typename, r);
+      const text = r.closure
+        ? 'closed'
+        : r.closable
+          ? 'closable'
+          : r.reasons.map((x) => `${x.kind}: ${x.detail}`).join('\n');
+      return answer('GoalClosure', text, r);
     },
   });
 }

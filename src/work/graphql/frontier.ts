@@ -2,6 +2,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
+import { ReplanObligationKindEnum } from '../../ledger/graphql/obligations.ts';
 import { UnknownAgentRef } from '../../registry/graphql.ts';
 import { type Frontier, type FrontierTodo, frontier } from '../frontier.ts';
 import {
@@ -60,7 +61,7 @@ const WorkspaceGuardReasonEnum = builder.enumType('WorkspaceGuardReason', {
   } satisfies Record<WorkspaceGuardReason, string>),
 });
 
-const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').implement({
+export const FrontierGuardRef = builder.objectRef<FrontierGuard>('FrontierGuard').implement({
   description: 'One reason a todo is held back, naming what holds it.',
   fields: (t) => ({
     kind: t.expose('kind', {
@@ -190,6 +191,11 @@ const FrontierRef = builder.objectRef<Frontier>('Frontier').implement({
       type: WorkspaceRef,
       nullable: true,
       description: "The agent's declared workspace; null when it declared none.",
+    }),
+    replanNotices: t.expose('replanNotices', {
+      type: [ReplanObligationKindEnum],
+      description:
+        'VISION_CHECKPOINT_MISSING when the agent has a vision and has recorded no replan checkpoint; empty otherwise. Holds back no row: read replanObligations for everything owed.',
     }),
     runnableCount: t.int({
       resolve: (f) => f.rows.filter((r) => r.runnable).length,

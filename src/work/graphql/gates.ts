@@ -44,7 +44,7 @@ const GateDecisionEnum = builder.enumType('GateDecision', {
   } satisfies Record<GateDecision, unknown>,
 });
 
-const GateStateEnum = builder.enumType('GateState', {
+export const GateStateEnum = builder.enumType('GateState', {
   description: 'A gate now, computed from its decision and expiry at read time.',
   values: {
     OPEN: { description: 'Waiting for a decision; covers its scope.' },

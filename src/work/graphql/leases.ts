@@ -44,7 +44,7 @@ export const LeaseRef = builder.objectRef<Lease>('Lease').implement({
   }),
 });
 
-const LeaseHeldRef = builder.objectRef<LeaseHeld>('LeaseHeld').implement({
+export const LeaseHeldRef = builder.objectRef<LeaseHeld>('LeaseHeld').implement({
   description:
     'An active lease exists (perhaps your own: renew it with its fence instead). Nothing was written.',
   fields: (t) => ({

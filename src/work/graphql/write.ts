@@ -46,6 +46,10 @@ export const TodoTransitionKindEnum = builder.enumType('TodoTransitionKind', {
     DEFER: { description: 'deferTodo.' },
     RESUME: { description: 'resumeTodo.' },
     CLOSE_NO_FOLLOW_UP: { description: 'closeNoFollowUp.' },
+    HANDOFF: {
+      description:
+        'handoffTodo: the claim moved to the receiver (or was dropped for any qualified peer); the lease ended, never transferred.',
+    },
   } satisfies Record<TodoTransitionKind, unknown>,
 });
 

@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import { database, t } from './support/gateway-per-file.ts';
+import {
+  countingDatabase,
+  createGoal,
+  driver,
+  issueCredential,
+  registerAgent,
+  startTestGateway,
+  uid,
+} from './support/harness.ts';
+
+const OWED = `query($goalId: ID!, $agentId: ID!) {
+  replanObligations(goalId: $goalId, agentId: $agentId) {
+    __typename
+    ... on ReplanObligations {
+      goalId agentId owed hasVision headSeq
+      obligations { kind detail count countCapped latestSeq }
+      lastCheckpoint { seq kind citedDigest }
+      requiredReads { query command reason }
+    }
+    ... on ScopeGap { reason }
+  }
+}`;
+const LEDGER = `query($goalId: ID!, $agentId: ID!) {
+  evidenceLedger(goalId: $goalId, agentId: $agentId) { digest }
+}`;
+const CHECKPOINT = `mutation($goalId: ID!, $agentId: ID!, $digest: String!, $kind: ReplanKind!, $delta: ReplanDeltaInput!) {
+  recordReplanCheckpoint(goalId: $goalId, agentId: $agentId, digest: $digest, kind: $kind, delta: $delta) {
+    __typename
+  }
+}`;
+const SET_VISION = `mutation($input: SetVisionInput!) { setVision(input: $input) { __typename } }`;
+const CREATE = `mutation($input: CreateTodoInput!) { createTodo(input: $input) { __typename ... on Todo { id } } }`;
+const CLAIM = `mutation($input: TodoActionInput!) { claimTodo(input: $input) { __typename } }`;
+const COMPLETE = `mutation($input: CompleteTodoInput!) { completeTodo(input: $input) { __typename } }`;
+const RECORD = `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`;
+const HANDOFF = `mutation($input: HandoffTodoInput!) { handoffTodo(input: $input) { __typename } }`;
+const DIRECTORY = `query($goalId: ID!) { directory(goalId: $goalId) { rows { agentId replanNotices } } }`;
+const FRONTIER = `query($goalId: ID!, $agentId: ID) {
+  frontier(goalId: $goalId, agentId: $agentId) { ... on Frontier { replanNotices } }
+}`;
+
+interface Peer {
+  agentId: string;
+  token: string;
+}
+
+async function team() {
+  const goalId = await createGoal(t);
+  const peer = async (name: string): Promise<Peer> => {
+    const agentId = await registerAgent(t, goalId, uid(name));
+    const { token } = await issueCredential(t, { kind: 'PEER', goalId, agentId });
+    return { agentId, token };
+  };
+  const [a, b] = [await peer('a'), await peer('b')];
+  const steward = (await issueCredential(t, { kind: 'STEWARD', goalIds: [goalId] })).token;
+  return { goalId, a, b, steward };
+}
+
+async function owed(token: string, goalId: string, agentId: string) {
+  const data = await t.ok(OWED, { goalId, agentId }, token);
+  return data.replanObligations;
+}
+
+const kinds = (o: { obligations: { kind: string }[] }) => o.obligations.map((x) => x.kind);
+
+async function todo(token: string, goalId: string) {
+  const data = await t.ok(
+    CREATE,
+    { input: { goalId, title: uid('todo'), taskClass: 'ADVANCEMENT_TASK' } },
+    token,
+  );
+  return data.createTodo.id as string;
+}
+
+async function notices(token: string, goalId: string, agentId: string) {
+  const directory = await t.ok(DIRECTORY, { goalId }, token);
+  const row = directory.directory.rows.find((r: any) => r.agentId === agentId);
+  const frontier = await t.ok(FRONTIER, { goalId, agentId }, token);
+  return { directory: row.replanNotices, frontier: frontier.frontier.replanNotices };
+}
+
+async function checkpoint(token: string, goalId: string, agentId: string, digest?: string) {
+  const cited = digest ?? (await t.ok(LEDGER, { goalId, agentId }, token)).evidenceLedger.digest;
+  const data = await t.ok(
+    CHECKPOINT,
+    { goalId, agentId, digest: cited, kind: 'PRESERVED', delta: { summary: 'direction stands' } },
+    token,
+  );
+  return data.recordReplanCheckpoint.__typename;
+}
+
+describe(`replan obligations (${driver})`, () => {
+  it('owes nothing before anything happened; a vision with no checkpoint shows VISION_CHECKPOINT_MISSING everywhere', async () => {
+    const { goalId, a, b, steward } = await team();
+    expect(await owed(a.token, goalId, a.agentId)).toMatchObject({
+      __typename: 'ReplanObligations',
+      owed: false,
+      obligations: [],
+      requiredReads: [],
+      lastCheckpoint: null,
+      hasVision: false,
+    });
+    expect(await notices(steward, goalId, a.agentId)).toEqual({ directory: [], frontier: [] });
+    await t.ok(
+      SET_VISION,
+      {
+        input: {
+          goalId,
+          roleScope: 'src/work',
+          visionSummary: 'finish the work graph',
+          acceptanceSummary: 'tests green',
+          replanTriggerSummary: 'a gate opens',
+        },
+      },
+      a.token,
+    );
+    const after = await owed(a.token, goalId, a.agentId);
+    expect(after).toMatchObject({ owed: true, hasVision: true });
+    expect(kinds(after)).toEqual(['VISION_CHECKPOINT_MISSING']);
+    expect(after.requiredReads).toEqual([
+      {
+        query: `evidenceLedger(goalId: "${goalId}", agentId: "${a.agentId}")`,
+        command: `switchboard evidence-log --agent ${a.agentId} --limit 30`,
+        reason: expect.stringContaining('recordReplanCheckpoint'),
+      },
+    ]);
+    expect(await notices(steward, goalId, a.agentId)).toEqual({
+      directory: ['VISION_CHECKPOINT_MISSING'],
+      frontier: ['VISION_CHECKPOINT_MISSING'],
+    });
+    // Another agent's row is unaffected.
+    expect(await notices(steward, goalId, b.agentId)).toEqual({ directory: [], frontier: [] });
+    // A digest-checked checkpoint clears it, on the directory and the frontier too.
+    expect(await checkpoint(a.token, goalId, a.agentId)).toBe('ReplanCheckpoint');
+    const cleared = await owed(a.token, goalId, a.agentId);
+    expect(cleared).toMatchObject({ owed: false, lastCheckpoint: { kind: 'PRESERVED' } });
+    expect(cleared.lastCheckpoint.citedDigest).toMatch(/^sha256:/);
+    expect(await notices(steward, goalId, a.agentId)).toEqual({ directory: [], frontier: [] });
+  });
+
+  it('material progress is owed until a digest-checked checkpoint; an acknowledgement clears nothing', async () => {
+    const { goalId, a } = await team();
+    const id = await todo(a.token, goalId);
+    await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
+    await t.ok(COMPLETE, { input: { goalId, todoId: id, evidenceRefs: ['ci/run.txt'] } }, a.token);
+    const first = await owed(a.token, goalId, a.agentId);
+    expect(kinds(first)).toEqual(['MATERIAL_SINCE_CHECKPOINT']);
+    const count = first.obligations[0].count;
+    expect(count).toBeGreaterThanOrEqual(2); // created, completed (a claim is not material)
+
+    // Saying so is not a checkpoint: it is one more material row.
+    await t.ok(
+      RECORD,
+      {
+        input: {
+          goalId,
+          eventKind: 'VALIDATION',
+          classification: 'replan',
+          status: 'acknowledged',
+          summary: 'acknowledged: replanned, direction preserved',
+        },
+      },
+      a.token,
+    );
+    const acknowledged = await owed(a.token, goalId, a.agentId);
+    expect(acknowledged.owed).toBe(true);
+    expect(acknowledged.obligations[0].count).toBe(count + 1);
+    // A checkpoint citing a digest that is not of a current read is refused and clears nothing.
+    expect(await checkpoint(a.token, goalId, a.agentId, `sha256:${'0'.repeat(64)}`)).toBe(
+      'LedgerDigestMismatch',
+    );
+    expect((await owed(a.token, goalId, a.agentId)).owed).toBe(true);
+    expect(await checkpoint(a.token, goalId, a.agentId)).toBe('ReplanCheckpoint');
+    const cleared = await owed(a.token, goalId, a.agentId);
+    expect(cleared).toMatchObject({ owed: false, obligations: [], requiredReads: [] });
+    // New material progress after the checkpoint is owed again, counted from it.
+    await todo(a.token, goalId);
+    const again = await owed(a.token, goalId, a.agentId);
+    expect(again.obligations).toEqual([
+      expect.objectContaining({
+        kind: 'MATERIAL_SINCE_CHECKPOINT',
+        count: 1,
+        detail: expect.stringContaining(
+          `since its checkpoint at seq ${cleared.lastCheckpoint.seq}`,
+        ),
+      }),
+    ]);
+  });
+
+  it('a handoff received is owed by the receiver; read like a ledger (a peer its own, a steward any)', async () => {
+    const { goalId, a, b, steward } = await team();
+    const id = await todo(a.token, goalId);
+    await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
+    await checkpoint(a.token, goalId, a.agentId);
+    await checkpoint(b.token, goalId, b.agentId);
+    expect((await owed(b.token, goalId, b.agentId)).owed).toBe(false);
+    await t.ok(
+      HANDOFF,
+      {
+        input: {
+          goalId,
+          todoId: id,
+          to: b.agentId,
+          nextAction: 'finish it',
+          validation: 'tests pass',
+          stopCondition: 'done',
+          omitted: [],
+        },
+      },
+      a.token,
+    );
+    const receiver = await owed(steward, goalId, b.agentId);
+    expect(kinds(receiver)).toEqual(['MATERIAL_SINCE_CHECKPOINT', 'HANDOFF_RECEIVED']);
+    expect(receiver.obligations[1]).toMatchObject({ count: 1, latestSeq: expect.any(String) });
+    expect(kinds(await owed(a.token, goalId, a.agentId))).toEqual(['MATERIAL_SINCE_CHECKPOINT']);
+    expect(await owed(a.token, goalId, b.agentId)).toEqual({
+      __typename: 'ScopeGap',
+      reason: 'NOT_OWN_LEDGER',
+    });
+    const unknown = await t.gql(OWED, { goalId, agentId: 'codex' }, steward);
+    expect(unknown.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('reads in a constant number of SQL statements, however long the ledger and the work graph', async () => {
+    const counting = countingDatabase(database);
+    const gateway = await startTestGateway(counting.database);
+    try {
+      const measure = async (todoCount: number) => {
+        const { goalId, a } = await team();
+        for (let i = 0; i < todoCount; i++) {
+          const id = await todo(a.token, goalId);
+          if (i % 2) await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
+        }
+        counting.reset();
+        const data = await gateway.ok(OWED, { goalId, agentId: a.agentId }, a.token);
+        expect(data.replanObligations.owed).toBe(true);
+        return counting.statements();
+      };
+      const small = await measure(1);
+      const large = await measure(25);
+      expect(large).toBe(small);
+      expect(large).toBeLessThanOrEqual(8);
+    } finally {
+      await gateway.stop();
+    }
+  }, 120_000);
+});

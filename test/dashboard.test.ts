@@ -277,6 +277,104 @@ describe(`dashboard (${driver})`, () => {
     await screenshot(page, `ledger-${driver}`);
   });
 
+  it('shows the waits pending on an agent and its deliveries with their timelines, live', async () => {
+    const { goalId } = await gatedGoal();
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report([
+      { goalId, agentId: 'beta', liveness: 'IDLE', providerSessionRef: 'w1:p2' },
+    ]);
+    const deliver = (input: Record<string, unknown>) =>
+      t.ok(
+        `mutation($input: DeliverInput!) { deliver(input: $input) { __typename ... on Delivery { id } } }`,
+        {
+          input: {
+            goalId,
+            kind: 'REQUEST',
+            idempotencyKey: uid('key'),
+            body: 'see the notes',
+            ...input,
+          },
+        },
+      );
+    const toBeta = (await deliver({ to: 'beta', subject: 'review the French copy' })).deliver.id;
+    const toGamma = (
+      await deliver({ to: 'gamma', subject: 'unrelated to beta', timeoutMs: 60_000 })
+    ).deliver.id;
+    const started = await t.ok(
+      `mutation($input: WaitInput!) { startWait(input: $input) { __typename ... on Wait { id status } } }`,
+      { input: { goalId, agentId: 'beta', accept: ['WORKING'], timeoutMs: 60_000 } },
+    );
+    expect(started.startWait.status).toBe('PENDING');
+    const waitId = started.startWait.id as string;
+
+    const page = await open(t.adminToken, `/g/${goalId}/agent/beta`);
+    const wait = page.locator(`[data-testid="waits"] tr[data-wait="${waitId}"]`);
+    await wait.waitFor();
+    expect(await wait.textContent()).toContain('working');
+    const delivery = page.locator(`[data-testid="deliveries"] tr[data-delivery="${toBeta}"]`);
+    await delivery.waitFor();
+    expect(await delivery.getAttribute('data-outcome')).toBe('SUBMITTED');
+    expect(await delivery.textContent()).toContain('review the French copy');
+    // Only beta's traffic: the steward's delivery to gamma is not beta's.
+    expect(await page.locator(`tr[data-delivery="${toGamma}"]`).count()).toBe(0);
+    await page
+      .getByTestId('link')
+      .filter({ hasText: /^live$/ })
+      .waitFor();
+    await screenshot(page, `agent-${driver}`);
+
+    // beta starts working: the wait is satisfied and the delivery sees activity, without a reload.
+    await provider.report([
+      { goalId, agentId: 'beta', liveness: 'WORKING', providerSessionRef: 'w1:p2' },
+    ]);
+    await page
+      .locator(`tr[data-delivery="${toBeta}"][data-outcome="ACTIVITY_OBSERVED"]`)
+      .waitFor({ timeout: 5000 });
+    await wait.waitFor({ state: 'detached', timeout: 5000 });
+    const steps = delivery.locator('.timeline li');
+    expect(await steps.first().textContent()).toContain('submitted');
+    await delivery.locator('[data-outcome="ACTIVITY_OBSERVED"]').waitFor();
+    await page.getByText('No pending waits on this agent.').waitFor();
+    await delivery.getByRole('link', { name: 'review the French copy' }).click();
+    await page.getByTestId('timeline').locator('[data-outcome="ACTIVITY_OBSERVED"]').waitFor();
+  });
+
+  it('shows an outsider the agent page as scope gaps, not empty tables', async () => {
+    const { goalId } = await gatedGoal();
+    const outsider = await peerInNewGoal(t);
+    const page = await open(outsider.token, `/g/${goalId}/agent/beta`);
+    for (const section of ['#waits-title', '#deliveries-title']) {
+      const gap = page.locator(
+        `section:has(${section}) [data-scope-gap="AUDIENCE_NOT_AUTHORIZED"]`,
+      );
+      await gap.waitFor();
+      expect(await gap.textContent()).toContain('Scope gap');
+    }
+    expect(await page.locator('[data-testid="waits"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="deliveries"]').count()).toBe(0);
+    expect(await page.getByText('No pending waits').count()).toBe(0);
+    expect(await page.getByText('No deliveries').count()).toBe(0);
+  });
+
+  it('tells a peer looking at another agent that its deliveries list is partial', async () => {
+    const { goalId, agentId, token } = await peerInNewGoal(t);
+    const other = await registerAgent(t, goalId);
+    await t.ok(`mutation($input: DeliverInput!) { deliver(input: $input) { __typename } }`, {
+      input: {
+        goalId,
+        to: other,
+        kind: 'CONTEXT',
+        subject: 'between the operator and the other agent',
+        body: 'fyi',
+        idempotencyKey: uid('key'),
+      },
+    });
+    const page = await open(token, `/g/${goalId}/agent/${other}`);
+    await page.locator('[data-limitation="ONLY_CALLERS_OWN_DELIVERIES"]').waitFor();
+    await page.getByText('No deliveries to or from this agent.').waitFor();
+    expect(agentId).not.toBe(other);
+  });
+
   it('shows a peer its inbox, and another agent’s ledger as a scope gap', async () => {
     const { goalId, agentId, token } = await peerInNewGoal(t);
     const other = await registerAgent(t, goalId);

@@ -232,6 +232,47 @@ describe(`dashboard (${driver})`, () => {
     await screenshot(page, `delivery-${driver}`);
   });
 
+  it('stays usable with many agents: sticky headings, liveness and text filters, keyboard', async () => {
+    const goalId = await createGoal(t);
+    const ids = Array.from({ length: 60 }, (_, i) => `agent-${String(i).padStart(2, '0')}`);
+    for (const id of ids) await registerAgent(t, goalId, id);
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report(
+      ids.slice(0, 20).map((agentId, i) => ({
+        goalId,
+        agentId,
+        liveness: i % 2 === 0 ? 'WORKING' : 'BLOCKED',
+        providerSessionRef: `w1:p${i}`,
+      })),
+    );
+    const page = await open(t.adminToken, `/g/${goalId}`);
+    const rows = page.locator('[data-testid="directory"] tbody tr');
+    await expect.poll(() => rows.count()).toBe(60);
+    // Scrolled to the last row, the column headings are still in view, under the page header.
+    await rows.last().scrollIntoViewIfNeeded();
+    const header = await page.locator('header.top').boundingBox();
+    const heading = await page.locator('[data-testid="directory"] thead th').first().boundingBox();
+    expect(heading?.y).toBeGreaterThanOrEqual((header?.height ?? 0) - 1);
+    expect(heading?.y).toBeLessThan((header?.height ?? 0) + 5);
+    // The count per liveness is a filter (a toggle); so is the text box.
+    const blocked = page.locator('[data-liveness-filter="BLOCKED"]');
+    expect(await blocked.textContent()).toContain('10');
+    await blocked.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => rows.count()).toBe(10);
+    expect(await blocked.getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => rows.count()).toBe(60);
+    await page.getByLabel('Filter agents').fill('agent-4');
+    await expect.poll(() => rows.count()).toBe(10);
+    expect(await page.getByTestId('directory-filtered').textContent()).toBe('showing 10 of 60');
+    // A row's link opens the agent page from the keyboard.
+    await page.locator('tr[data-agent="agent-42"] a').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Agent agent-42' }).waitFor();
+    await screenshot(page, `many-agents-${driver}`);
+  });
+
   it('says a scope gap is a scope gap, not an empty table', async () => {
     const { goalId } = await gatedGoal();
     const outsider = await peerInNewGoal(t);

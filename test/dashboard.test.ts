@@ -273,6 +273,56 @@ describe(`dashboard (${driver})`, () => {
     await screenshot(page, `many-agents-${driver}`);
   });
 
+  it('follows prefers-color-scheme, with text contrast of at least 4.5:1 in both', async () => {
+    const { goalId } = await gatedGoal();
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report([
+      { goalId, agentId: 'alpha', liveness: 'WORKING', providerSessionRef: 'w1:p1' },
+      { goalId, agentId: 'beta', liveness: 'BLOCKED', providerSessionRef: 'w1:p2' },
+      { goalId, agentId: 'gamma', liveness: 'UNREACHABLE', providerSessionRef: 'w1:p3' },
+    ]);
+    const backgrounds: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await open(t.adminToken, `/g/${goalId}`);
+      await page.emulateMedia({ colorScheme });
+      await page.locator('tr[data-agent="gamma"] td[data-liveness="UNREACHABLE"]').waitFor();
+      const ratios = await page.evaluate(() => {
+        const rgb = (css: string) => (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+        const lum = (css: string) => {
+          const [r, g, b] = rgb(css).map((v) => {
+            const c = v / 255;
+            return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+          });
+          return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
+        };
+        const background = (el: Element | null): string => {
+          for (let e = el; e; e = e.parentElement) {
+            const bg = getComputedStyle(e).backgroundColor;
+            if (bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') return bg;
+          }
+          return getComputedStyle(document.body).backgroundColor;
+        };
+        const selectors = ['.pill', '.muted', 'a', '.link', 'th', '.badge', '.notes', 'strong'];
+        const out: { selector: string; ratio: number }[] = [];
+        for (const selector of selectors) {
+          for (const el of [...document.querySelectorAll(selector)].slice(0, 20)) {
+            const a = lum(getComputedStyle(el).color);
+            const b = lum(background(el));
+            out.push({ selector, ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) });
+          }
+        }
+        return { out, body: getComputedStyle(document.body).backgroundColor };
+      });
+      backgrounds.push(ratios.body);
+      expect(ratios.out.length).toBeGreaterThan(20);
+      for (const { selector, ratio } of ratios.out)
+        expect(ratio, `${colorScheme} ${selector}`).toBeGreaterThanOrEqual(4.5);
+      await screenshot(page, `overview-${colorScheme}-${driver}`);
+    }
+    expect(backgrounds[0]).toBe('rgb(255, 255, 255)');
+    expect(backgrounds[1]).toBe('rgb(13, 17, 23)');
+  });
+
   it('says a scope gap is a scope gap, not an empty table', async () => {
     const { goalId } = await gatedGoal();
     const outsider = await peerInNewGoal(t);

@@ -365,6 +365,14 @@ describe(`dashboard (${driver})`, () => {
     await page.getByTestId('ledger-end').waitFor();
     expect(await rows.count()).toBe(25);
     expect(await rows.first().textContent()).toContain('step 1 done');
+    // A row recorded now arrives on the ledger stream, without a reload.
+    await t.ok(
+      `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`,
+      { input: { goalId, eventKind: 'TODO_UPDATE', summary: 'step 26 arrived live' } },
+      token,
+    );
+    await rows.last().filter({ hasText: 'step 26 arrived live' }).waitFor({ timeout: 5000 });
+    expect(await rows.count()).toBe(26);
     await screenshot(page, `ledger-${driver}`);
   });
 

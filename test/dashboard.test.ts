@@ -232,6 +232,97 @@ describe(`dashboard (${driver})`, () => {
     await screenshot(page, `delivery-${driver}`);
   });
 
+  it('stays usable with many agents: sticky headings, liveness and text filters, keyboard', async () => {
+    const goalId = await createGoal(t);
+    const ids = Array.from({ length: 60 }, (_, i) => `agent-${String(i).padStart(2, '0')}`);
+    for (const id of ids) await registerAgent(t, goalId, id);
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report(
+      ids.slice(0, 20).map((agentId, i) => ({
+        goalId,
+        agentId,
+        liveness: i % 2 === 0 ? 'WORKING' : 'BLOCKED',
+        providerSessionRef: `w1:p${i}`,
+      })),
+    );
+    const page = await open(t.adminToken, `/g/${goalId}`);
+    const rows = page.locator('[data-testid="directory"] tbody tr');
+    await expect.poll(() => rows.count()).toBe(60);
+    // Scrolled to the last row, the column headings are still in view, under the page header.
+    await rows.last().scrollIntoViewIfNeeded();
+    const header = await page.locator('header.top').boundingBox();
+    const heading = await page.locator('[data-testid="directory"] thead th').first().boundingBox();
+    expect(heading?.y).toBeGreaterThanOrEqual((header?.height ?? 0) - 1);
+    expect(heading?.y).toBeLessThan((header?.height ?? 0) + 5);
+    // The count per liveness is a filter (a toggle); so is the text box.
+    const blocked = page.locator('[data-liveness-filter="BLOCKED"]');
+    expect(await blocked.textContent()).toContain('10');
+    await blocked.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => rows.count()).toBe(10);
+    expect(await blocked.getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => rows.count()).toBe(60);
+    await page.getByLabel('Filter agents').fill('agent-4');
+    await expect.poll(() => rows.count()).toBe(10);
+    expect(await page.getByTestId('directory-filtered').textContent()).toBe('showing 10 of 60');
+    // A row's link opens the agent page from the keyboard.
+    await page.locator('tr[data-agent="agent-42"] a').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Agent agent-42' }).waitFor();
+    await screenshot(page, `many-agents-${driver}`);
+  });
+
+  it('follows prefers-color-scheme, with text contrast of at least 4.5:1 in both', async () => {
+    const { goalId } = await gatedGoal();
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report([
+      { goalId, agentId: 'alpha', liveness: 'WORKING', providerSessionRef: 'w1:p1' },
+      { goalId, agentId: 'beta', liveness: 'BLOCKED', providerSessionRef: 'w1:p2' },
+      { goalId, agentId: 'gamma', liveness: 'UNREACHABLE', providerSessionRef: 'w1:p3' },
+    ]);
+    const backgrounds: string[] = [];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const page = await open(t.adminToken, `/g/${goalId}`);
+      await page.emulateMedia({ colorScheme });
+      await page.locator('tr[data-agent="gamma"] td[data-liveness="UNREACHABLE"]').waitFor();
+      const ratios = await page.evaluate(() => {
+        const rgb = (css: string) => (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+        const lum = (css: string) => {
+          const [r, g, b] = rgb(css).map((v) => {
+            const c = v / 255;
+            return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+          });
+          return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
+        };
+        const background = (el: Element | null): string => {
+          for (let e = el; e; e = e.parentElement) {
+            const bg = getComputedStyle(e).backgroundColor;
+            if (bg !== 'rgba(0, 0, 0, 0)' && bg !== 'transparent') return bg;
+          }
+          return getComputedStyle(document.body).backgroundColor;
+        };
+        const selectors = ['.pill', '.muted', 'a', '.link', 'th', '.badge', '.notes', 'strong'];
+        const out: { selector: string; ratio: number }[] = [];
+        for (const selector of selectors) {
+          for (const el of [...document.querySelectorAll(selector)].slice(0, 20)) {
+            const a = lum(getComputedStyle(el).color);
+            const b = lum(background(el));
+            out.push({ selector, ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) });
+          }
+        }
+        return { out, body: getComputedStyle(document.body).backgroundColor };
+      });
+      backgrounds.push(ratios.body);
+      expect(ratios.out.length).toBeGreaterThan(20);
+      for (const { selector, ratio } of ratios.out)
+        expect(ratio, `${colorScheme} ${selector}`).toBeGreaterThanOrEqual(4.5);
+      await screenshot(page, `overview-${colorScheme}-${driver}`);
+    }
+    expect(backgrounds[0]).toBe('rgb(255, 255, 255)');
+    expect(backgrounds[1]).toBe('rgb(13, 17, 23)');
+  });
+
   it('says a scope gap is a scope gap, not an empty table', async () => {
     const { goalId } = await gatedGoal();
     const outsider = await peerInNewGoal(t);
@@ -274,7 +365,113 @@ describe(`dashboard (${driver})`, () => {
     await page.getByTestId('ledger-end').waitFor();
     expect(await rows.count()).toBe(25);
     expect(await rows.first().textContent()).toContain('step 1 done');
+    // A row recorded now arrives on the ledger stream, without a reload.
+    await t.ok(
+      `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`,
+      { input: { goalId, eventKind: 'TODO_UPDATE', summary: 'step 26 arrived live' } },
+      token,
+    );
+    await rows.last().filter({ hasText: 'step 26 arrived live' }).waitFor({ timeout: 5000 });
+    expect(await rows.count()).toBe(26);
     await screenshot(page, `ledger-${driver}`);
+  });
+
+  it('shows the waits pending on an agent and its deliveries with their timelines, live', async () => {
+    const { goalId } = await gatedGoal();
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report([
+      { goalId, agentId: 'beta', liveness: 'IDLE', providerSessionRef: 'w1:p2' },
+    ]);
+    const deliver = (input: Record<string, unknown>) =>
+      t.ok(
+        `mutation($input: DeliverInput!) { deliver(input: $input) { __typename ... on Delivery { id } } }`,
+        {
+          input: {
+            goalId,
+            kind: 'REQUEST',
+            idempotencyKey: uid('key'),
+            body: 'see the notes',
+            ...input,
+          },
+        },
+      );
+    const toBeta = (await deliver({ to: 'beta', subject: 'review the French copy' })).deliver.id;
+    const toGamma = (
+      await deliver({ to: 'gamma', subject: 'unrelated to beta', timeoutMs: 60_000 })
+    ).deliver.id;
+    const started = await t.ok(
+      `mutation($input: WaitInput!) { startWait(input: $input) { __typename ... on Wait { id status } } }`,
+      { input: { goalId, agentId: 'beta', accept: ['WORKING'], timeoutMs: 60_000 } },
+    );
+    expect(started.startWait.status).toBe('PENDING');
+    const waitId = started.startWait.id as string;
+
+    const page = await open(t.adminToken, `/g/${goalId}/agent/beta`);
+    const wait = page.locator(`[data-testid="waits"] tr[data-wait="${waitId}"]`);
+    await wait.waitFor();
+    expect(await wait.textContent()).toContain('working');
+    const delivery = page.locator(`[data-testid="deliveries"] tr[data-delivery="${toBeta}"]`);
+    await delivery.waitFor();
+    expect(await delivery.getAttribute('data-outcome')).toBe('SUBMITTED');
+    expect(await delivery.textContent()).toContain('review the French copy');
+    // Only beta's traffic: the steward's delivery to gamma is not beta's.
+    expect(await page.locator(`tr[data-delivery="${toGamma}"]`).count()).toBe(0);
+    await page
+      .getByTestId('link')
+      .filter({ hasText: /^live$/ })
+      .waitFor();
+    await screenshot(page, `agent-${driver}`);
+
+    // beta starts working: the wait is satisfied and the delivery sees activity, without a reload.
+    await provider.report([
+      { goalId, agentId: 'beta', liveness: 'WORKING', providerSessionRef: 'w1:p2' },
+    ]);
+    await page
+      .locator(`tr[data-delivery="${toBeta}"][data-outcome="ACTIVITY_OBSERVED"]`)
+      .waitFor({ timeout: 5000 });
+    await wait.waitFor({ state: 'detached', timeout: 5000 });
+    const steps = delivery.locator('.timeline li');
+    expect(await steps.first().textContent()).toContain('submitted');
+    await delivery.locator('[data-outcome="ACTIVITY_OBSERVED"]').waitFor();
+    await page.getByText('No pending waits on this agent.').waitFor();
+    await delivery.getByRole('link', { name: 'review the French copy' }).click();
+    await page.getByTestId('timeline').locator('[data-outcome="ACTIVITY_OBSERVED"]').waitFor();
+  });
+
+  it('shows an outsider the agent page as scope gaps, not empty tables', async () => {
+    const { goalId } = await gatedGoal();
+    const outsider = await peerInNewGoal(t);
+    const page = await open(outsider.token, `/g/${goalId}/agent/beta`);
+    for (const section of ['#waits-title', '#deliveries-title']) {
+      const gap = page.locator(
+        `section:has(${section}) [data-scope-gap="AUDIENCE_NOT_AUTHORIZED"]`,
+      );
+      await gap.waitFor();
+      expect(await gap.textContent()).toContain('Scope gap');
+    }
+    expect(await page.locator('[data-testid="waits"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="deliveries"]').count()).toBe(0);
+    expect(await page.getByText('No pending waits').count()).toBe(0);
+    expect(await page.getByText('No deliveries').count()).toBe(0);
+  });
+
+  it('tells a peer looking at another agent that its deliveries list is partial', async () => {
+    const { goalId, agentId, token } = await peerInNewGoal(t);
+    const other = await registerAgent(t, goalId);
+    await t.ok(`mutation($input: DeliverInput!) { deliver(input: $input) { __typename } }`, {
+      input: {
+        goalId,
+        to: other,
+        kind: 'CONTEXT',
+        subject: 'between the operator and the other agent',
+        body: 'fyi',
+        idempotencyKey: uid('key'),
+      },
+    });
+    const page = await open(token, `/g/${goalId}/agent/${other}`);
+    await page.locator('[data-limitation="ONLY_CALLERS_OWN_DELIVERIES"]').waitFor();
+    await page.getByText('No deliveries to or from this agent.').waitFor();
+    expect(agentId).not.toBe(other);
   });
 
   it('shows a peer its inbox, and another agent’s ledger as a scope gap', async () => {

@@ -6,6 +6,7 @@ import { trajectory } from '../src/delivery/outcomes.ts';
 import type { DeliveryRow } from '../src/delivery/tables.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
+  countingDatabase,
   createGoal,
   driver,
   eventually,
@@ -1069,6 +1070,129 @@ describe(`scope (${driver})`, () => {
 });
 
 // ---- the rule itself -----------------------------------------------------------------------
+
+const LIST = `query($goalId: ID!, $agentId: ID!, $direction: DeliveryDirection, $limit: Int, $before: Seq) {
+  deliveries(goalId: $goalId, agentId: $agentId, direction: $direction, limit: $limit, before: $before) {
+    goalId agentId direction hasOlder olderCursor limitations
+    scopeGap { goalId reason }
+    rows { id seq from to subject outcome history { version outcome final } }
+  }
+}`;
+
+describe(`one agent's deliveries (${driver})`, () => {
+  /** alpha → beta twice, beta → gamma, gamma → alpha, a steward → beta: five deliveries. */
+  async function traffic() {
+    const w = await world();
+    const steward = await issueCredential(t, { kind: 'STEWARD', goalIds: [w.goalId] });
+    const ab1 = await send(w.alpha.token, request(w.goalId, { subject: 'ab1' }));
+    const ab2 = await send(w.alpha.token, request(w.goalId, { subject: 'ab2' }));
+    const bg = await send(w.beta.token, request(w.goalId, { to: 'gamma', subject: 'bg' }));
+    const ga = await send(w.gamma.token, request(w.goalId, { to: 'alpha', subject: 'ga' }));
+    const sb = await send(steward.token, request(w.goalId, { subject: 'sb' }));
+    return { ...w, steward, ids: { ab1: ab1.id, ab2: ab2.id, bg: bg.id, ga: ga.id, sb: sb.id } };
+  }
+  const subjects = (listing: { rows: { subject: string }[] }) => listing.rows.map((r) => r.subject);
+
+  it('lists to, from or both, newest first, and pages back with before', async () => {
+    const { goalId, steward } = await traffic();
+    const read = async (vars: Record<string, unknown>) =>
+      (await t.ok(LIST, { goalId, ...vars }, steward.token)).deliveries;
+    expect(subjects(await read({ agentId: 'beta' }))).toEqual(['sb', 'bg', 'ab2', 'ab1']);
+    expect(subjects(await read({ agentId: 'beta', direction: 'TO' }))).toEqual([
+      'sb',
+      'ab2',
+      'ab1',
+    ]);
+    expect(subjects(await read({ agentId: 'beta', direction: 'FROM' }))).toEqual(['bg']);
+    expect(subjects(await read({ agentId: 'alpha', direction: 'FROM' }))).toEqual(['ab2', 'ab1']);
+    const first = await read({ agentId: 'beta', limit: 3 });
+    expect(first).toMatchObject({ hasOlder: true, limitations: [], scopeGap: null });
+    expect(subjects(first)).toEqual(['sb', 'bg', 'ab2']);
+    const older = await read({ agentId: 'beta', limit: 3, before: first.olderCursor });
+    expect(older).toMatchObject({ hasOlder: false, olderCursor: null });
+    expect(subjects(older)).toEqual(['ab1']);
+    // Each row is what delivery(id) answers: its outcome and history from submission.
+    expect(older.rows[0]).toMatchObject({
+      from: 'alpha',
+      to: 'beta',
+      outcome: 'SUBMITTED',
+      history: [{ version: 0, outcome: 'SUBMITTED', final: true }],
+    });
+  });
+
+  it('settles outcomes when read: a stalled delivery reads STALLED without any subscriber', async () => {
+    const { goalId, alpha } = await world({ provider: true });
+    await send(alpha.token, request(goalId, { activityWindowMs: 1, timeoutMs: 60_000 }));
+    const listing = await eventually(async () => {
+      const { deliveries } = await t.ok(LIST, { goalId, agentId: 'beta' });
+      return deliveries.rows[0]?.outcome === 'STALLED' ? deliveries : undefined;
+    }, 'the delivery to stall');
+    expect(listing.rows[0].history.map((h: { outcome: string }) => h.outcome)).toEqual([
+      'SUBMITTED',
+      'STALLED',
+    ]);
+  });
+
+  it('a peer sees only what it sent or received, and says so for another agent', async () => {
+    const { goalId, alpha, gamma } = await traffic();
+    const own = (await t.ok(LIST, { goalId, agentId: 'alpha' }, alpha.token)).deliveries;
+    expect(subjects(own)).toEqual(['ga', 'ab2', 'ab1']);
+    expect(own.limitations).toEqual([]);
+    // gamma asks about beta: only beta → gamma is gamma's; alpha → beta and the steward's are not.
+    const other = (await t.ok(LIST, { goalId, agentId: 'beta' }, gamma.token)).deliveries;
+    expect(subjects(other)).toEqual(['bg']);
+    expect(other.limitations).toEqual(['ONLY_CALLERS_OWN_DELIVERIES']);
+  });
+
+  it('out of scope: a scope gap and no rows; bad input and providers get clear errors', async () => {
+    const { goalId, provider } = await world({ provider: true });
+    const outsider = await peerInNewGoal(t);
+    const gap = (await t.ok(LIST, { goalId, agentId: 'beta' }, outsider.token)).deliveries;
+    expect(gap).toMatchObject({
+      rows: [],
+      hasOlder: false,
+      scopeGap: { goalId, reason: 'AUDIENCE_NOT_AUTHORIZED' },
+    });
+    // An unknown agent of an out-of-scope goal is still just the gap: nothing is told.
+    const unknownOutside = await t.ok(LIST, { goalId, agentId: 'nobody' }, outsider.token);
+    expect(unknownOutside.deliveries.scopeGap.reason).toBe('AUDIENCE_NOT_AUTHORIZED');
+    const cases: [Record<string, unknown>, string][] = [
+      [{ agentId: 'nobody' }, 'no agent nobody is registered to goal'],
+      [{ agentId: 'beta', limit: 0 }, 'limit must be an integer from 1 to 100'],
+      [{ agentId: 'beta', limit: 101 }, 'limit must be an integer from 1 to 100'],
+    ];
+    for (const [vars, message] of cases) {
+      const result = await t.gql(LIST, { goalId, ...vars });
+      expect(result.errors?.[0]?.message, message).toContain(message);
+      expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    }
+    const bad = await t.gql(LIST, { goalId, agentId: 'beta', before: '-1' });
+    expect(bad.errors?.[0]?.message).toContain('Seq must be a decimal integer');
+    const asProvider = await t.gql(LIST, { goalId, agentId: 'beta' }, provider?.token);
+    expect(asProvider.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('is read in a constant number of SQL statements, however many rows the page has', async () => {
+    const counting = countingDatabase(database);
+    const gateway = await startTestGateway(counting.database, { adminToken: t.adminToken });
+    try {
+      const measure = async (deliveries: number) => {
+        const { goalId, alpha } = await world({ provider: true, gateway });
+        for (let i = 0; i < deliveries; i++) await send(alpha.token, request(goalId), gateway);
+        counting.reset();
+        const { deliveries: listing } = await gateway.ok(LIST, { goalId, agentId: 'beta' });
+        expect(listing.rows).toHaveLength(deliveries);
+        return counting.statements();
+      };
+      const small = await measure(2);
+      const large = await measure(15);
+      expect(large).toBe(small);
+      expect(large).toBeLessThanOrEqual(10);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
 
 describe('the outcome rule is a function of the decisive change, the windows and the clock', () => {
   const at = (ms: number) => new Date(1_000_000 + ms);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { recordOutcomes } from '../src/waits/waits.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
+  countingDatabase,
   createGoal,
   driver,
   eventually,
@@ -467,6 +468,83 @@ describe(`rule 6-7: several agents, and scope (${driver})`, () => {
     expect(read.wait).toEqual({ __typename: 'UnknownWait', waitId: started.startWait.id });
     const unknown = await t.ok(START, { input: input(goalId, { agentId: 'ghost' }) });
     expect(unknown.startWait).toEqual({ __typename: 'UnknownAgent', agentId: 'ghost' });
+  });
+});
+
+const LIST = `query($goalId: ID!, $agentId: ID!, $status: WaitStatus, $limit: Int) {
+  waits(goalId: $goalId, agentId: $agentId, status: $status, limit: $limit) {
+    goalId agentId omittedRowCount
+    scopeGap { goalId reason }
+    rows { id status reason targets { agentId } }
+  }
+}`;
+
+describe(`the waits on one agent (${driver})`, () => {
+  it('lists the waits that target an agent, newest first, by status, settled when read', async () => {
+    const { goalId, alpha } = await world();
+    const start = async (extra: Record<string, unknown>) =>
+      (await t.ok(START, { input: input(goalId, extra) })).startWait.id as string;
+    const first = await start({ accept: ['BLOCKED'] });
+    const both = await start({ agentId: undefined, agentIds: ['beta', 'alpha'] });
+    const onBeta = await start({ agentId: 'beta' });
+    const ids = async (vars: Record<string, unknown>) =>
+      (await t.ok(LIST, { goalId, ...vars })).waits.rows.map((r: { id: string }) => r.id);
+    expect(await ids({ agentId: 'alpha' })).toEqual([both, first]);
+    expect(await ids({ agentId: 'alpha', status: 'PENDING' })).toEqual([both, first]);
+    // beta had no presence: its own wait ended at once; the shared one waits on alpha.
+    expect(await ids({ agentId: 'beta', status: 'NOT_RUNNING' })).toEqual([onBeta]);
+    await alpha('DONE');
+    // Nobody follows or reads these waits: listing them settles them from the change log.
+    expect(await ids({ agentId: 'alpha', status: 'PENDING' })).toEqual([first]);
+    const { waits } = await t.ok(LIST, { goalId, agentId: 'alpha', limit: 1 });
+    expect(waits).toMatchObject({ omittedRowCount: 1, scopeGap: null });
+    expect(waits.rows[0]).toMatchObject({ id: both, status: 'SATISFIED' });
+  });
+
+  it('out of scope: a scope gap and no rows; bad input and providers get clear errors', async () => {
+    const { goalId, provider } = await world();
+    await t.ok(START, { input: input(goalId) });
+    const outsider = await peerInNewGoal(t);
+    expect((await t.ok(LIST, { goalId, agentId: 'alpha' }, outsider.token)).waits).toEqual({
+      goalId,
+      agentId: 'alpha',
+      omittedRowCount: 0,
+      rows: [],
+      scopeGap: { goalId, reason: 'AUDIENCE_NOT_AUTHORIZED' },
+    });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ agentId: 'nobody' }, 'no agent nobody is registered to goal'],
+      [{ agentId: 'alpha', limit: 0 }, 'limit must be an integer from 1 to 100'],
+      [{ agentId: 'alpha', limit: 1000 }, 'limit must be an integer from 1 to 100'],
+    ];
+    for (const [vars, message] of cases) {
+      const result = await t.gql(LIST, { goalId, ...vars });
+      expect(result.errors?.[0]?.message, message).toContain(message);
+      expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    }
+    const asProvider = await t.gql(LIST, { goalId, agentId: 'alpha' }, provider.token);
+    expect(asProvider.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('is read in a constant number of SQL statements, however many waits are pending', async () => {
+    const counting = countingDatabase(database);
+    const gateway = await startTestGateway(counting.database, { adminToken: t.adminToken });
+    try {
+      const measure = async (count: number) => {
+        const { goalId } = await world(gateway);
+        for (let i = 0; i < count; i++) await gateway.ok(START, { input: input(goalId) });
+        counting.reset();
+        const { waits } = await gateway.ok(LIST, { goalId, agentId: 'alpha', status: 'PENDING' });
+        expect(waits.rows).toHaveLength(count);
+        return counting.statements();
+      };
+      const small = await measure(2);
+      const large = await measure(15);
+      expect(large).toBe(small);
+      expect(large).toBeLessThanOrEqual(12);
+    } finally {
+      await gateway.stop();
+    }
   });
 });
 

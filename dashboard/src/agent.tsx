@@ -2,27 +2,65 @@ import { useEffect, useState } from 'preact/hooks';
 import {
   EvidenceLedgerDocument,
   type EvidenceLedgerQuery,
+  ledgerEvents,
   ObserveDocument,
 } from '../../src/client/index.ts';
 import { ErrorNotice, Loading, ScopeGapNotice, Section } from './common.tsx';
 import { ago, href, words } from './format.ts';
-import { useConnection, useLoad, useNow } from './hooks.ts';
+import { useConnection, useLoad, useNow, usePresencePulse } from './hooks.ts';
+import { DeliveriesView, WaitsView } from './traffic.tsx';
 
 type Ledger = EvidenceLedgerQuery['evidenceLedger'];
 type LedgerEvent = Ledger['events'][number];
 
 export const LEDGER_PAGE = 20;
 
+/**
+ * One agent: what waits on it and what was handed to and from it (re-read on every settled
+ * burst of presence changes in the goal and at the next time boundary), its evidence ledger
+ * (followed live from the ledger stream), the compressed frontier of the others, and its
+ * latest bounded observation (advisory).
+ */
 export function AgentPage(props: { goalId: string; agentId: string }) {
+  const { pulse, stopped } = usePresencePulse(props.goalId);
   return (
     <>
       <h2 class="page-title">
         Agent <code>{props.agentId}</code>
       </h2>
+      <nav class="on-page" aria-label="On this page">
+        <button type="button" class="linklike" onClick={() => jump('waits-title')}>
+          Pending waits
+        </button>
+        <button type="button" class="linklike" onClick={() => jump('deliveries-title')}>
+          Deliveries
+        </button>
+        <button type="button" class="linklike" onClick={() => jump('ledger-title')}>
+          Evidence ledger
+        </button>
+        <button type="button" class="linklike" onClick={() => jump('frontier-others-title')}>
+          Other agents
+        </button>
+        <button type="button" class="linklike" onClick={() => jump('observation-title')}>
+          Observation
+        </button>
+      </nav>
+      {stopped && <ErrorNotice error={`live updates stopped: ${stopped}`} />}
+      <WaitsView {...props} pulse={pulse} />
+      <DeliveriesView {...props} pulse={pulse} />
       <LedgerView {...props} />
-      <ObservationView {...props} />
+      <ObservationView {...props} pulse={pulse} />
     </>
   );
+}
+
+/** In-page navigation without touching the hash (the route lives there): focus the section. */
+function jump(id: string) {
+  const heading = document.getElementById(id);
+  if (!heading) return;
+  heading.setAttribute('tabindex', '-1');
+  heading.focus();
+  heading.scrollIntoView({ block: 'start' });
 }
 
 /** The agent's evidence ledger, newest first, one page at a time (older pages appended). */
@@ -32,13 +70,16 @@ function LedgerView(props: { goalId: string; agentId: string }) {
   const [first, setFirst] = useState<Ledger>();
   const [older, setOlder] = useState<LedgerEvent[]>([]);
   const [cursor, setCursor] = useState<{ hasOlder: boolean; olderCursor: string | null }>();
+  const [live, setLive] = useState<LedgerEvent[]>([]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const connection = useConnection();
 
   useEffect(() => {
     let current = true;
     setFirst(undefined);
     setOlder([]);
+    setLive([]);
     client
       .request(EvidenceLedgerDocument, {
         goalId: props.goalId,
@@ -58,6 +99,31 @@ function LedgerView(props: { goalId: string; agentId: string }) {
       current = false;
     };
   }, [client, props.goalId, props.agentId]);
+
+  // Rows recorded after the first page was read arrive on the ledger stream, resumed by seq.
+  const headSeq = first && !first.scopeGap ? first.page.headSeq : null;
+  useEffect(() => {
+    if (headSeq === null) return;
+    const abort = new AbortController();
+    void (async () => {
+      try {
+        const stream = ledgerEvents(
+          connection.stream(abort.signal),
+          props.goalId,
+          props.agentId,
+          headSeq,
+        );
+        for await (const item of stream) {
+          if (item.__typename !== 'LedgerEvent') return;
+          setLive((rows) => (rows.some((r) => r.seq === item.seq) ? rows : [...rows, item]));
+        }
+      } catch (failure) {
+        if (!abort.signal.aborted)
+          setError(`ledger updates stopped: ${(failure as Error).message}`);
+      }
+    })();
+    return () => abort.abort();
+  }, [connection, props.goalId, props.agentId, headSeq]);
 
   const loadOlder = async () => {
     if (!cursor?.olderCursor) return;
@@ -80,7 +146,7 @@ function LedgerView(props: { goalId: string; agentId: string }) {
 
   if (!first) return error ? <ErrorNotice error={error} /> : <Loading what="the ledger" />;
   if (first.scopeGap) return <ScopeGapNotice gap={first.scopeGap} what="this agent’s ledger" />;
-  const events = [...older, ...first.events];
+  const events = [...older, ...first.events, ...live];
   return (
     <>
       {error && <ErrorNotice error={error} />}
@@ -172,7 +238,7 @@ function LedgerView(props: { goalId: string; agentId: string }) {
 }
 
 /** The latest bounded observation, which is advisory: it is never evidence. */
-function ObservationView(props: { goalId: string; agentId: string }) {
+function ObservationView(props: { goalId: string; agentId: string; pulse: number }) {
   const { client } = useConnection();
   const { data, error, reload } = useLoad(
     () =>
@@ -182,7 +248,7 @@ function ObservationView(props: { goalId: string; agentId: string }) {
         source: 'RECENT',
         lines: 40,
       }),
-    [client, props.goalId, props.agentId],
+    [client, props.goalId, props.agentId, props.pulse],
   );
   const observation = data?.observe;
   return (

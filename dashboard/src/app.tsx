@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { GoalsDocument, WhoamiDocument } from '../../src/client/index.ts';
 import { AgentPage } from './agent.tsx';
 import { ErrorNotice, Loading } from './common.tsx';
@@ -49,10 +49,21 @@ export function App() {
     [session],
   );
   const route = useRoute();
+  const header = useRef<HTMLElement>(null);
+  // Sticky table headings sit under the sticky page header, whose height wraps with the width.
+  useEffect(() => {
+    const top = header.current;
+    if (!top) return;
+    const observer = new ResizeObserver(() =>
+      document.documentElement.style.setProperty('--top-height', `${top.offsetHeight}px`),
+    );
+    observer.observe(top);
+    return () => observer.disconnect();
+  }, []);
 
   return (
     <>
-      <header class="top">
+      <header class="top" ref={header}>
         <h1>
           <a href="#/">Switchboard</a>
         </h1>

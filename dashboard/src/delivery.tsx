@@ -12,6 +12,95 @@ import { useConnection } from './hooks.ts';
 type Delivery = Extract<DeliveryQuery['delivery'], { __typename: 'Delivery' }>;
 type Change = Delivery['history'][number];
 
+/** What a timeline needs of a delivery: the fields every delivery read shares (DeliveryFields). */
+export type TimelineDelivery = Pick<Delivery, 'submittedAt' | 'receipt' | 'history'>;
+
+interface Step {
+  key: string;
+  label: string;
+  at: string;
+  /** An outcome step (data-outcome) or a receipt (data-receipt). */
+  outcome?: string;
+  receipt?: string;
+  detail?: string;
+  final?: boolean;
+}
+
+/**
+ * A delivery's steps in time order: the submission, every outcome change after it, and every
+ * receipt time the API returns (read, processed, and any receipt added later, such as a
+ * safe-point notification: each `…At` field of the receipt is a step, named after its field),
+ * so a new step shows without a change here.
+ */
+export function timelineSteps(delivery: TimelineDelivery, history: readonly Change[]): Step[] {
+  const steps: Step[] = [
+    { key: 'submitted', label: 'submitted', at: delivery.submittedAt, outcome: 'SUBMITTED' },
+  ];
+  for (const [field, value] of Object.entries(delivery.receipt ?? {})) {
+    if (field === 'submittedAt' || !field.endsWith('At') || typeof value !== 'string') continue;
+    const name = field.slice(0, -2);
+    steps.push({ key: field, label: name, at: value, receipt: name });
+  }
+  for (const change of history) {
+    if (change.version === 0) continue;
+    steps.push({
+      key: `v${change.version}`,
+      label: words(change.outcome),
+      at: change.effectiveAt,
+      outcome: change.outcome,
+      detail: [
+        change.reason && words(change.reason),
+        change.liveness && `recipient ${words(change.liveness)}`,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+      final: change.final,
+    });
+  }
+  // Stable: the submission stays first, and equal times keep the order above.
+  return steps.sort((a, b) =>
+    a.key === 'submitted' ? -1 : b.key === 'submitted' ? 1 : Date.parse(a.at) - Date.parse(b.at),
+  );
+}
+
+/** The steps as an ordered list (submitted → … → the outcome), each with its time. */
+export function Timeline(props: {
+  delivery: TimelineDelivery;
+  history?: readonly Change[];
+  testId?: string;
+  compact?: boolean;
+}) {
+  const steps = timelineSteps(props.delivery, props.history ?? props.delivery.history);
+  const final = steps.some((step) => step.final) || props.delivery.history.some((c) => c.final);
+  return (
+    <ol
+      class={props.compact ? 'timeline compact' : 'timeline'}
+      data-testid={props.testId}
+      aria-label="Outcome timeline"
+    >
+      {steps.map((step) => (
+        <li key={step.key} data-outcome={step.outcome} data-receipt={step.receipt}>
+          <span
+            class={step.receipt ? 'step receipt' : `step outcome-${step.outcome?.toLowerCase()}`}
+          >
+            {step.label}
+          </span>{' '}
+          <time dateTime={step.at} title={step.at}>
+            {props.compact ? new Date(step.at).toLocaleTimeString() : step.at}
+          </time>
+          {step.detail && <span class="muted"> · {step.detail}</span>}
+          {step.final && <strong> · final</strong>}
+        </li>
+      ))}
+      {!final && props.compact && (
+        <li class="muted" data-pending>
+          no final outcome yet
+        </li>
+      )}
+    </ol>
+  );
+}
+
 /**
  * One delivery and its outcome timeline (submitted → activity observed / stalled / expired /
  * unreachable), followed live until its final change, resumed by outcome version.
@@ -83,25 +172,7 @@ export function DeliveryPage(props: { goalId: string; deliveryId: string }) {
       </p>
       <p class="muted">{delivery.bodyPreview}</p>
       <Section title="Outcome timeline" id="timeline-title">
-        <ol class="timeline" data-testid="timeline">
-          <li data-outcome="SUBMITTED">
-            submitted <time dateTime={delivery.submittedAt}>{delivery.submittedAt}</time>
-          </li>
-          {delivery.receipt?.readAt && <li>read by the recipient {delivery.receipt.readAt}</li>}
-          {history
-            .filter((change) => change.outcome !== 'SUBMITTED')
-            .map((change) => (
-              <li key={change.version} data-outcome={change.outcome}>
-                {words(change.outcome)}
-                {change.reason && ` (${words(change.reason)})`}{' '}
-                <time dateTime={change.effectiveAt}>{change.effectiveAt}</time>
-                {change.liveness && (
-                  <span class="muted"> · recipient {words(change.liveness)}</span>
-                )}
-                {change.final && <strong> · final</strong>}
-              </li>
-            ))}
-        </ol>
+        <Timeline delivery={delivery} history={history} testId="timeline" />
         {delivery.limitations.length > 0 && (
           <p class="muted">Limitations: {delivery.limitations.map(words).join('; ')}.</p>
         )}

@@ -32,6 +32,16 @@ export function ago(iso: string | null | undefined, now: number): string {
   return `${Math.round(hours / 24)} d ago`;
 }
 
+/** "in 45 s", "in 12 min", "in 2 h" (or "now" once it has passed). */
+export function until(iso: string, now: number): string {
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  if (seconds <= 0) return 'now';
+  if (seconds < 90) return `in ${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `in ${minutes} min`;
+  return `in ${Math.round(minutes / 60)} h`;
+}
+
 export const words = (value: string) => value.toLowerCase().replaceAll('_', ' ');
 
 /** Hash routes: #/g/<goal>[/agent/<id> | /work | /todo/<id> | /inbox]. */

@@ -1,5 +1,6 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
+import { presenceChanges } from '../../src/client/index.ts';
 import type { Connection } from './session.ts';
 
 export const ConnectionContext = createContext<Connection | null>(null);
@@ -48,4 +49,54 @@ export function useNow(ms = 1000): number {
     return () => clearInterval(timer);
   }, [ms]);
   return now;
+}
+
+/**
+ * A counter that moves after each settled burst of presence changes in a goal (the gateway's
+ * presence stream over graphql-ws, resumed by seq after a drop; no polling). Views re-read
+ * when it moves: delivery outcomes and waits are decided by presence changes and the clock
+ * (see useWakeAt), so that is when they can change.
+ */
+export function usePresencePulse(goalId: string): {
+  pulse: number;
+  stopped: string | undefined;
+} {
+  const connection = useConnection();
+  const [pulse, setPulse] = useState(0);
+  const [stopped, setStopped] = useState<string>();
+  useEffect(() => {
+    const abort = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    void (async () => {
+      try {
+        for await (const change of presenceChanges(connection.stream(abort.signal), goalId)) {
+          if (change.scopeGap) return;
+          clearTimeout(timer);
+          timer = setTimeout(() => setPulse((n) => n + 1), 150);
+        }
+      } catch (failure) {
+        if (!abort.signal.aborted) setStopped((failure as Error).message);
+      }
+    })();
+    return () => {
+      abort.abort();
+      clearTimeout(timer);
+    };
+  }, [connection, goalId]);
+  return { pulse, stopped };
+}
+
+/**
+ * A counter that moves once at `at` (epoch ms): the next instant at which time alone can
+ * change what a view shows (a delivery's window end or deadline, a wait's deadline).
+ */
+export function useWakeAt(at: number | null): number {
+  const [woken, setWoken] = useState(0);
+  useEffect(() => {
+    if (at === null) return;
+    // A little after the boundary: the gateway decides strictly after it, in whole milliseconds.
+    const timer = setTimeout(() => setWoken((n) => n + 1), Math.max(0, at - Date.now()) + 50);
+    return () => clearTimeout(timer);
+  }, [at]);
+  return woken;
 }

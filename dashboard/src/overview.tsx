@@ -154,12 +154,65 @@ function presenceNotes(row: Row): string[] {
   return notes;
 }
 
+/** The liveness of a row as the filter and the counts name it. */
+const livenessOf = (row: Row) => row.presence?.liveness ?? 'NO_PRESENCE';
+
+/**
+ * The directory table. With many agents (200 on a laptop screen) its column headings stay in
+ * view under the page header as the page scrolls, a count per liveness doubles as a filter,
+ * and a text filter narrows rows by agent, model, host or todo.
+ */
 export function Directory(props: { packet: Packet }) {
   const { packet } = props;
   const now = useNow();
+  const [text, setText] = useState('');
+  const [liveness, setLiveness] = useState<string | null>(null);
+  const counts = new Map<string, number>();
+  for (const row of packet.rows)
+    counts.set(livenessOf(row), (counts.get(livenessOf(row)) ?? 0) + 1);
+  const needle = text.trim().toLowerCase();
+  const rows = packet.rows.filter(
+    (row) =>
+      (liveness === null || livenessOf(row) === liveness) &&
+      (needle === '' ||
+        [row.agentId, row.agentModel, row.hostSurface, row.work.todoId ?? ''].some((v) =>
+          v.toLowerCase().includes(needle),
+        )),
+  );
   return (
     <Section title={`Directory (${packet.rows.length} agents)`} id="directory-title">
-      <div class="table-wrap">
+      <div class="directory-tools">
+        <label>
+          Filter agents{' '}
+          <input
+            type="search"
+            name="agent-filter"
+            value={text}
+            placeholder="agent, model, host or todo"
+            onInput={(event) => setText(event.currentTarget.value)}
+          />
+        </label>
+        <fieldset class="liveness-filter">
+          <legend class="visually-hidden">Show only one liveness</legend>
+          {[...counts].map(([value, count]) => (
+            <button
+              key={value}
+              type="button"
+              aria-pressed={liveness === value}
+              data-liveness-filter={value}
+              onClick={() => setLiveness((current) => (current === value ? null : value))}
+            >
+              <Pill value={value} /> {count}
+            </button>
+          ))}
+        </fieldset>
+        {rows.length < packet.rows.length && (
+          <output class="muted" data-testid="directory-filtered">
+            showing {rows.length} of {packet.rows.length}
+          </output>
+        )}
+      </div>
+      <div class="directory-wrap">
         <table class="directory" data-testid="directory">
           <thead>
             <tr>
@@ -175,7 +228,7 @@ export function Directory(props: { packet: Packet }) {
             </tr>
           </thead>
           <tbody>
-            {packet.rows.map((row) => (
+            {rows.map((row) => (
               <tr key={row.agentId} data-agent={row.agentId}>
                 <th scope="row">
                   <a href={href.agent(packet.goalId, row.agentId)}>{row.agentId}</a>

@@ -18,6 +18,7 @@ import '../delivery/graphql/deliveries.ts';
 import '../delivery/graphql/outcomes.ts';
 import '../delivery/graphql/notices.ts';
 import '../delivery/graphql/inbox.ts';
+import '../delivery/graphql/listing.ts';
 import '../delivery/graphql/roster.ts';
 import '../ledger/graphql/events.ts';
 import '../ledger/graphql/read.ts';

@@ -3,10 +3,11 @@ import { InputError } from '../core/errors.ts';
 import { single } from '../core/stream.ts';
 import { builder } from '../graphql/builder.ts';
 import type { ContextOf } from '../graphql/context.ts';
-import { ScopeGapRef } from '../graphql/shared.ts';
+import { listingRef, ScopeGapRef } from '../graphql/shared.ts';
 import { byType } from '../graphql/values.ts';
 import { LivenessEnum } from '../presence/graphql.ts';
 import { UnknownAgentRef } from '../registry/graphql.ts';
+import { DEFAULT_WAITS_LIMIT, listWaits, MAX_WAITS_LIMIT, type WaitListing } from './listing.ts';
 import type { PinState, WaitTargetRow, waitReasons, waitStatuses } from './tables.ts';
 import { readWait, startWait, type UnknownWait, type Wait, type WaitInput } from './waits.ts';
 
@@ -279,7 +280,42 @@ builder.mutationFields((t) => ({
   }),
 }));
 
+const WaitListingRef = listingRef<Wait, WaitListing>(
+  'WaitListing',
+  'The waits on one agent, newest first, or a scope gap with no rows. Each row is what wait(id) answers: a decided outcome never reads PENDING.',
+  WaitRef,
+  'Newest first, at most `limit`.',
+);
+builder.objectFields(WaitListingRef, (t) => ({
+  agentId: t.exposeID('agentId', { description: 'The agent asked about.' }),
+  omittedRowCount: t.exposeInt('omittedRowCount', {
+    description: 'Rows left out by `limit`: a non-zero value means this list is not complete.',
+  }),
+}));
+
 builder.queryFields((t) => ({
+  waits: t.withAuth({ reader: true }).field({
+    type: WaitListingRef,
+    description:
+      'The waits that target an agent (as any of their targets), newest first; pending ones are settled first. Scoped like wait(id). An agent never registered to the goal is BAD_USER_INPUT. Computed in a constant number of SQL statements.',
+    args: {
+      goalId: t.arg.id({ required: true, description: 'The goal.' }),
+      agentId: t.arg.id({
+        required: true,
+        description: 'An agent registered to the goal (retired ones included).',
+      }),
+      status: t.arg({
+        type: WaitStatusEnum,
+        description:
+          'Only waits in this state now (PENDING: the ones still open); all when omitted.',
+      }),
+      limit: t.arg.int({
+        defaultValue: DEFAULT_WAITS_LIMIT,
+        description: `At most this many rows, 1 to ${MAX_WAITS_LIMIT}.`,
+      }),
+    },
+    resolve: (_root, args, { db, caller }) => listWaits(db, caller, args),
+  }),
   wait: t.withAuth({ reader: true }).field({
     type: WaitResult,
     description: 'A wait as it stands now (settled first if its outcome is already decided).',

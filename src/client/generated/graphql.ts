@@ -195,6 +195,15 @@ export type DeliverInput = {
   todoId?: string | number | null | undefined;
 };
 
+/** Which of an agent's deliveries: addressed to it, sent by it, or both. */
+export type DeliveryDirection =
+  /** Either. */
+  | 'BOTH'
+  /** Sent by the agent (as a PEER of this goal). Deliveries from a steward or admin are never FROM an agent. */
+  | 'FROM'
+  /** Addressed to the agent (its inbox), whoever sent them. */
+  | 'TO';
+
 /** A field of a delivery request, as the sender passed it. */
 export type DeliveryField =
   /** `body`. */
@@ -223,6 +232,11 @@ export type DeliveryKind =
 export type DeliveryLimitation =
   /** The recipient was not pinned (see pin.state): the outcome stays SUBMITTED. Not a stall: use receipts and replies. */
   | 'ACTIVITY_NOT_OBSERVABLE';
+
+/** Why a delivery listing may hold fewer rows than the agent has. */
+export type DeliveryListingLimitation =
+  /** A PEER asked about another agent: it sees only the deliveries it sent to or received from that agent. The agent's other traffic is not shown, not absent. */
+  | 'ONLY_CALLERS_OWN_DELIVERIES';
 
 /** Why a target was not ready. */
 export type DeliveryNotReadyReason =
@@ -1243,6 +1257,17 @@ export type InboxMessagesSubscription = { inboxMessages:
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
    };
 
+export type DeliveriesQueryVariables = Exact<{
+  goalId: string | number;
+  agentId: string | number;
+  direction?: DeliveryDirection | null | undefined;
+  limit?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type DeliveriesQuery = { deliveries: { goalId: string, agentId: string, direction: DeliveryDirection, hasOlder: boolean, olderCursor: string | null, limitations: Array<DeliveryListingLimitation>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rows: Array<{ id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, readAt: string | null, processedAt: string | null } }> } };
+
 export type DirectoryQueryVariables = Exact<{
   goalId: string | number;
   limit?: number | null | undefined;
@@ -1611,6 +1636,16 @@ export type FollowWaitSubscription = { waitForAgent:
     | { __typename: 'UnknownWait', waitId: string }
     | { __typename: 'Wait', id: string, goalId: string, status: WaitStatus, reason: WaitReason | null, accept: Array<Liveness>, timeoutMs: number, deadline: string, createdAt: string, resolvedAt: string | null, baselineSeq: string, limitations: Array<WaitLimitation>, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null }, targets: Array<{ agentId: string, pinned: boolean, baselineSeq: string, limitation: WaitLimitation | null, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null } }>, resolution: { agentId: string | null, liveness: Liveness | null, seq: string | null } | null }
    };
+
+export type WaitsQueryVariables = Exact<{
+  goalId: string | number;
+  agentId: string | number;
+  status?: WaitStatus | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type WaitsQuery = { waits: { goalId: string, agentId: string, omittedRowCount: number, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rows: Array<{ id: string, goalId: string, status: WaitStatus, reason: WaitReason | null, accept: Array<Liveness>, timeoutMs: number, deadline: string, createdAt: string, resolvedAt: string | null, baselineSeq: string, limitations: Array<WaitLimitation>, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null }, targets: Array<{ agentId: string, pinned: boolean, baselineSeq: string, limitation: WaitLimitation | null, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null } }>, resolution: { agentId: string | null, liveness: Liveness | null, seq: string | null } | null }> } };
 
 export type ClaimedByOtherFieldsFragment = { goalId: string, todoId: string, owner: string, claimedAt: string | null };
 
@@ -3169,6 +3204,92 @@ fragment InboxMessageFields on InboxMessage {
   takeCount
   active
 }`) as unknown as TypedDocumentString<InboxMessagesSubscription, InboxMessagesSubscriptionVariables>;
+export const DeliveriesDocument = new TypedDocumentString(`
+    query Deliveries($goalId: ID!, $agentId: ID!, $direction: DeliveryDirection, $limit: Int, $before: Seq) {
+  deliveries(
+    goalId: $goalId
+    agentId: $agentId
+    direction: $direction
+    limit: $limit
+    before: $before
+  ) {
+    goalId
+    agentId
+    direction
+    hasOlder
+    olderCursor
+    limitations
+    scopeGap {
+      ...ScopeGapFields
+    }
+    rows {
+      ...DeliveryFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment OutcomeChangeFields on DeliveryOutcomeChange {
+  deliveryId
+  version
+  outcome
+  previousOutcome
+  reason
+  liveness
+  seq
+  effectiveAt
+  recordedAt
+  final
+}
+fragment DeliveryFields on Delivery {
+  id
+  goalId
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  threadId
+  replyTo
+  todoId
+  bodyPreview
+  seq
+  submittedAt
+  idempotencyKey
+  replayed
+  outcome
+  outcomeVersion
+  outcomeChange {
+    ...OutcomeChangeFields
+  }
+  history {
+    ...OutcomeChangeFields
+  }
+  limitations
+  pin {
+    state
+    provider
+    providerSessionRef
+    occupantRef
+    baselineSeq
+  }
+  receipt {
+    submittedAt
+    readAt
+    processedAt
+  }
+  activityWindowMs
+  windowEndsAt
+  timeoutMs
+  deadline
+}`) as unknown as TypedDocumentString<DeliveriesQuery, DeliveriesQueryVariables>;
 export const DirectoryDocument = new TypedDocumentString(`
     query Directory($goalId: ID!, $limit: Int) {
   directory(goalId: $goalId, limit: $limit) {
@@ -4365,6 +4486,62 @@ fragment WaitResultFields on WaitResult {
     ...ScopeGapResultFields
   }
 }`) as unknown as TypedDocumentString<FollowWaitSubscription, FollowWaitSubscriptionVariables>;
+export const WaitsDocument = new TypedDocumentString(`
+    query Waits($goalId: ID!, $agentId: ID!, $status: WaitStatus, $limit: Int) {
+  waits(goalId: $goalId, agentId: $agentId, status: $status, limit: $limit) {
+    goalId
+    agentId
+    omittedRowCount
+    scopeGap {
+      ...ScopeGapFields
+    }
+    rows {
+      ...WaitFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment WaitPinFields on WaitPin {
+  goalId
+  agentId
+  todoId
+  provider
+  providerSessionRef
+  occupantRef
+}
+fragment WaitFields on Wait {
+  id
+  goalId
+  status
+  reason
+  accept
+  timeoutMs
+  deadline
+  createdAt
+  resolvedAt
+  baselineSeq
+  limitations
+  pin {
+    ...WaitPinFields
+  }
+  targets {
+    agentId
+    pinned
+    baselineSeq
+    limitation
+    pin {
+      ...WaitPinFields
+    }
+  }
+  resolution {
+    agentId
+    liveness
+    seq
+  }
+}`) as unknown as TypedDocumentString<WaitsQuery, WaitsQueryVariables>;
 export const TodosDocument = new TypedDocumentString(`
     query Todos($goalId: ID!, $limit: Int, $statuses: [TodoStatus!]) {
   todos(goalId: $goalId, limit: $limit, statuses: $statuses) {

@@ -17,8 +17,9 @@
  * on stderr, one JSON object on stdout; exit code 1 if any count is not 0. Needs root
  * (pg_createcluster, pg_ctlcluster). `BENCH_QUICK=1` runs it small; `--only a,b` some scenarios.
  */
-import { execFileSync } from 'node:child_process';
-import { parseArgs } from 'node:util';
+import { execFile, execFileSync } from 'node:child_process';
+import { parseArgs, promisify } from 'node:util';
+
 import { type Client, createClient } from 'graphql-ws';
 import postgres from 'postgres';
 import WebSocket from 'ws';
@@ -77,6 +78,10 @@ const cluster = (action: string, ...args: string[]) =>
   execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', ...CLUSTER, action, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+
+/** The same, without blocking the event loop: clients keep receiving while it runs. */
+const clusterAsync = (action: string, ...args: string[]) =>
+  promisify(execFile)('pg_ctlcluster', ['--skip-systemctl-redirect', ...CLUSTER, action, ...args]);
 
 function clusterExists(): boolean {
   const listed = execFileSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' });
@@ -633,11 +638,13 @@ async function listenKill([a, b]: Gateway[]): Promise<Outcome> {
   const revokeCloseMs: number[] = [];
   let notListening = 0;
   let kills = 0;
+  const wrongBy = { streams: 0, waits: 0, refusedWrites: 0 };
   try {
     for (let run = 1; run <= RUNS; run++) {
-      const goal = await stage(a!, 2, WAITS);
+      const goal = await stage(a!, 3, WAITS);
       const writerAgents = goal.agentIds.slice(0, 2);
-      const waitAgents = goal.agentIds.slice(2, 2 + WAITS);
+      const resumeAgent = goal.agentIds[2] as string;
+      const waitAgents = goal.agentIds.slice(3, 3 + WAITS);
       const head = goal.agentIds.length;
       const followers = Array.from({ length: FOLLOWERS }, (_, i) => {
         const g = i % 2 ? b! : a!;
@@ -671,7 +678,8 @@ async function listenKill([a, b]: Gateway[]): Promise<Outcome> {
       // Streams resume: a change written now reaches every follower.
       const before = Math.max(...followers.map((f) => f.follower.last));
       const writtenAt = now();
-      await report(goal, writerAgents[0] as string, 'DONE', () => a!);
+      if (await report(goal, resumeAgent, 'DONE', () => a!))
+        writer.acked.set(resumeAgent, ['DONE']);
       await until(
         () => followers.every((f) => f.follower.last > before),
         'followers to resume',
@@ -683,10 +691,6 @@ async function listenKill([a, b]: Gateway[]): Promise<Outcome> {
       for (const agentId of waitAgents) await report(goal, agentId, 'DONE', () => b!);
       const wrongWaits = await waits.wrong();
       waitMs.push(...[...waits.outcomes.values()].map((o) => o.at - doneAt));
-      writer.acked.set(writerAgents[0] as string, [
-        ...(writer.acked.get(writerAgents[0] as string) ?? []),
-        'DONE',
-      ]);
       const counts = await settle(goal, followers, a!, writer.acked);
       const { open, closeMs } = await revoked.stillOpen();
       revokeCloseMs.push(...closeMs);
@@ -694,6 +698,9 @@ async function listenKill([a, b]: Gateway[]): Promise<Outcome> {
       totals.duplicated += counts.duplicated;
       totals.wrong += counts.wrong + wrongWaits + writer.refused;
       totals.revokedStillOpen += open;
+      wrongBy.streams += counts.wrong;
+      wrongBy.waits += wrongWaits;
+      wrongBy.refusedWrites += writer.refused;
       say(
         `listen-kill run ${run}/${RUNS}: listening again after ${Math.round(relistenMs.at(-1) ?? -1)} ms, lost ${counts.lost}, revoked open ${open}`,
       );
@@ -712,6 +719,7 @@ async function listenKill([a, b]: Gateway[]): Promise<Outcome> {
       killEveryMs: KILL_EVERY_MS,
       connectionsTerminated: kills,
       instancesNotListeningAfterBurst: notListening,
+      wrongBy,
       burstEndToReadyMs: summary(relistenMs),
       changeAfterBurstToEveryFollowerMs: summary(resumeMs),
       doneToWaitSatisfiedMs: summary(waitMs),
@@ -756,7 +764,9 @@ async function restart([a, b]: Gateway[]): Promise<Outcome> {
     await until(() => lastAck > 0, 'the writer to write');
     say(`restart ${run}/${RESTARTS}: stopping the cluster`);
     const stoppedAt = now();
-    cluster('stop', '-m', 'fast');
+    await clusterAsync('stop', '-m', 'fast');
+    // Whatever was committed before the stop has arrived by now (the database is down).
+    const before = Math.max(...followers.map((f) => f.follower.last));
     // Watch for the first write the database accepts again, from a connection of our own.
     let writesBackAt = 0;
     const watcher = (async () => {
@@ -774,8 +784,7 @@ async function restart([a, b]: Gateway[]): Promise<Outcome> {
         }
       }
     })();
-    const before = Math.max(...followers.map((f) => f.follower.last));
-    cluster('start');
+    await clusterAsync('start');
     await watcher;
     writesBackMs.push(writesBackAt - stoppedAt);
     // Streams resume: the writer's first change after the restart reaches every follower.

@@ -1,6 +1,8 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./
+# patch-package (postinstall, in npm ci) applies patches/ to node_modules: see README, Real Postgres.
+COPY patches ./patches
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src

@@ -178,6 +178,14 @@ export async function benchGateway(options: { env?: Record<string, string> } = {
       return (await reply).heapUsed;
     },
     stop: gateway.stop,
+    /** Sends `signal` to the gateway process (a fault: `SIGKILL` is `kill -9`). */
+    kill: (signal: NodeJS.Signals) => gateway.child.kill(signal),
+    /** Resolves once the gateway process has exited, however it ended. */
+    exited: () =>
+      new Promise<void>((resolve) => {
+        if (gateway.child.exitCode !== null || gateway.child.signalCode !== null) resolve();
+        else gateway.child.once('exit', () => resolve());
+      }),
   };
 }
 

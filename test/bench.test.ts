@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
   type BenchReport,
@@ -118,5 +119,63 @@ describe('bench helpers', () => {
     expect(table).toContain('| b         | p99');
     expect(table).toContain('| 207 ms | ≤ 50 ms (issue 17) | FAIL |');
     expect(table).toContain('| directory | skipped: needs Postgres');
+  });
+});
+
+/** The fault suite needs root and a Postgres 15 it may create a cluster with (bench/faults.ts). */
+const canRunFaults = (() => {
+  try {
+    return process.getuid?.() === 0 && execFileSync('which', ['pg_createcluster']).length > 0;
+  } catch {
+    return false;
+  }
+})();
+
+describe.skipIf(!canRunFaults)('npm run faults (one scenario, quick)', () => {
+  const faults = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'bench/faults.ts', ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, BENCH_QUICK: '1', DATABASE_URL: '' },
+      timeout: 55_000,
+    });
+
+  it('prints one JSON object with every count, the resume time and revoked sockets, then stops its cluster', () => {
+    const run = faults('--only', 'kill-9');
+    expect(run.status, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({
+      benchmark: 'faults',
+      quick: true,
+      machine: { driver: 'postgres' },
+    });
+    expect(report.scenarios).toHaveLength(1);
+    const [kill9] = report.scenarios;
+    expect(kill9).toMatchObject({
+      name: 'kill-9',
+      lost: 0,
+      duplicated: 0,
+      wrong: 0,
+      revokedStillOpen: 0,
+    });
+    expect(kill9.resumeMs.n).toBeGreaterThan(0);
+    expect(kill9.resumeMs.max).toBeGreaterThan(0);
+    expect(kill9.details.resubscriptions).toBeGreaterThan(0);
+    expect(report.figures.map((f: { name: string }) => f.name)).toEqual([
+      'kill-9: lost + duplicated + wrong outcomes',
+      'kill-9: revoked sockets still open',
+      'kill-9: time to resume, max',
+    ]);
+    expect(run.stderr).toContain('kill-9: killing one instance');
+    const clusters = execFileSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' });
+    expect(clusters).toMatch(/^15\s+sbfaults\s+5499\s+down/m);
+  }, 60_000);
+
+  it('an unknown scenario is refused with the known ones, exit code 2, nothing started', () => {
+    const run = faults('--only', 'nope');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      'no fault scenario named nope; known: listen-kill, restart, writers, kill-9',
+    );
+    expect(run.stdout).toBe('');
   });
 });

@@ -15,6 +15,7 @@ import { SubscriberTooSlow } from './events/hub.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { schema } from './graphql/schema.ts';
 import { screenInput } from './graphql/screen-input.ts';
+import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts';
 import { OpenStreams } from './streams.ts';
 
 export interface Server {
@@ -46,11 +47,8 @@ export function buildServer(deps: AppDeps): Server {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: config.exploration && {
-      title: 'Switchboard',
-      defaultQuery:
-        '# Paste your token in Headers: {"Authorization": "Bearer <token>"}\n{ me { kind goalIds } }\n',
-    },
+    graphiql: config.exploration && graphiqlOptions,
+    renderGraphiQL,
     // Unexpected errors are logged once, by maskError; client mistakes are not server events.
     logging: false,
     maskedErrors: { maskError: (error, message) => maskError(error, message, deps) },
@@ -71,7 +69,7 @@ export function buildServer(deps: AppDeps): Server {
         costLimit: { maxCost: 20000, exposeLimits: false },
         blockFieldSuggestion: { enabled: !config.exploration },
       }),
-      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
+      useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
       screenInput,
       streams.plugin,
       ...(config.exploration ? [] : [closedSchema]),

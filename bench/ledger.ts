@@ -191,6 +191,7 @@ async function main() {
     staleClaimMs: 3_600_000,
     logLevel: 'silent',
     doorbellProbeMs: 1000,
+    metrics: { serve: 'off' },
   };
   const gateway = await startGateway(config, createLogger('silent'), { database });
   const { token } = await issueCredential(database.db, {

@@ -21,7 +21,14 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** How often the doorbell proves it listens; while deaf, how often streams poll (ms). */
   readonly doorbellProbeMs: number;
+  /** Where `/metrics` is served: on the main port, on a listener of its own, or not at all. */
+  readonly metrics: MetricsListen;
 }
+
+export type MetricsListen =
+  | { readonly serve: 'off' }
+  | { readonly serve: 'main' }
+  | { readonly serve: 'own'; readonly host: string; readonly port: number };
 
 export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -62,7 +69,20 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       env.SWITCHBOARD_DOORBELL_PROBE_MS,
       1000,
     ),
+    metrics: parseMetrics(env.SWITCHBOARD_METRICS),
   };
+}
+
+const METRICS_HELP =
+  'SWITCHBOARD_METRICS must be on (/metrics on the main port), off, a port (9464) or host:port (127.0.0.1:9464)';
+
+function parseMetrics(value: string | undefined): MetricsListen {
+  if (value === undefined || value === '' || value === 'on') return { serve: 'main' };
+  if (value === 'off') return { serve: 'off' };
+  const match = /^(?:(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(value);
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new ConfigError(`${METRICS_HELP}, got "${value}"`);
+  return { serve: 'own', host: match[1]?.replace(/^\[|\]$/g, '') ?? '127.0.0.1', port };
 }
 
 function parsePort(value: string | undefined): number {

@@ -19,6 +19,8 @@ import { WaitKeeper } from './waits/keeper.ts';
 export interface Gateway {
   readonly port: number;
   readonly url: string;
+  /** `/metrics` on its own listener (SWITCHBOARD_METRICS=host:port); null otherwise. */
+  readonly metricsUrl: string | null;
   readonly deps: AppDeps;
   stop(): Promise<void>;
 }
@@ -87,10 +89,15 @@ export async function startGateway(
   try {
     await doorbell.open(database);
     const server = buildServer(deps);
-    const port = await server.start(config.port);
+    const { port, metricsPort } = await server.start(config.port);
     const url = `http://${config.host}:${port}/graphql`;
+    const metricsUrl =
+      config.metrics.serve === 'own' && metricsPort !== null
+        ? `http://${config.metrics.host}:${metricsPort}/metrics`
+        : null;
     log.info('switchboard ready', {
       url,
+      metrics: config.metrics.serve === 'main' ? url.replace(/\/graphql$/, '/metrics') : metricsUrl,
       driver: database.driver,
       exploration: config.exploration,
       startupMs: Math.round(performance.now() - started),
@@ -98,6 +105,7 @@ export async function startGateway(
     return {
       port,
       url,
+      metricsUrl,
       deps,
       async stop() {
         await server.stop();

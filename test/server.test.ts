@@ -220,7 +220,11 @@ describe(`http surface (${driver})`, () => {
     expect(result.errors).toEqual([
       expect.objectContaining({
         message: 'Unexpected error.',
-        extensions: { code: 'INTERNAL_SERVER_ERROR', errorId: expect.any(String) },
+        extensions: {
+          code: 'INTERNAL_SERVER_ERROR',
+          errorId: expect.any(String),
+          requestId: expect.any(String),
+        },
       }),
     ]);
     expect(JSON.stringify(result)).not.toMatch(/stack|at |closed|CONNECTION|PGlite/i);

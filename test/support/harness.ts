@@ -41,6 +41,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     staleClaimMs: 3_600_000,
     logLevel: 'silent',
     doorbellProbeMs: 1000,
+    metrics: { serve: 'main' },
     ...overrides,
   };
 }

@@ -23,6 +23,7 @@ import { screenInput } from './graphql/screen-input.ts';
 import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts';
 import { Metrics } from './http/metrics.ts';
 import {
+  accessFields,
   isAsyncIterable,
   LiveStreams,
   nameOf,
@@ -75,11 +76,18 @@ export function buildServer(deps: AppDeps): Server {
   /** An operation's last result was sent (or its client went away). */
   const finish = (record: OperationRecord) => {
     metrics?.operationFinished(record);
+    deps.log.info('operation', accessFields(record));
   };
   /** Tags a result (or tracks a stream) of `record`; a single result finishes it. */
   const observe = <T>(result: T, record: OperationRecord, finishSingle: boolean): T => {
     if (isAsyncIterable(result)) {
       metrics?.subscriptionOpened(record);
+      deps.log.debug('subscription opened', {
+        requestId: record.requestId,
+        operation: record.name,
+        field: record.field,
+        transport: record.transport,
+      });
       return live.track(result, record, () => {
         metrics?.subscriptionClosed(record);
         finish(record);
@@ -162,6 +170,7 @@ export function buildServer(deps: AppDeps): Server {
       return serveMetrics(metrics, res);
     const requestId = requestIdOf(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
+    deps.log.debug('request', { requestId, method: req.method, path });
     const refusal = bodyRefusal(req, config.maxBodyBytes);
     if (refusal) return sendJson(res, refusal.status, { errors: [{ message: refusal.message }] });
     void serveDashboard(req, res).then((served) => {
@@ -204,14 +213,26 @@ export function buildServer(deps: AppDeps): Server {
         return observe(await subscribe(args), record, true);
       },
       onConnect: async (ctx) => {
-        socketIds.set(ctx.extra.socket, requestIdOf(ctx.extra.request.headers['x-request-id']));
+        const socketId = requestIdOf(ctx.extra.request.headers['x-request-id']);
+        socketIds.set(ctx.extra.socket, socketId);
         const authorization = ctx.connectionParams?.authorization;
         try {
           const caller = await deps.credentials.resolve(
             typeof authorization === 'string' ? authorization : null,
           );
-          if (!caller) return false;
+          if (!caller) {
+            deps.log.debug('websocket refused: no credential', { requestId: socketId });
+            return false;
+          }
           callers.set(ctx.extra.socket, caller);
+          deps.log.debug('websocket connected', {
+            requestId: socketId,
+            callerKind: caller.kind,
+            credentialId: caller.credentialId,
+          });
+          ctx.extra.socket.once('close', (code) =>
+            deps.log.debug('websocket closed', { requestId: socketId, code }),
+          );
           const { socket } = ctx.extra;
           if (caller.credentialId !== null) {
             const untrack = streams.trackSocket(caller.credentialId, () =>
@@ -221,7 +242,10 @@ export function buildServer(deps: AppDeps): Server {
           }
           return true;
         } catch (error) {
-          if (error instanceof UnauthenticatedError) return false;
+          if (error instanceof UnauthenticatedError) {
+            deps.log.debug('websocket refused: bad credential', { requestId: socketId });
+            return false;
+          }
           throw error;
         }
       },

@@ -44,11 +44,18 @@ function runGateway(env: Record<string, string>) {
     exited,
     stdout: () => stdout,
     stderr: () => stderr,
+    /** Log lines: JSON on stderr (stdout stays empty). */
     logs: () =>
-      stdout
+      stderr
         .split('\n')
-        .filter(Boolean)
+        .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>),
+    /** What is not a log line: the one line a failed start prints. */
+    messages: () =>
+      stderr
+        .trim()
+        .split('\n')
+        .filter((line) => line !== '' && !line.startsWith('{')),
   };
 }
 
@@ -111,7 +118,7 @@ describe(`configuration (${driver})`, () => {
       runs.map(async ([env, message]) => {
         const run = runGateway(env);
         expect(await run.exited, run.stderr()).toBe(1);
-        const lines = run.stderr().trim().split('\n');
+        const lines = run.messages();
         expect(lines, run.stderr()).toHaveLength(1);
         expect(lines[0]).toMatch(message);
       }),
@@ -135,7 +142,8 @@ describe(`process lifecycle (${driver})`, () => {
     expect(run.logs().find((line) => line.msg === 'generated an admin token')?.file).toBe(
       tokenFile,
     );
-    expect(run.stdout()).not.toContain(adminToken);
+    expect(run.stderr()).not.toContain(adminToken);
+    expect(run.stdout()).toBe('');
     expect(ready.driver).toBe(driver);
 
     const url = ready.url as string;

@@ -265,6 +265,7 @@ export class Doorbell {
       return;
     }
     this.stats.rings[ring.kind] = (this.stats.rings[ring.kind] ?? 0) + 1;
+    this.options.log?.debug('ring heard', { kind: ring.kind, id: ring.id, seq: ring.seq });
     for (const key of [`${ring.kind}:${ring.id}`, `${ring.kind}:*`]) {
       for (const handler of this.handlers.get(key) ?? []) handler(ring as Ring);
     }

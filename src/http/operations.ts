@@ -21,6 +21,8 @@ export interface OperationRecord {
   caller: Caller | null;
   /** The `extensions.code` of every error sent, in order; empty when all went well. */
   readonly codes: string[];
+  /** The `errorId` of every masked unexpected error: its own log line has it too. */
+  readonly errorIds: string[];
   /** Results sent: 1 for a query or mutation, the events of a subscription. */
   results: number;
   /** Set once a GraphQL result was produced (not for GraphiQL pages, preflights, 404s). */
@@ -45,6 +47,7 @@ export function newRecord(requestId: string, transport: Transport): OperationRec
     field: null,
     caller: null,
     codes: [],
+    errorIds: [],
     results: 0,
     resulted: false,
   };
@@ -103,6 +106,7 @@ export function tagResult<T>(result: T, record: OperationRecord): T {
       requestId: record.requestId,
     };
     record.codes.push(String(extensions.code ?? 'UNKNOWN'));
+    if (typeof extensions.errorId === 'string') record.errorIds.push(extensions.errorId);
     if (error instanceof GraphQLError) {
       return new GraphQLError(error.message, {
         nodes: error.nodes,
@@ -199,6 +203,27 @@ export class LiveStreams {
   endAll(final: FinalItem): void {
     for (const stop of [...this.open]) stop(final);
   }
+}
+
+/**
+ * The access line of a finished operation: who (caller kind and credential id, never a
+ * token), what (name, type, transport), how long, and how it ended.
+ */
+export function accessFields(record: OperationRecord): Record<string, unknown> {
+  return {
+    requestId: record.requestId,
+    operation: record.name,
+    type: record.type,
+    transport: record.transport,
+    ...(record.field ? { field: record.field } : {}),
+    callerKind: record.caller?.kind ?? null,
+    credentialId: record.caller?.credentialId ?? null,
+    durationMs: Math.round((performance.now() - record.started) * 10) / 10,
+    result: record.codes[0] ?? 'ok',
+    ...(record.codes.length > 1 ? { errors: record.codes } : {}),
+    ...(record.errorIds.length ? { errorIds: record.errorIds } : {}),
+    ...(record.type === 'subscription' ? { events: record.results } : {}),
+  };
 }
 
 export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -78,6 +78,7 @@ async function httpRound(options: CredentialCacheOptions): Promise<number> {
     logLevel: 'silent' as const,
     doorbellProbeMs: 1000,
     metrics: { serve: 'off' } as const,
+    corsOrigins: [],
   };
   const gateway = await startGateway(config, createLogger('silent'), {
     database,

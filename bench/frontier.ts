@@ -219,6 +219,7 @@ async function main() {
     logLevel: 'silent',
     doorbellProbeMs: 1000,
     metrics: { serve: 'off' },
+    corsOrigins: [],
   };
   const gateway = await startGateway(config, createLogger('silent'), {
     database: { ...database, db },

@@ -192,6 +192,7 @@ async function main() {
     logLevel: 'silent',
     doorbellProbeMs: 1000,
     metrics: { serve: 'off' },
+    corsOrigins: [],
   };
   const gateway = await startGateway(config, createLogger('silent'), { database });
   const { token } = await issueCredential(database.db, {

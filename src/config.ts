@@ -23,6 +23,8 @@ export interface Config {
   readonly doorbellProbeMs: number;
   /** Where `/metrics` is served: on the main port, on a listener of its own, or not at all. */
   readonly metrics: MetricsListen;
+  /** Browser origins other than the gateway's own that may call it (CORS); none by default. */
+  readonly corsOrigins: readonly string[];
 }
 
 export type MetricsListen =
@@ -70,7 +72,26 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       1000,
     ),
     metrics: parseMetrics(env.SWITCHBOARD_METRICS),
+    corsOrigins: parseOrigins(env.SWITCHBOARD_CORS_ORIGINS),
   };
+}
+
+/** A comma-separated list of origins (`scheme://host[:port]`, no path), each checked. */
+function parseOrigins(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  return value.split(',').map((raw) => {
+    const origin = raw.trim().replace(/\/$/, '');
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(
+        `SWITCHBOARD_CORS_ORIGINS must be a comma-separated list of origins such as https://dashboard.example.com or http://127.0.0.1:5173 (scheme, host and port, no path), got "${raw.trim()}"`,
+      );
+    }
+    return origin;
+  });
 }
 
 const METRICS_HELP =

@@ -105,6 +105,7 @@ export function buildServer(deps: AppDeps): Server {
     graphqlEndpoint: '/graphql',
     landingPage: false,
     graphiql: config.exploration && graphiqlOptions,
+    cors: corsFor(config.corsOrigins),
     renderGraphiQL,
     // Unexpected errors are logged once, by maskError; client mistakes are not server events.
     logging: false,
@@ -320,6 +321,27 @@ export function buildServer(deps: AppDeps): Server {
       await closed;
       if (metricsHttp?.listening) await new Promise((resolve) => metricsHttp.close(resolve));
     },
+  };
+}
+
+/**
+ * CORS: only the origins listed in SWITCHBOARD_CORS_ORIGINS get CORS headers, and never
+ * `allow-credentials` (callers send bearer tokens, not cookies). The gateway's own pages (the
+ * dashboard, GraphiQL) are same-origin and need none; any other origin is not reflected.
+ */
+function corsFor(origins: readonly string[]) {
+  const allowed = new Set(origins);
+  return (request: Request) => {
+    const origin = request.headers.get('origin');
+    if (!origin || !allowed.has(origin)) return false as const;
+    return {
+      origin: [origin],
+      credentials: false,
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['authorization', 'content-type', 'accept', 'x-request-id', CSRF_HEADER],
+      exposedHeaders: ['x-request-id'],
+      maxAge: 600,
+    };
   };
 }
 

@@ -42,6 +42,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     doorbellProbeMs: 1000,
     metrics: { serve: 'main' },
+    corsOrigins: [],
     ...overrides,
   };
 }

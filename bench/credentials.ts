@@ -79,6 +79,7 @@ async function httpRound(options: CredentialCacheOptions): Promise<number> {
     doorbellProbeMs: 1000,
     metrics: { serve: 'off' } as const,
     corsOrigins: [],
+    drainMs: 0,
   };
   const gateway = await startGateway(config, createLogger('silent'), {
     database,

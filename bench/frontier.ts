@@ -220,6 +220,7 @@ async function main() {
     doorbellProbeMs: 1000,
     metrics: { serve: 'off' },
     corsOrigins: [],
+    drainMs: 0,
   };
   const gateway = await startGateway(config, createLogger('silent'), {
     database: { ...database, db },

@@ -193,6 +193,7 @@ async function main() {
     doorbellProbeMs: 1000,
     metrics: { serve: 'off' },
     corsOrigins: [],
+    drainMs: 0,
   };
   const gateway = await startGateway(config, createLogger('silent'), { database });
   const { token } = await issueCredential(database.db, {

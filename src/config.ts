@@ -25,6 +25,8 @@ export interface Config {
   readonly metrics: MetricsListen;
   /** Browser origins other than the gateway's own that may call it (CORS); none by default. */
   readonly corsOrigins: readonly string[];
+  /** On SIGTERM, how long `/readyz` answers 503 while requests are still served (ms). */
+  readonly drainMs: number;
 }
 
 export type MetricsListen =
@@ -73,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     ),
     metrics: parseMetrics(env.SWITCHBOARD_METRICS),
     corsOrigins: parseOrigins(env.SWITCHBOARD_CORS_ORIGINS),
+    drainMs: parseDrain(env.SWITCHBOARD_DRAIN_MS),
   };
 }
 
@@ -164,6 +167,17 @@ function parseInteger(name: string, value: string | undefined, fallback: number)
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) {
     throw new ConfigError(`${name} must be a positive integer, got "${value}"`);
+  }
+  return parsed;
+}
+
+function parseDrain(value: string | undefined): number {
+  if (value === undefined || value === '') return 2000;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 60_000) {
+    throw new ConfigError(
+      `SWITCHBOARD_DRAIN_MS must be an integer from 0 to 60000 (milliseconds), got "${value}"`,
+    );
   }
   return parsed;
 }

@@ -22,7 +22,8 @@ export interface Gateway {
   /** `/metrics` on its own listener (SWITCHBOARD_METRICS=host:port); null otherwise. */
   readonly metricsUrl: string | null;
   readonly deps: AppDeps;
-  stop(): Promise<void>;
+  /** Stops the server (after a drain of `drainMs`, see Server.stop), then the services. */
+  stop(options?: { drainMs?: number }): Promise<void>;
 }
 
 export interface GatewayOptions {
@@ -107,8 +108,8 @@ export async function startGateway(
       url,
       metricsUrl,
       deps,
-      async stop() {
-        await server.stop();
+      async stop({ drainMs = 0 } = {}) {
+        await server.stop(drainMs);
         await closeServices();
         log.info('switchboard stopped');
       },

@@ -42,8 +42,12 @@ export interface Server {
    * resolves to the ports in use.
    */
   start(port: number): Promise<{ port: number; metricsPort: number | null }>;
-  /** Stops accepting, closes every HTTP, SSE and WebSocket connection, and resolves when done. */
-  stop(): Promise<void>;
+  /**
+   * Stops: `/readyz` answers 503 at once while everything else is served for `drainMs` (load
+   * balancers take the instance out); then every subscription gets a last SHUTTING_DOWN error
+   * and ends, WebSockets close with 1001, and every connection closes. Resolves when done.
+   */
+  stop(drainMs?: number): Promise<void>;
 }
 
 /** What a graphql-ws operation carries into Yoga instead of an HTTP request. */
@@ -65,6 +69,8 @@ export function buildServer(deps: AppDeps): Server {
   const streams = new OpenStreams(deps);
   // Every subscription stream, for metrics, request ids in its errors, and its end at shutdown.
   const live = new LiveStreams();
+  // SSE responses still open: stop() lets them finish writing their last event.
+  const sseResponses = new Set<ServerResponse>();
   const metrics =
     config.metrics.serve === 'off'
       ? null
@@ -140,7 +146,14 @@ export function buildServer(deps: AppDeps): Server {
         onResultProcess: ({ result, setResult, serverContext }) => {
           const record = (serverContext as WithRecord).operationRecord;
           if (!record) return;
-          if (isAsyncIterable(result)) record.transport = 'sse';
+          if (isAsyncIterable(result)) {
+            record.transport = 'sse';
+            const { res } = serverContext as { res?: ServerResponse };
+            if (res) {
+              sseResponses.add(res);
+              res.once('close', () => sseResponses.delete(res));
+            }
+          }
           // A single result is finished when its response closes (the duration includes it).
           setResult(observe(result, record, false));
         },
@@ -310,9 +323,17 @@ export function buildServer(deps: AppDeps): Server {
       return { port: main, metricsPort };
     },
 
-    async stop() {
+    async stop(drainMs = 0) {
       accepting = false;
+      if (drainMs > 0) {
+        deps.log.info('draining: /readyz answers 503', { drainMs });
+        await new Promise((resolve) => setTimeout(resolve, drainMs));
+      }
       streams.close();
+      const ending = live.size;
+      live.endAll(shuttingDown);
+      await until(() => live.unread === 0 && sseResponses.size === 0, 1000);
+      if (ending > 0) deps.log.info('subscriptions ended', { count: ending });
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       for (const socket of wss.clients) socket.close(1001, 'server stopping');
       http.closeAllConnections();
@@ -403,12 +424,27 @@ interface Enveloped {
 
 /** Waits for sockets to finish their close handshake, then cuts off the ones that did not. */
 async function waitForSockets(wss: WebSocketServer, graceMs: number): Promise<void> {
-  const deadline = Date.now() + graceMs;
-  while (wss.clients.size > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(() => wss.clients.size === 0, graceMs);
   for (const socket of wss.clients) socket.terminate();
 }
+
+/** Resolves once `done()` holds, or after `graceMs` whether or not it does. */
+async function until(done: () => boolean, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  while (!done() && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The last item of every subscription when the server stops. */
+const shuttingDown = () => ({
+  errors: [
+    new GraphQLError(
+      'the server is shutting down: subscribe again (to another instance) and resume from your last cursor',
+      { extensions: { code: 'SHUTTING_DOWN' } },
+    ),
+  ],
+});
 
 function bodyRefusal(
   req: IncomingMessage,

@@ -127,9 +127,9 @@ describe(`configuration (${driver})`, () => {
 });
 
 describe(`process lifecycle (${driver})`, () => {
-  it('starts, serves, and on SIGTERM closes sockets and the database and exits 0', async () => {
+  it('starts, serves, and on SIGTERM drains (/readyz 503), closes sockets and the database and exits 0', async () => {
     const env = processEnv();
-    const run = runGateway({ ...env, PORT: '0' });
+    const run = runGateway({ ...env, PORT: '0', SWITCHBOARD_DRAIN_MS: '1500' });
     const ready = await eventually(
       () => run.logs().find((line) => line.msg === 'switchboard ready'),
       'the gateway to log that it is ready',
@@ -158,6 +158,12 @@ describe(`process lifecycle (${driver})`, () => {
     expect((await wsQuery(client, '{ me { kind } }')).data).toEqual({ me: { kind: 'ADMIN' } });
 
     run.child.kill('SIGTERM');
+    // Draining: not ready, still serving.
+    await eventually(
+      async () => ((await fetch(`${base}/readyz`)).status === 503 ? true : undefined),
+      '/readyz to answer 503 while draining',
+    );
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
     expect(await run.exited).toBe(0);
     expect((await eventually(() => closed, 'the socket to be closed by the server')).code).toBe(
       1001,
@@ -194,6 +200,30 @@ describe(`http surface (${driver})`, () => {
     expect(await result.json()).toEqual({
       errors: [{ message: 'request body is larger than 100000 bytes' }],
     });
+  });
+
+  it('refuses a chunked request body (no Content-Length) with 411, as documented', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(t.url);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
+      req.on('error', reject);
+      req.write(JSON.stringify({ query: '{ me { kind } }' }));
+      req.end();
+    });
+    expect(status).toBe(411);
   });
 
   it('blocks cross-site simple requests (CSRF prevention)', async () => {

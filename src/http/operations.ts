@@ -131,9 +131,15 @@ export type FinalItem = (record: OperationRecord) => unknown;
  */
 export class LiveStreams {
   private readonly open = new Set<(final: FinalItem) => void>();
+  private ending = 0;
 
   get size(): number {
     return this.open.size;
+  }
+
+  /** Streams told to end whose last item their consumer has not yet read to the end. */
+  get unread(): number {
+    return this.ending;
   }
 
   /** Wraps `source`; `onEnd` runs once, when the stream ends for any reason. */
@@ -145,7 +151,12 @@ export class LiveStreams {
     record.resulted = true;
     const iterator = source[Symbol.asyncIterator]();
     let ended = false;
+    let drained = false;
     let final: { value: T } | null = null;
+    const drain = () => {
+      if (final && !drained) this.ending--;
+      drained = true;
+    };
     let wake: (() => void) | null = null;
     const finish = () => {
       if (ended) return;
@@ -155,6 +166,7 @@ export class LiveStreams {
     };
     const stop = (item: FinalItem) => {
       final = { value: tagResult(item(record), record) as T };
+      this.ending++;
       this.open.delete(stop);
       wake?.();
     };
@@ -166,7 +178,10 @@ export class LiveStreams {
         return this;
       },
       async next() {
-        if (ended) return done;
+        if (ended) {
+          drain();
+          return done;
+        }
         if (!final) {
           const next = await Promise.race([iterator.next(), stopped()]);
           wake = null;
@@ -184,15 +199,18 @@ export class LiveStreams {
           void iterator.return?.().catch(() => {});
           return { done: false, value: last.value };
         }
+        drain();
         return done;
       },
       async return() {
         finish();
+        drain();
         await iterator.return?.().catch(() => {});
         return done;
       },
       async throw(error: unknown) {
         finish();
+        drain();
         await iterator.return?.().catch(() => {});
         throw error;
       },

@@ -43,6 +43,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     doorbellProbeMs: 1000,
     metrics: { serve: 'main' },
     corsOrigins: [],
+    drainMs: 0,
     ...overrides,
   };
 }

@@ -77,6 +77,9 @@ async function httpRound(options: CredentialCacheOptions): Promise<number> {
     staleClaimMs: 3_600_000,
     logLevel: 'silent' as const,
     doorbellProbeMs: 1000,
+    metrics: { serve: 'off' } as const,
+    corsOrigins: [],
+    drainMs: 0,
   };
   const gateway = await startGateway(config, createLogger('silent'), {
     database,

@@ -242,6 +242,9 @@ async function main() {
     staleClaimMs: 3_600_000,
     logLevel: 'silent',
     doorbellProbeMs: 1000,
+    metrics: { serve: 'off' },
+    corsOrigins: [],
+    drainMs: 0,
   };
   const gateway = await startGateway(config, createLogger('silent'), {
     database: { ...database, db },

@@ -21,7 +21,18 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** How often the doorbell proves it listens; while deaf, how often streams poll (ms). */
   readonly doorbellProbeMs: number;
+  /** Where `/metrics` is served: on the main port, on a listener of its own, or not at all. */
+  readonly metrics: MetricsListen;
+  /** Browser origins other than the gateway's own that may call it (CORS); none by default. */
+  readonly corsOrigins: readonly string[];
+  /** On SIGTERM, how long `/readyz` answers 503 while requests are still served (ms). */
+  readonly drainMs: number;
 }
+
+export type MetricsListen =
+  | { readonly serve: 'off' }
+  | { readonly serve: 'main' }
+  | { readonly serve: 'own'; readonly host: string; readonly port: number };
 
 export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -62,7 +73,40 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       env.SWITCHBOARD_DOORBELL_PROBE_MS,
       1000,
     ),
+    metrics: parseMetrics(env.SWITCHBOARD_METRICS),
+    corsOrigins: parseOrigins(env.SWITCHBOARD_CORS_ORIGINS),
+    drainMs: parseDrain(env.SWITCHBOARD_DRAIN_MS),
   };
+}
+
+/** A comma-separated list of origins (`scheme://host[:port]`, no path), each checked. */
+function parseOrigins(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  return value.split(',').map((raw) => {
+    const origin = raw.trim().replace(/\/$/, '');
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(
+        `SWITCHBOARD_CORS_ORIGINS must be a comma-separated list of origins such as https://dashboard.example.com or http://127.0.0.1:5173 (scheme, host and port, no path), got "${raw.trim()}"`,
+      );
+    }
+    return origin;
+  });
+}
+
+const METRICS_HELP =
+  'SWITCHBOARD_METRICS must be on (/metrics on the main port), off, a port (9464) or host:port (127.0.0.1:9464)';
+
+function parseMetrics(value: string | undefined): MetricsListen {
+  if (value === undefined || value === '' || value === 'on') return { serve: 'main' };
+  if (value === 'off') return { serve: 'off' };
+  const match = /^(?:(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(value);
+  const port = Number(match?.[2]);
+  if (!match || port > 65535) throw new ConfigError(`${METRICS_HELP}, got "${value}"`);
+  return { serve: 'own', host: match[1]?.replace(/^\[|\]$/g, '') ?? '127.0.0.1', port };
 }
 
 function parsePort(value: string | undefined): number {
@@ -123,6 +167,17 @@ function parseInteger(name: string, value: string | undefined, fallback: number)
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) {
     throw new ConfigError(`${name} must be a positive integer, got "${value}"`);
+  }
+  return parsed;
+}
+
+function parseDrain(value: string | undefined): number {
+  if (value === undefined || value === '') return 2000;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 60_000) {
+    throw new ConfigError(
+      `SWITCHBOARD_DRAIN_MS must be an integer from 0 to 60000 (milliseconds), got "${value}"`,
+    );
   }
   return parsed;
 }

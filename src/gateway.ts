@@ -19,8 +19,11 @@ import { WaitKeeper } from './waits/keeper.ts';
 export interface Gateway {
   readonly port: number;
   readonly url: string;
+  /** `/metrics` on its own listener (SWITCHBOARD_METRICS=host:port); null otherwise. */
+  readonly metricsUrl: string | null;
   readonly deps: AppDeps;
-  stop(): Promise<void>;
+  /** Stops the server (after a drain of `drainMs`, see Server.stop), then the services. */
+  stop(options?: { drainMs?: number }): Promise<void>;
 }
 
 export interface GatewayOptions {
@@ -87,10 +90,15 @@ export async function startGateway(
   try {
     await doorbell.open(database);
     const server = buildServer(deps);
-    const port = await server.start(config.port);
+    const { port, metricsPort } = await server.start(config.port);
     const url = `http://${config.host}:${port}/graphql`;
+    const metricsUrl =
+      config.metrics.serve === 'own' && metricsPort !== null
+        ? `http://${config.metrics.host}:${metricsPort}/metrics`
+        : null;
     log.info('switchboard ready', {
       url,
+      metrics: config.metrics.serve === 'main' ? url.replace(/\/graphql$/, '/metrics') : metricsUrl,
       driver: database.driver,
       exploration: config.exploration,
       startupMs: Math.round(performance.now() - started),
@@ -98,9 +106,10 @@ export async function startGateway(
     return {
       port,
       url,
+      metricsUrl,
       deps,
-      async stop() {
-        await server.stop();
+      async stop({ drainMs = 0 } = {}) {
+        await server.stop(drainMs);
         await closeServices();
         log.info('switchboard stopped');
       },

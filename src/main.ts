@@ -12,7 +12,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
-    gateway.stop().then(
+    // SIGTERM (an orchestrator) drains first; SIGINT (Ctrl-C) stops at once.
+    gateway.stop({ drainMs: signal === 'SIGTERM' ? config.drainMs : 0 }).then(
       () => process.exit(0),
       (error: unknown) => {
         log.error('shutdown failed', { error: String(error) });

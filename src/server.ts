@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type Server as HttpServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
@@ -15,17 +20,38 @@ import { SubscriberTooSlow } from './events/hub.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { schema } from './graphql/schema.ts';
 import { screenInput } from './graphql/screen-input.ts';
+import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts';
+import { Metrics } from './http/metrics.ts';
+import {
+  accessFields,
+  isAsyncIterable,
+  LiveStreams,
+  nameOf,
+  newRecord,
+  type OperationRecord,
+  recordOperation,
+  requestIdOf,
+  tagResult,
+  type WithRecord,
+} from './http/operations.ts';
 import { OpenStreams } from './streams.ts';
 
 export interface Server {
-  /** Listens on `port` (0 picks a free one) and resolves to the port in use. */
-  start(port: number): Promise<number>;
-  /** Stops accepting, closes every HTTP, SSE and WebSocket connection, and resolves when done. */
-  stop(): Promise<void>;
+  /**
+   * Listens on `port` (0 picks a free one), and on the metrics port when it has its own;
+   * resolves to the ports in use.
+   */
+  start(port: number): Promise<{ port: number; metricsPort: number | null }>;
+  /**
+   * Stops: `/readyz` answers 503 at once while everything else is served for `drainMs` (load
+   * balancers take the instance out); then every subscription gets a last SHUTTING_DOWN error
+   * and ends, WebSockets close with 1001, and every connection closes. Resolves when done.
+   */
+  stop(drainMs?: number): Promise<void>;
 }
 
 /** What a graphql-ws operation carries into Yoga instead of an HTTP request. */
-interface SocketContext {
+interface SocketContext extends WithRecord {
   caller: Caller | null;
 }
 
@@ -41,27 +67,63 @@ export function buildServer(deps: AppDeps): Server {
   let accepting = true;
   // A revoked credential's (or retired agent's) streams end, then its sockets close.
   const streams = new OpenStreams(deps);
+  // Every subscription stream, for metrics, request ids in its errors, and its end at shutdown.
+  const live = new LiveStreams();
+  // SSE responses still open: stop() lets them finish writing their last event.
+  const sseResponses = new Set<ServerResponse>();
+  const metrics =
+    config.metrics.serve === 'off'
+      ? null
+      : new Metrics({
+          database: deps.database,
+          doorbell: deps.doorbell,
+          websockets: () => wss.clients.size,
+        });
+  /** An operation's last result was sent (or its client went away). */
+  const finish = (record: OperationRecord) => {
+    metrics?.operationFinished(record);
+    deps.log.info('operation', accessFields(record));
+  };
+  /** Tags a result (or tracks a stream) of `record`; a single result finishes it. */
+  const observe = <T>(result: T, record: OperationRecord, finishSingle: boolean): T => {
+    if (isAsyncIterable(result)) {
+      metrics?.subscriptionOpened(record);
+      deps.log.debug('subscription opened', {
+        requestId: record.requestId,
+        operation: record.name,
+        field: record.field,
+        transport: record.transport,
+      });
+      return live.track(result, record, () => {
+        metrics?.subscriptionClosed(record);
+        finish(record);
+      }) as T;
+    }
+    const tagged = Array.isArray(result)
+      ? (result.map((item) => tagResult(item, record)) as T)
+      : tagResult(result, record);
+    if (finishSingle) finish(record);
+    return tagged;
+  };
 
   const yoga = createYoga<Partial<SocketContext>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: config.exploration && {
-      title: 'Switchboard',
-      defaultQuery:
-        '# Paste your token in Headers: {"Authorization": "Bearer <token>"}\n{ me { kind goalIds } }\n',
-    },
+    graphiql: config.exploration && graphiqlOptions,
+    cors: corsFor(config.corsOrigins),
+    renderGraphiQL,
     // Unexpected errors are logged once, by maskError; client mistakes are not server events.
     logging: false,
     maskedErrors: { maskError: (error, message) => maskError(error, message, deps) },
-    context: async (initial): Promise<Context> => ({
-      deps,
-      db: deps.database.db,
-      caller:
+    context: async (initial): Promise<Context> => {
+      const caller =
         initial.caller !== undefined
           ? initial.caller
-          : await deps.credentials.resolve(initial.request.headers.get('authorization')),
-    }),
+          : await deps.credentials.resolve(initial.request.headers.get('authorization'));
+      if (initial.operationRecord) initial.operationRecord.caller = caller;
+      return { deps, db: deps.database.db, caller };
+    },
     plugins: [
       EnvelopArmorPlugin({
         maxDepth: { n: 12, exposeLimits: false },
@@ -71,9 +133,31 @@ export function buildServer(deps: AppDeps): Server {
         costLimit: { maxCost: 20000, exposeLimits: false },
         blockFieldSuggestion: { enabled: !config.exploration },
       }),
-      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
+      useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
       screenInput,
       streams.plugin,
+      recordOperation,
+      {
+        onParams: ({ params, context }) => {
+          const record = (context as WithRecord).operationRecord;
+          if (record) record.name = nameOf(params);
+        },
+        // HTTP and SSE results, after masking (graphql-ws results are observed below).
+        onResultProcess: ({ result, setResult, serverContext }) => {
+          const record = (serverContext as WithRecord).operationRecord;
+          if (!record) return;
+          if (isAsyncIterable(result)) {
+            record.transport = 'sse';
+            const { res } = serverContext as { res?: ServerResponse };
+            if (res) {
+              sseResponses.add(res);
+              res.once('close', () => sseResponses.delete(res));
+            }
+          }
+          // A single result is finished when its response closes (the duration includes it).
+          setResult(observe(result, record, false));
+        },
+      } satisfies Plugin,
       ...(config.exploration ? [] : [closedSchema]),
     ],
   });
@@ -96,10 +180,31 @@ export function buildServer(deps: AppDeps): Server {
         () => sendJson(res, 503, { status: 'database unreachable' }),
       );
     }
+    if (path === '/metrics' && metrics && config.metrics.serve === 'main')
+      return serveMetrics(metrics, res);
+    const requestId = requestIdOf(req.headers['x-request-id']);
+    res.setHeader('x-request-id', requestId);
+    deps.log.debug('request', { requestId, method: req.method, path });
     const refusal = bodyRefusal(req, config.maxBodyBytes);
     if (refusal) return sendJson(res, refusal.status, { errors: [{ message: refusal.message }] });
-    void serveDashboard(req, res).then((served) => served || yoga.requestListener(req, res));
+    void serveDashboard(req, res).then((served) => {
+      if (served) return;
+      const operationRecord = newRecord(requestId, 'http');
+      res.once('close', () => {
+        if (operationRecord.resulted && operationRecord.transport === 'http')
+          finish(operationRecord);
+      });
+      return yoga.handle(req, res, { operationRecord });
+    });
   });
+  const metricsHttp =
+    metrics && config.metrics.serve === 'own'
+      ? createServer((req, res) =>
+          (req.url ?? '/').split('?')[0] === '/metrics'
+            ? serveMetrics(metrics, res)
+            : sendJson(res, 404, { error: 'only /metrics is served here' }),
+        )
+      : null;
 
   // noServer: the HTTP server owns 'listen' errors (a port in use is reported once, by start).
   // Frames are capped like request bodies (the library's default is 100 MiB), also before
@@ -110,18 +215,38 @@ export function buildServer(deps: AppDeps): Server {
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
   const callers = new WeakMap<WebSocket, Caller>();
+  const socketIds = new WeakMap<WebSocket, string>();
   useServer<Record<string, unknown>, { socket: WebSocket; request: IncomingMessage }>(
     {
-      execute: (args) => (args.rootValue as Enveloped).execute(args),
-      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      execute: async (args) => {
+        const { execute, record } = args.rootValue as Enveloped;
+        return observe(await execute(args), record, true);
+      },
+      subscribe: async (args) => {
+        const { subscribe, record } = args.rootValue as Enveloped;
+        return observe(await subscribe(args), record, true);
+      },
       onConnect: async (ctx) => {
+        const socketId = requestIdOf(ctx.extra.request.headers['x-request-id']);
+        socketIds.set(ctx.extra.socket, socketId);
         const authorization = ctx.connectionParams?.authorization;
         try {
           const caller = await deps.credentials.resolve(
             typeof authorization === 'string' ? authorization : null,
           );
-          if (!caller) return false;
+          if (!caller) {
+            deps.log.debug('websocket refused: no credential', { requestId: socketId });
+            return false;
+          }
           callers.set(ctx.extra.socket, caller);
+          deps.log.debug('websocket connected', {
+            requestId: socketId,
+            callerKind: caller.kind,
+            credentialId: caller.credentialId,
+          });
+          ctx.extra.socket.once('close', (code) =>
+            deps.log.debug('websocket closed', { requestId: socketId, code }),
+          );
           const { socket } = ctx.extra;
           if (caller.credentialId !== null) {
             const untrack = streams.trackSocket(caller.credentialId, () =>
@@ -131,12 +256,21 @@ export function buildServer(deps: AppDeps): Server {
           }
           return true;
         } catch (error) {
-          if (error instanceof UnauthenticatedError) return false;
+          if (error instanceof UnauthenticatedError) {
+            deps.log.debug('websocket refused: bad credential', { requestId: socketId });
+            return false;
+          }
           throw error;
         }
       },
-      onSubscribe: async (ctx, _id, params) => {
-        const socketContext: SocketContext = { caller: callers.get(ctx.extra.socket) ?? null };
+      onSubscribe: async (ctx, id, params) => {
+        // A socket's operations share its request id, each with its own operation id after it.
+        const record = newRecord(`${socketIds.get(ctx.extra.socket)}:${id}`, 'ws');
+        record.name = nameOf(params);
+        const socketContext: SocketContext = {
+          caller: callers.get(ctx.extra.socket) ?? null,
+          operationRecord: record,
+        };
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,
@@ -147,13 +281,14 @@ export function buildServer(deps: AppDeps): Server {
         // A bad operation (syntax, token or depth limits) is an error on its own id: the
         // socket and its other subscriptions carry on.
         let document: ReturnType<typeof parse>;
+        const refuse = (errors: readonly Error[]) =>
+          observe({ errors: errors.map(operationError) }, record, true).errors;
         try {
           document = parse(params.query);
           const errors = validate(schema, document);
-          if (errors.length > 0) return errors.map(operationError);
+          if (errors.length > 0) return refuse(errors);
         } catch (error) {
-          if (error instanceof Error && error.name === 'GraphQLError')
-            return [operationError(error)];
+          if (error instanceof Error && error.name === 'GraphQLError') return refuse([error]);
           throw error;
         }
         return {
@@ -162,7 +297,7 @@ export function buildServer(deps: AppDeps): Server {
           document,
           variableValues: params.variables,
           contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
+          rootValue: { execute, subscribe, record } as Enveloped,
         };
       },
     },
@@ -170,38 +305,105 @@ export function buildServer(deps: AppDeps): Server {
   );
 
   return {
-    start: (port) =>
-      new Promise((resolve, reject) => {
-        const onError = (error: NodeJS.ErrnoException) => {
-          reject(
-            error.code === 'EADDRINUSE'
-              ? new ConfigError(
-                  `PORT: ${config.host}:${port} is already in use; stop the other process or choose another PORT`,
-                )
-              : error.code === 'EADDRNOTAVAIL'
-                ? new ConfigError(`HOST: ${config.host} is not an address of this machine`)
-                : error,
-          );
-        };
-        http.once('error', onError);
-        http.listen(port, config.host, () => {
-          http.off('error', onError);
-          const address = http.address();
-          resolve(typeof address === 'object' && address ? address.port : port);
-        });
-      }),
+    async start(port) {
+      const main = await listenOn(http, config.host, port, 'PORT', 'HOST');
+      const metricsPort =
+        metricsHttp && config.metrics.serve === 'own'
+          ? await listenOn(
+              metricsHttp,
+              config.metrics.host,
+              config.metrics.port,
+              'SWITCHBOARD_METRICS',
+              'SWITCHBOARD_METRICS',
+            ).catch(async (error: unknown) => {
+              await new Promise((resolve) => http.close(resolve));
+              throw error;
+            })
+          : null;
+      return { port: main, metricsPort };
+    },
 
-    async stop() {
+    async stop(drainMs = 0) {
       accepting = false;
+      if (drainMs > 0) {
+        deps.log.info('draining: /readyz answers 503', { drainMs });
+        await new Promise((resolve) => setTimeout(resolve, drainMs));
+      }
       streams.close();
+      const ending = live.size;
+      live.endAll(shuttingDown);
+      await until(() => live.unread === 0 && sseResponses.size === 0, 1000);
+      if (ending > 0) deps.log.info('subscriptions ended', { count: ending });
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       for (const socket of wss.clients) socket.close(1001, 'server stopping');
       http.closeAllConnections();
       await waitForSockets(wss, 1000);
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await closed;
+      if (metricsHttp?.listening) await new Promise((resolve) => metricsHttp.close(resolve));
     },
   };
+}
+
+/**
+ * CORS: only the origins listed in SWITCHBOARD_CORS_ORIGINS get CORS headers, and never
+ * `allow-credentials` (callers send bearer tokens, not cookies). The gateway's own pages (the
+ * dashboard, GraphiQL) are same-origin and need none; any other origin is not reflected.
+ */
+function corsFor(origins: readonly string[]) {
+  const allowed = new Set(origins);
+  return (request: Request) => {
+    const origin = request.headers.get('origin');
+    if (!origin || !allowed.has(origin)) return false as const;
+    return {
+      origin: [origin],
+      credentials: false,
+      methods: ['GET', 'POST'],
+      allowedHeaders: ['authorization', 'content-type', 'accept', 'x-request-id', CSRF_HEADER],
+      exposedHeaders: ['x-request-id'],
+      maxAge: 600,
+    };
+  };
+}
+
+/** Listens on host:port; a port in use or an address not of this machine is a ConfigError. */
+function listenOn(
+  server: HttpServer,
+  host: string,
+  port: number,
+  portVariable: string,
+  hostVariable: string,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new ConfigError(
+              `${portVariable}: ${host}:${port} is already in use; stop the other process or choose another ${portVariable}`,
+            )
+          : error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND'
+            ? new ConfigError(`${hostVariable}: ${host} is not an address of this machine`)
+            : error,
+      );
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+/** The Prometheus exposition of this instance. */
+function serveMetrics(metrics: Metrics, res: ServerResponse): void {
+  metrics.render().then(
+    ({ contentType, body }) => {
+      res.writeHead(200, { 'content-type': contentType });
+      res.end(body);
+    },
+    () => sendJson(res, 500, { error: 'metrics could not be collected' }),
+  );
 }
 
 /**
@@ -217,16 +419,32 @@ function operationError(error: Error): GraphQLError {
 interface Enveloped {
   execute: (args: unknown) => OperationResult;
   subscribe: (args: unknown) => OperationResult;
+  record: OperationRecord;
 }
 
 /** Waits for sockets to finish their close handshake, then cuts off the ones that did not. */
 async function waitForSockets(wss: WebSocketServer, graceMs: number): Promise<void> {
-  const deadline = Date.now() + graceMs;
-  while (wss.clients.size > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await until(() => wss.clients.size === 0, graceMs);
   for (const socket of wss.clients) socket.terminate();
 }
+
+/** Resolves once `done()` holds, or after `graceMs` whether or not it does. */
+async function until(done: () => boolean, graceMs: number): Promise<void> {
+  const deadline = Date.now() + graceMs;
+  while (!done() && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The last item of every subscription when the server stops. */
+const shuttingDown = () => ({
+  errors: [
+    new GraphQLError(
+      'the server is shutting down: subscribe again (to another instance) and resume from your last cursor',
+      { extensions: { code: 'SHUTTING_DOWN' } },
+    ),
+  ],
+});
 
 function bodyRefusal(
   req: IncomingMessage,

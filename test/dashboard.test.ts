@@ -128,7 +128,11 @@ describe(`dashboard (${driver})`, () => {
   });
 
   it('works against a remote gateway: another origin, its URL and token entered in the page', async () => {
-    const remote = await startTestGateway(database, { adminToken: `admin-${uid('remote')}` });
+    // The page is served by `t`: its origin is the one the remote gateway lets in.
+    const remote = await startTestGateway(database, {
+      adminToken: `admin-${uid('remote')}`,
+      corsOrigins: [new URL(t.url).origin],
+    });
     try {
       const goalId = await createGoal(remote);
       const agentId = await registerAgent(remote, goalId);

@@ -44,11 +44,18 @@ function runGateway(env: Record<string, string>) {
     exited,
     stdout: () => stdout,
     stderr: () => stderr,
+    /** Log lines: JSON on stderr (stdout stays empty). */
     logs: () =>
-      stdout
+      stderr
         .split('\n')
-        .filter(Boolean)
+        .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>),
+    /** What is not a log line: the one line a failed start prints. */
+    messages: () =>
+      stderr
+        .trim()
+        .split('\n')
+        .filter((line) => line !== '' && !line.startsWith('{')),
   };
 }
 
@@ -111,7 +118,7 @@ describe(`configuration (${driver})`, () => {
       runs.map(async ([env, message]) => {
         const run = runGateway(env);
         expect(await run.exited, run.stderr()).toBe(1);
-        const lines = run.stderr().trim().split('\n');
+        const lines = run.messages();
         expect(lines, run.stderr()).toHaveLength(1);
         expect(lines[0]).toMatch(message);
       }),
@@ -120,9 +127,9 @@ describe(`configuration (${driver})`, () => {
 });
 
 describe(`process lifecycle (${driver})`, () => {
-  it('starts, serves, and on SIGTERM closes sockets and the database and exits 0', async () => {
+  it('starts, serves, and on SIGTERM drains (/readyz 503), closes sockets and the database and exits 0', async () => {
     const env = processEnv();
-    const run = runGateway({ ...env, PORT: '0' });
+    const run = runGateway({ ...env, PORT: '0', SWITCHBOARD_DRAIN_MS: '1500' });
     const ready = await eventually(
       () => run.logs().find((line) => line.msg === 'switchboard ready'),
       'the gateway to log that it is ready',
@@ -135,7 +142,8 @@ describe(`process lifecycle (${driver})`, () => {
     expect(run.logs().find((line) => line.msg === 'generated an admin token')?.file).toBe(
       tokenFile,
     );
-    expect(run.stdout()).not.toContain(adminToken);
+    expect(run.stderr()).not.toContain(adminToken);
+    expect(run.stdout()).toBe('');
     expect(ready.driver).toBe(driver);
 
     const url = ready.url as string;
@@ -150,6 +158,12 @@ describe(`process lifecycle (${driver})`, () => {
     expect((await wsQuery(client, '{ me { kind } }')).data).toEqual({ me: { kind: 'ADMIN' } });
 
     run.child.kill('SIGTERM');
+    // Draining: not ready, still serving.
+    await eventually(
+      async () => ((await fetch(`${base}/readyz`)).status === 503 ? true : undefined),
+      '/readyz to answer 503 while draining',
+    );
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
     expect(await run.exited).toBe(0);
     expect((await eventually(() => closed, 'the socket to be closed by the server')).code).toBe(
       1001,
@@ -188,6 +202,30 @@ describe(`http surface (${driver})`, () => {
     });
   });
 
+  it('refuses a chunked request body (no Content-Length) with 411, as documented', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(t.url);
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
+      req.on('error', reject);
+      req.write(JSON.stringify({ query: '{ me { kind } }' }));
+      req.end();
+    });
+    expect(status).toBe(411);
+  });
+
   it('blocks cross-site simple requests (CSRF prevention)', async () => {
     const result = await fetch(`${t.url}?query=${encodeURIComponent('{ me { kind } }')}`, {
       headers: { authorization: `Bearer ${t.adminToken}` },
@@ -220,7 +258,11 @@ describe(`http surface (${driver})`, () => {
     expect(result.errors).toEqual([
       expect.objectContaining({
         message: 'Unexpected error.',
-        extensions: { code: 'INTERNAL_SERVER_ERROR', errorId: expect.any(String) },
+        extensions: {
+          code: 'INTERNAL_SERVER_ERROR',
+          errorId: expect.any(String),
+          requestId: expect.any(String),
+        },
       }),
     ]);
     expect(JSON.stringify(result)).not.toMatch(/stack|at |closed|CONNECTION|PGlite/i);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +41,15 @@ export interface Database {
   /** Sends a NOTIFY outside any transaction (the doorbell's probes). */
   notify(channel: string, payload: string): Promise<void>;
   ping(): Promise<void>;
+  /** The query pool of this instance: its size, and its connections open and busy now. */
+  pool(): Promise<PoolFigures>;
   close(): Promise<void>;
+}
+
+export interface PoolFigures {
+  readonly max: number;
+  readonly open: number;
+  readonly busy: number;
 }
 
 /** A listening connection, named by its `application_name` on Postgres. */
@@ -71,7 +80,15 @@ export async function openDatabase(
 
 async function openPostgres(url: string): Promise<Database> {
   await migrateWithLock(url);
-  const client = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 10 });
+  const max = 10;
+  // Named, so that pg_stat_activity tells this instance's pool apart (pool()).
+  const name = `switchboard-pool-${randomUUID().slice(0, 8)}`;
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    connect_timeout: 10,
+    connection: { application_name: name },
+  });
   const db = drizzlePostgres(client) as unknown as Db;
   return {
     driver: 'postgres',
@@ -100,6 +117,14 @@ async function openPostgres(url: string): Promise<Database> {
     },
     async ping() {
       await client`select 1`;
+    },
+    async pool() {
+      // The connection asking is busy only with this question: it counts as idle.
+      const [row] = await client<{ open: number; busy: number }[]>`
+        select count(*)::int as open,
+          count(*) filter (where state <> 'idle' and pid <> pg_backend_pid())::int as busy
+        from pg_stat_activity where application_name = ${name}`;
+      return { max, open: row?.open ?? 0, busy: row?.busy ?? 0 };
     },
     async close() {
       await client.end({ timeout: 5 });
@@ -166,6 +191,9 @@ async function openPglite(
     },
     async ping() {
       await client.query('select 1');
+    },
+    async pool() {
+      return { max: 1, open: 1, busy: 0 }; // one in-process connection, queries take turns
     },
     async close() {
       if (!client.closed) await client.close();

@@ -7,6 +7,7 @@ import type { Db } from '../db/database.ts';
 import { findAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import type { Delivery } from './delivery.ts';
+import { noticesOfAll } from './notices.ts';
 import { settle, Tracker } from './outcomes.ts';
 import { agentKey, recipientIn, senderOf } from './sender.ts';
 import { deliveriesTable, deliveryOutcomesTable } from './tables.ts';
@@ -104,6 +105,7 @@ export async function listDeliveries(
           .from(deliveryOutcomesTable)
           .where(inArray(deliveryOutcomesTable.deliveryId, ids))
           .orderBy(asc(deliveryOutcomesTable.deliveryId), asc(deliveryOutcomesTable.version));
+  const notices = await noticesOfAll(db, ids);
   const hasOlder = found.length > limit;
   return {
     goalId,
@@ -117,6 +119,7 @@ export async function listDeliveries(
       type: 'Delivery',
       row: tracker.row,
       history: history.filter((h) => h.deliveryId === tracker.row.id),
+      notices: notices.filter((n) => n.deliveryId === tracker.row.id),
       replayed: false,
     })),
   };

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ProviderCaller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
@@ -176,6 +176,16 @@ export function noticesOf(db: Queryable, deliveryId: string): Promise<DeliveryNo
     .select()
     .from(deliveryNoticesTable)
     .where(eq(deliveryNoticesTable.deliveryId, deliveryId))
+    .orderBy(asc(deliveryNoticesTable.seq));
+}
+
+/** The notices of several deliveries in one statement, in the order they were recorded. */
+export function noticesOfAll(db: Queryable, deliveryIds: string[]): Promise<DeliveryNoticeRow[]> {
+  if (deliveryIds.length === 0) return Promise.resolve([]);
+  return db
+    .select()
+    .from(deliveryNoticesTable)
+    .where(inArray(deliveryNoticesTable.deliveryId, deliveryIds))
     .orderBy(asc(deliveryNoticesTable.seq));
 }
 

@@ -70,8 +70,15 @@ export class Doorbell {
   private pollTimer: NodeJS.Timeout | null = null;
   private relistening: Promise<void> | null = null;
   private closed = false;
-  /** Times it had to open a new listening connection. */
-  readonly stats = { relistens: 0 };
+  /**
+   * Times it had to open a new listening connection; the round trip of the last probe that
+   * came back (ms, the delay of every ring); rings heard by kind. Read by /metrics.
+   */
+  readonly stats = {
+    relistens: 0,
+    probeRoundTripMs: null as number | null,
+    rings: {} as Partial<Record<RingKind, number>>,
+  };
 
   constructor(private readonly options: DoorbellOptions) {}
 
@@ -252,10 +259,13 @@ export class Doorbell {
       const probe = this.probe;
       if (ring.id === this.probeId && probe && String(probe.seq) === ring.seq) {
         this.probe = null;
+        this.stats.probeRoundTripMs = performance.now() - probe.sentAt;
         probe.arrived();
       }
       return;
     }
+    this.stats.rings[ring.kind] = (this.stats.rings[ring.kind] ?? 0) + 1;
+    this.options.log?.debug('ring heard', { kind: ring.kind, id: ring.id, seq: ring.seq });
     for (const key of [`${ring.kind}:${ring.id}`, `${ring.kind}:*`]) {
       for (const handler of this.handlers.get(key) ?? []) handler(ring as Ring);
     }

@@ -41,6 +41,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     staleClaimMs: 3_600_000,
     logLevel: 'silent',
     doorbellProbeMs: 1000,
+    metrics: { serve: 'main' },
+    corsOrigins: [],
+    drainMs: 0,
     ...overrides,
   };
 }

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { type DocumentNode, GraphQLError, getOperationAST, Kind } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Caller } from '../core/caller.ts';
+
+export type Transport = 'http' | 'sse' | 'ws';
+
+/**
+ * One GraphQL operation as the server saw it, from the request (or WebSocket message) that
+ * carried it to its last result: what the access line and the metrics are made of.
+ */
+export interface OperationRecord {
+  readonly requestId: string;
+  readonly started: number;
+  transport: Transport;
+  /** The operation's name, null for an anonymous one. */
+  name: string | null;
+  type: 'query' | 'mutation' | 'subscription' | null;
+  /** The root field of a subscription (its kind: waitForAgent, ledgerEvents, …). */
+  field: string | null;
+  caller: Caller | null;
+  /** The `extensions.code` of every error sent, in order; empty when all went well. */
+  readonly codes: string[];
+  /** The `errorId` of every masked unexpected error: its own log line has it too. */
+  readonly errorIds: string[];
+  /** Results sent: 1 for a query or mutation, the events of a subscription. */
+  results: number;
+  /** Set once a GraphQL result was produced (not for GraphiQL pages, preflights, 404s). */
+  resulted: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+/** The caller's `x-request-id` when it is a plain token of at most 128 characters, else a new id. */
+export function requestIdOf(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value && REQUEST_ID.test(value) ? value : randomUUID();
+}
+
+export function newRecord(requestId: string, transport: Transport): OperationRecord {
+  return {
+    requestId,
+    started: performance.now(),
+    transport,
+    name: null,
+    type: null,
+    field: null,
+    caller: null,
+    codes: [],
+    errorIds: [],
+    results: 0,
+    resulted: false,
+  };
+}
+
+/** The record an HTTP request or WebSocket operation carries in its Yoga context. */
+export interface WithRecord {
+  readonly operationRecord?: OperationRecord;
+}
+
+const NAMED = /\b(?:query|mutation|subscription)\s+([_A-Za-z][_0-9A-Za-z]*)/;
+
+/**
+ * The operation's name before it is parsed (for one that fails to parse or validate): the
+ * name the client gave, else the first named operation in the text. Parsing replaces it.
+ */
+export function nameOf(params: { operationName?: string | null; query?: string }): string | null {
+  return params.operationName || NAMED.exec(params.query ?? '')?.[1] || null;
+}
+
+/** Fills in a record's operation name, type and subscription field once it is parsed. */
+export const recordOperation: Plugin = {
+  onExecute: ({ args }) => describe(args.contextValue as WithRecord, args),
+  onSubscribe: ({ args }) => describe(args.contextValue as WithRecord, args),
+};
+
+function describe(
+  context: WithRecord,
+  args: { document: DocumentNode; operationName?: string | null },
+): void {
+  const record = context.operationRecord;
+  if (!record) return;
+  const operation = getOperationAST(args.document, args.operationName);
+  if (!operation) return;
+  record.name = operation.name?.value ?? args.operationName ?? null;
+  record.type = operation.operation;
+  const first = operation.selectionSet.selections[0];
+  if (operation.operation === 'subscription' && first?.kind === Kind.FIELD)
+    record.field = first.name.value;
+}
+
+interface Result {
+  readonly errors?: readonly unknown[];
+  readonly [key: string]: unknown;
+}
+
+/** A result's errors with the request id in their extensions, codes noted in the record. */
+export function tagResult<T>(result: T, record: OperationRecord): T {
+  record.resulted = true;
+  record.results++;
+  const { errors } = result as Result;
+  if (!errors?.length) return result;
+  const tagged = errors.map((error) => {
+    const extensions: Record<string, unknown> = {
+      ...(error as GraphQLError).extensions,
+      requestId: record.requestId,
+    };
+    record.codes.push(String(extensions.code ?? 'UNKNOWN'));
+    if (typeof extensions.errorId === 'string') record.errorIds.push(extensions.errorId);
+    if (error instanceof GraphQLError) {
+      return new GraphQLError(error.message, {
+        nodes: error.nodes,
+        source: error.source,
+        positions: error.positions,
+        path: error.path,
+        originalError: error.originalError,
+        extensions,
+      });
+    }
+    return { ...(error as object), extensions };
+  });
+  return { ...(result as Result), errors: tagged } as T;
+}
+
+/** How `LiveStreams.endAll` ends a stream: this is its last item. */
+export type FinalItem = (record: OperationRecord) => unknown;
+
+/**
+ * Every open subscription stream of this instance (SSE and WebSocket), each result tagged
+ * with its request id. `endAll` gives each one a last item and ends it (shutdown).
+ */
+export class LiveStreams {
+  private readonly open = new Set<(final: FinalItem) => void>();
+  private ending = 0;
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Streams told to end whose last item their consumer has not yet read to the end. */
+  get unread(): number {
+    return this.ending;
+  }
+
+  /** Wraps `source`; `onEnd` runs once, when the stream ends for any reason. */
+  track<T>(
+    source: AsyncIterable<T>,
+    record: OperationRecord,
+    onEnd: () => void,
+  ): AsyncIterableIterator<T> {
+    record.resulted = true;
+    const iterator = source[Symbol.asyncIterator]();
+    let ended = false;
+    let drained = false;
+    let final: { value: T } | null = null;
+    const drain = () => {
+      if (final && !drained) this.ending--;
+      drained = true;
+    };
+    let wake: (() => void) | null = null;
+    const finish = () => {
+      if (ended) return;
+      ended = true;
+      this.open.delete(stop);
+      onEnd();
+    };
+    const stop = (item: FinalItem) => {
+      final = { value: tagResult(item(record), record) as T };
+      this.ending++;
+      this.open.delete(stop);
+      wake?.();
+    };
+    this.open.add(stop);
+    const stopped = () => new Promise<void>((resolve) => (wake = resolve));
+    const done = { done: true, value: undefined } as IteratorResult<T>;
+    return {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      async next() {
+        if (ended) {
+          drain();
+          return done;
+        }
+        if (!final) {
+          const next = await Promise.race([iterator.next(), stopped()]);
+          wake = null;
+          if (next && !final) {
+            if (next.done) {
+              finish();
+              return next;
+            }
+            return { done: false, value: tagResult(next.value, record) };
+          }
+        }
+        const last = final as { value: T } | null;
+        if (last && !ended) {
+          finish();
+          void iterator.return?.().catch(() => {});
+          return { done: false, value: last.value };
+        }
+        drain();
+        return done;
+      },
+      async return() {
+        finish();
+        drain();
+        await iterator.return?.().catch(() => {});
+        return done;
+      },
+      async throw(error: unknown) {
+        finish();
+        drain();
+        await iterator.return?.().catch(() => {});
+        throw error;
+      },
+    };
+  }
+
+  /** Sends every open stream its last item and ends it. */
+  endAll(final: FinalItem): void {
+    for (const stop of [...this.open]) stop(final);
+  }
+}
+
+/**
+ * The access line of a finished operation: who (caller kind and credential id, never a
+ * token), what (name, type, transport), how long, and how it ended.
+ */
+export function accessFields(record: OperationRecord): Record<string, unknown> {
+  return {
+    requestId: record.requestId,
+    operation: record.name,
+    type: record.type,
+    transport: record.transport,
+    ...(record.field ? { field: record.field } : {}),
+    callerKind: record.caller?.kind ?? null,
+    credentialId: record.caller?.credentialId ?? null,
+    durationMs: Math.round((performance.now() - record.started) * 10) / 10,
+    result: record.codes[0] ?? 'ok',
+    ...(record.codes.length > 1 ? { errors: record.codes } : {}),
+    ...(record.errorIds.length ? { errorIds: record.errorIds } : {}),
+    ...(record.type === 'subscription' ? { events: record.results } : {}),
+  };
+}
+
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}

@@ -129,7 +129,11 @@ export async function* resumable<Result, Variables>(
     let failure: unknown;
     try {
       for await (const result of iterator) {
-        if (result.errors?.length) throw errorFromGraphQL(result.errors as GraphQLErrorShape[]);
+        const errors = result.errors as GraphQLErrorShape[] | undefined;
+        // A gateway that stops ends its streams with SHUTTING_DOWN: reconnect and resume.
+        if (errors?.length && errors.every((e) => e.extensions?.code === 'SHUTTING_DOWN'))
+          throw new Error('the gateway is shutting down');
+        if (errors?.length) throw errorFromGraphQL(errors);
         if (result.data) yield result.data as Result;
       }
       return;

@@ -849,10 +849,10 @@ async function kill9([a, b]: Gateway[]): Promise<Outcome> {
   await sleep(500);
   say('kill-9: killing one instance');
   const before = Math.max(...followers.map((f) => f.follower.last));
+  gateways.splice(gateways.indexOf(a!), 1);
   const killedAt = now();
   a!.kill('SIGKILL');
   await a!.exited();
-  gateways.splice(gateways.indexOf(a!), 1);
   revoked.forget(a!);
   for (const { follower } of followers) follower.only([b!.wsUrl]);
   waits.only([b!.wsUrl]);
@@ -966,6 +966,8 @@ const run: Record<ScenarioName, (g: Gateway[]) => Promise<Outcome>> = {
 };
 
 let exitCode = 0;
+/** Gateway processes that ended by themselves during the suite (a crash is a failure). */
+let crashed = 0;
 try {
   startCluster();
   const server = postgres(SERVER_URL, { max: 1, onnotice: () => {} });
@@ -974,32 +976,40 @@ try {
   await server.end();
   say('two gateways starting');
   const env = { DATABASE_URL };
-  for (const g of await Promise.all([benchGateway({ env }), benchGateway({ env })]))
+  for (const g of await Promise.all([benchGateway({ env }), benchGateway({ env })])) {
     gateways.push(g);
+    // A gateway that ends while it is still in `gateways` crashed (kill-9 removes its victim first).
+    void g.exited().then(() => {
+      if (gateways.includes(g)) crashed++;
+    });
+  }
   const outcomes: Outcome[] = [];
   for (const name of SCENARIOS.filter((s) => only.includes(s))) {
     say(`${name}`);
     outcomes.push(await run[name]([...gateways]));
   }
   const bad = outcomes.filter((o) => o.lost + o.duplicated + o.wrong + o.revokedStillOpen > 0);
-  exitCode = bad.length > 0 ? 1 : 0;
+  exitCode = bad.length > 0 || crashed > 0 ? 1 : 0;
   const zero = { atMost: 0, source: 'issue 11' };
   printReport(
     'faults',
-    outcomes.flatMap((o) => [
-      figure(
-        `${o.name}: lost + duplicated + wrong outcomes`,
-        o.lost + o.duplicated + o.wrong,
-        'count',
-        zero,
-      ),
-      figure(`${o.name}: revoked sockets still open`, o.revokedStillOpen, 'count', zero),
-      ...(o.resumeMs ? [figure(`${o.name}: time to resume, max`, o.resumeMs.max, 'ms')] : []),
-    ]),
-    { cluster: `${CLUSTER.join('/')} port ${PORT}`, scenarios: outcomes },
+    outcomes
+      .flatMap((o) => [
+        figure(
+          `${o.name}: lost + duplicated + wrong outcomes`,
+          o.lost + o.duplicated + o.wrong,
+          'count',
+          zero,
+        ),
+        figure(`${o.name}: revoked sockets still open`, o.revokedStillOpen, 'count', zero),
+        ...(o.resumeMs ? [figure(`${o.name}: time to resume, max`, o.resumeMs.max, 'ms')] : []),
+      ])
+      .concat(figure('gateway processes that crashed', crashed, 'count', zero)),
+    { cluster: `${CLUSTER.join('/')} port ${PORT}`, gatewaysCrashed: crashed, scenarios: outcomes },
   );
-  await Promise.all(gateways.map((g) => g.stop()));
+  const stopping = [...gateways];
   gateways.length = 0;
+  await Promise.all(stopping.map((g) => g.stop()));
 } catch (error) {
   process.stderr.write(`faults: ${error instanceof Error ? error.stack : describe(error)}\n`);
   exitCode = 1;

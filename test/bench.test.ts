@@ -164,7 +164,9 @@ describe.skipIf(!canRunFaults)('npm run faults (one scenario, quick)', () => {
       'kill-9: lost + duplicated + wrong outcomes',
       'kill-9: revoked sockets still open',
       'kill-9: time to resume, max',
+      'gateway processes that crashed',
     ]);
+    expect(report.gatewaysCrashed).toBe(0);
     expect(run.stderr).toContain('kill-9: killing one instance');
     const clusters = execFileSync('pg_lsclusters', ['--no-header'], { encoding: 'utf8' });
     expect(clusters).toMatch(/^15\s+sbfaults\s+5499\s+down/m);

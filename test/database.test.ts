@@ -1,6 +1,7 @@
+import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import { type Database, openDatabase } from '../src/db/database.ts';
 import { driver, eventually, openTestDatabase } from './support/harness.ts';
 
 let database: Database;
@@ -58,4 +59,88 @@ describe(`database: a transaction whose connection dies (${driver})`, () => {
     const after = await database.db.execute(sql`select id from test_dying_tx where id = ${later}`);
     expect(rows(after)).toHaveLength(1);
   });
+});
+
+/**
+ * A TCP proxy to the test database that can go down (refusing connections and cutting the
+ * open ones) and come back, as a Postgres restart looks from the gateway.
+ */
+async function flakyProxy(target: URL) {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | null = null;
+  let port = 0;
+  const up = () =>
+    new Promise<void>((resolve) => {
+      const listening = net.createServer((client) => {
+        const upstream = net.connect(Number(target.port || 5432), target.hostname);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => {});
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      server = listening;
+      listening.listen(port, '127.0.0.1', () => {
+        port = (listening.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  const down = () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server?.close(() => resolve());
+    });
+  await up();
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return { url: url.toString(), up, down };
+}
+
+describe(`database: after the database comes back (${driver})`, () => {
+  // Found by `npm run faults` (a Postgres restart): postgres.js's default reconnect backoff
+  // (3^retries / 100 s, up to 20 s, over the whole pool) kept the gateway from writing for
+  // 10–15 s after the database accepted writes again. PGlite has no connection to lose.
+  it.skipIf(driver === 'pglite')(
+    'the pool answers again within a second of the database accepting connections',
+    async () => {
+      const proxy = await flakyProxy(new URL(process.env.TEST_DATABASE_URL as string));
+      const flaky = await openDatabase({ driver: 'postgres', url: proxy.url });
+      try {
+        await flaky.ping();
+        await proxy.down();
+        // Three seconds of failing requests, as clients keep asking during a restart.
+        const downUntil = Date.now() + 3000;
+        let failures = 0;
+        while (Date.now() < downUntil) {
+          await Promise.all(
+            Array.from({ length: 5 }, () =>
+              flaky.ping().catch(() => {
+                failures++;
+              }),
+            ),
+          );
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(failures).toBeGreaterThan(0);
+        await proxy.up();
+        const back = performance.now();
+        await eventually(
+          () =>
+            flaky.ping().then(
+              () => true,
+              () => undefined,
+            ),
+          'a ping through the pool',
+          10_000,
+        );
+        expect(performance.now() - back).toBeLessThan(1000);
+      } finally {
+        await proxy.down();
+        await flaky.close().catch(() => {});
+      }
+    },
+    30_000,
+  );
 });

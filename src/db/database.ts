@@ -78,6 +78,15 @@ export async function openDatabase(
     : openPglite(source.dataDir, options.loadDataDir);
 }
 
+/**
+ * Seconds before postgres.js tries a dropped connection again: 50 ms doubling to at most
+ * 500 ms. Its default grows as 3^retries / 100 up to 20 s, counted over the whole pool, so
+ * after a restart of a few seconds the gateway stayed unable to write (and its streams
+ * silent) for 10–15 s after the database accepted writes again.
+ */
+export const reconnectBackoff = (retries: number): number =>
+  Math.min(0.05 * 2 ** Math.max(0, retries - 1), 0.5);
+
 async function openPostgres(url: string): Promise<Database> {
   await migrateWithLock(url);
   const max = 10;
@@ -88,6 +97,7 @@ async function openPostgres(url: string): Promise<Database> {
     onnotice: () => {},
     connect_timeout: 10,
     connection: { application_name: name },
+    backoff: reconnectBackoff,
   });
   const db = drizzlePostgres(client) as unknown as Db;
   return {
@@ -98,6 +108,7 @@ async function openPostgres(url: string): Promise<Database> {
         max: 1,
         onnotice: () => {},
         connect_timeout: 5,
+        backoff: reconnectBackoff,
         connection: { application_name: name },
       });
       try {

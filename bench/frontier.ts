@@ -140,11 +140,11 @@ async function seed(db: Db, goalId: string) {
             ]
           : [],
       requiredCapability: rand() < 0.3 ? pick(capabilityNames) : null,
-      // Write scopes (the WRITE_SCOPE_CONFLICT guard): mostly one module each, some whole trees;
-      // most todos write the main repository, some the other, some none.
+      // Write scopes (the WRITE_SCOPE_CONFLICT guard): mostly one module of 40 each, a few
+      // whole trees; most todos write the main repository, some the other, some none.
       taskRepository: rand() < 0.8 ? repositories[0] : rand() < 0.5 ? repositories[1] : null,
       writeScope:
-        rand() < 0.1
+        rand() < 0.02
           ? ['src/**']
           : [`src/m${Math.floor(rand() * 40)}/**`, ...(rand() < 0.2 ? ['docs/*.md'] : [])],
       continuationPolicy: 'INDEPENDENT_HANDOFF',

@@ -148,6 +148,17 @@ pgliteOnly('a first start copies a pre-migrated template, never a stale one', ()
   }, 120_000);
 });
 
+/** The `from` of the "embedded database opened" log line (JSON lines, any key order). */
+function openedFrom(output: string): string | undefined {
+  for (const line of output.split('\n')) {
+    try {
+      const entry = JSON.parse(line) as { msg?: string; from?: string };
+      if (entry.msg === 'embedded database opened') return entry.from;
+    } catch {} // not a log line
+  }
+  return undefined;
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -214,17 +225,53 @@ pgliteOnly('npm start', () => {
     utimesSync(bundle, new Date(0), new Date(0));
     const dataDir = mkdtempSync(path.join(scratch, 'npm-start-'));
     const first = await npmStart(dataDir);
-    expect(first.output()).toContain('src/ changed since dist/gateway.js was built: rebuilding it');
-    expect(statSync(bundle).mtimeMs).toBeGreaterThan(0);
-    expect(first.output()).toMatch(/"msg":"embedded database opened","from":"(template|created)"/);
-    expect(existsSync(path.join(dataDir, 'admin-token'))).toBe(true);
-    await first.stop();
+    try {
+      expect(first.output()).toContain(
+        'src/ changed since dist/gateway.js was built: rebuilding it',
+      );
+      expect(statSync(bundle).mtimeMs).toBeGreaterThan(0);
+      // The template that `npm install` made (prepare: scripts/build-gateway.mjs).
+      expect(openedFrom(first.output())).toBe('template');
+      expect(existsSync(path.join(dataDir, 'admin-token'))).toBe(true);
+    } finally {
+      await first.stop();
+    }
     expect(first.output()).toContain('switchboard stopped');
 
     const later = await npmStart(dataDir);
-    expect(later.output()).not.toContain('rebuilding');
-    expect(later.output()).toContain('"msg":"embedded database opened","from":"existing"');
-    await later.stop();
+    try {
+      expect(later.output()).not.toContain('rebuilding');
+      expect(openedFrom(later.output())).toBe('existing');
+    } finally {
+      await later.stop();
+    }
     expect(later.output()).toContain('switchboard stopped');
   }, 180_000);
+});
+
+describe('npm run demo', () => {
+  it('says in one line that its port is taken, and exits 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const child = spawn('npm', ['run', '--silent', 'demo'], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: '', HOST: '127.0.0.1', PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const code = await new Promise((resolve) => child.once('close', resolve));
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(
+        `switchboard demo: PORT: 127.0.0.1:${port} is already in use; stop the other process or choose another PORT\n`,
+      );
+    } finally {
+      taken.close();
+    }
+  }, 120_000);
 });

@@ -1,19 +1,36 @@
-FROM node:20-bookworm-slim
+# The gateway as compiled JavaScript: the build stage installs everything and runs `prepare`
+# (esbuild bundles src/ into dist/gateway.js; the pre-migrated PGlite template; the dashboard),
+# the runtime stage has production dependencies only, no TypeScript and no build tools.
+# The Node version matches package.json's "engines" (>= 20.19).
+FROM node:20.20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# patch-package (postinstall, in npm ci) applies patches/ to node_modules: see README, Real Postgres.
+# Scripts after the sources are in place: `prepare` needs them.
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY . .
+RUN npm run build:gateway && npm run build:dashboard
+
+FROM node:20.20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+# patch-package applies patches/ to node_modules (the postgres.js fix: see README, Real Postgres).
 COPY patches ./patches
-RUN npm ci --omit=dev --no-audit --no-fund
-COPY tsconfig.json ./
-COPY src ./src
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npx patch-package && npm cache clean --force
+COPY --from=build /app/dist/gateway.js /app/dist/gateway.js.map ./dist/
+COPY --from=build /app/dist/pglite-template ./dist/pglite-template
+COPY --from=build /app/dashboard/dist ./dashboard/dist
 COPY drizzle ./drizzle
-ENV HOST=0.0.0.0 PORT=4000 NODE_ENV=production
-# Without DATABASE_URL the embedded database and the generated admin token live here.
-RUN mkdir -p /app/.switchboard && chown node:node /app/.switchboard
-VOLUME /app/.switchboard
+# Exploration (GraphiQL, introspection, suggestions) is off in the image; set
+# SWITCHBOARD_EXPLORATION=true to turn it on. HOST=0.0.0.0 inside the container only: publish
+# the port on 127.0.0.1 (docker-compose.yml does) unless it must be reachable from elsewhere.
+ENV HOST=0.0.0.0 PORT=4000 SWITCHBOARD_EXPLORATION=false SWITCHBOARD_DATA_DIR=/data
+# Without DATABASE_URL the embedded database and the generated admin token live in /data:
+# mount a named volume there (docker-compose.yml does), or they go with the container.
+RUN mkdir -p /data && chown node:node /data
 EXPOSE 4000
 USER node
-HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=5 \
   CMD node -e "fetch('http://127.0.0.1:4000/readyz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 # A larger young generation halves the CPU of large reads (frontier, directory): see README.
-CMD ["node", "--max-semi-space-size=64", "--import", "tsx", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=64", "dist/gateway.js"]

@@ -36,6 +36,7 @@ const BENCHMARKS: { name: string; postgresOnly?: true }[] = [
   { name: 'cli' },
   { name: 'dashboard' },
   { name: 'tmux' },
+  { name: 'startup' },
 ];
 
 const { values, positionals } = parseArgs({

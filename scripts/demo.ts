@@ -7,8 +7,8 @@
  * Runs on in-memory PGlite unless DATABASE_URL or SWITCHBOARD_DATA_DIR says otherwise.
  */
 import { randomUUID } from 'node:crypto';
-import { loadConfig } from '../src/config.ts';
-import { startGateway } from '../src/gateway.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { type Gateway, startGateway } from '../src/gateway.ts';
 import { createLogger } from '../src/log.ts';
 
 const env: NodeJS.ProcessEnv = {
@@ -17,8 +17,16 @@ const env: NodeJS.ProcessEnv = {
   ...process.env,
 };
 const adminToken = env.SWITCHBOARD_ADMIN_TOKEN ?? `demo-admin-${randomUUID()}`;
-const config = { ...loadConfig(env), adminToken };
-const gateway = await startGateway(config, createLogger(config.logLevel));
+let gateway: Gateway;
+try {
+  const config = { ...loadConfig(env), adminToken };
+  gateway = await startGateway(config, createLogger(config.logLevel));
+} catch (error) {
+  // A port in use (`npm start` is running), a bad variable: one line, as `npm start` says it.
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`switchboard demo: ${error.message}\n`);
+  process.exit(1);
+}
 
 async function gql(query: string, variables: Record<string, unknown> = {}, token = adminToken) {
   const response = await fetch(gateway.url, {
@@ -113,6 +121,7 @@ await gql(
   providerToken,
 );
 const stewardToken = await issue({ kind: 'STEWARD', goalIds: [goalId], label: 'demo steward' });
+const peerToken = await issue({ kind: 'PEER', goalId, agentId: 'builder', label: 'demo builder' });
 
 const states = ['WORKING', 'WORKING', 'IDLE', 'BLOCKED', 'DONE'] as const;
 let reportSeq = 0;
@@ -145,12 +154,16 @@ const timer = setInterval(
 console.log(`
 Switchboard demo is running: ${gateway.url}
 
-Open it in a browser (GraphiQL) and paste into Headers:
+Open it in a browser (GraphiQL) and paste into Headers, as the goal's steward:
   {"Authorization": "Bearer ${stewardToken}"}
 
 Then try:
   { directory(goalId: "${goalId}") { limitations rows { agentId work { todoId claimed } presence { liveness observedAt } } rollup { reason agentId todoId } } }
   subscription { presenceChanged(goalId: "${goalId}") { agentId seq previousLiveness presence { liveness } } }
+
+As the agent "builder" (a PEER: its own inbox, deliveries as itself):
+  {"Authorization": "Bearer ${peerToken}"}
+  { me { kind agentId goalIds } }
 
 A simulated provider changes agents' liveness every 2 seconds. Admin token: ${adminToken}
 Ctrl-C stops it.

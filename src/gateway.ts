@@ -47,7 +47,11 @@ export async function startGateway(
   const started = performance.now();
   const adminToken = config.adminToken ?? ensureAdminTokenFile(config.dataDir, log);
   const database =
-    options.database ?? (await openDatabase(config.database, { loadDataDir: options.loadDataDir }));
+    options.database ??
+    (await openDatabase(config.database, {
+      loadDataDir: options.loadDataDir,
+      onOpen: (opening) => log.info('embedded database opened', opening),
+    }));
   const doorbell = new Doorbell({ probeMs: config.doorbellProbeMs, log });
   const waits = new WaitKeeper(database.db, doorbell);
   const presence = new StreamHub(

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { ConfigError, type DatabaseSource } from '../config.ts';
+import { ROOT } from '../root.ts';
 
 /** The one Drizzle type every service receives, whichever driver is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -58,7 +59,13 @@ export interface Listener {
   close(): Promise<void>;
 }
 
-export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const migrationsFolder = path.join(ROOT, 'drizzle');
+
+/**
+ * The pre-migrated embedded database that `npm install` (scripts/build-gateway.mjs) makes: a
+ * first start copies it instead of creating a database, which costs seconds.
+ */
+export const pgliteTemplate = path.join(ROOT, 'dist', 'pglite-template');
 
 /** Session-level advisory lock key that serializes migrations across gateway instances. */
 const MIGRATION_LOCK = 7_340_021;
@@ -66,7 +73,22 @@ const MIGRATION_LOCK = 7_340_021;
 export interface OpenOptions {
   /** A PGlite data directory dump to start from (tests restore a migrated template). */
   readonly loadDataDir?: Blob;
+  /** The migrations to apply; the repository's drizzle/ folder unless told (tests). */
+  readonly migrationsFolder?: string;
+  /**
+   * A template made by writePgliteTemplate for a first start on disk (`pgliteTemplate`
+   * unless told; null: none). Used only when its migrations are the first of ours.
+   */
+  readonly template?: string | null;
+  /** Says which way the embedded database was opened (fresh, template, resumed). */
+  readonly onOpen?: (how: PgliteOpening) => void;
 }
+
+/** How openDatabase found the embedded database, for the start-up log. */
+export type PgliteOpening =
+  | { readonly from: 'existing' | 'memory' | 'dump' }
+  | { readonly from: 'template'; readonly pendingMigrations: number }
+  | { readonly from: 'created'; readonly why: string };
 
 /** Opens the database named by `source` and applies pending migrations. */
 export async function openDatabase(
@@ -74,8 +96,8 @@ export async function openDatabase(
   options: OpenOptions = {},
 ): Promise<Database> {
   return source.driver === 'postgres'
-    ? openPostgres(source.url)
-    : openPglite(source.dataDir, options.loadDataDir);
+    ? openPostgres(source.url, options.migrationsFolder ?? migrationsFolder)
+    : openPglite(source.dataDir, options);
 }
 
 /**
@@ -87,8 +109,8 @@ export async function openDatabase(
 export const reconnectBackoff = (retries: number): number =>
   Math.min(0.05 * 2 ** Math.max(0, retries - 1), 0.5);
 
-async function openPostgres(url: string): Promise<Database> {
-  await migrateWithLock(url);
+async function openPostgres(url: string, folder: string): Promise<Database> {
+  await migrateWithLock(url, folder);
   const max = 10;
   // Named, so that pg_stat_activity tells this instance's pool apart (pool()).
   const name = `switchboard-pool-${randomUUID().slice(0, 8)}`;
@@ -144,7 +166,7 @@ async function openPostgres(url: string): Promise<Database> {
 }
 
 /** Runs migrations on one dedicated connection holding an advisory lock, so instances starting together do not race. */
-async function migrateWithLock(url: string): Promise<void> {
+async function migrateWithLock(url: string, folder: string): Promise<void> {
   const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 });
   try {
     await client`select 1`.catch((error: unknown) => {
@@ -153,7 +175,7 @@ async function migrateWithLock(url: string): Promise<void> {
       );
     });
     await client`select pg_advisory_lock(${MIGRATION_LOCK})`;
-    await migratePostgres(drizzlePostgres(client), { migrationsFolder });
+    await migratePostgres(drizzlePostgres(client), { migrationsFolder: folder });
     await client`select pg_advisory_unlock(${MIGRATION_LOCK})`;
   } finally {
     await client.end({ timeout: 5 });
@@ -173,10 +195,8 @@ function describeConnectError(error: unknown): string {
   return String(error);
 }
 
-async function openPglite(
-  dataDir: string | null,
-  loadDataDir: Blob | undefined,
-): Promise<Database> {
+async function openPglite(dataDir: string | null, options: OpenOptions): Promise<Database> {
+  const folder = options.migrationsFolder ?? migrationsFolder;
   let unlock = () => {};
   if (dataDir !== null) {
     ensureWritableFolder(dataDir);
@@ -184,7 +204,13 @@ async function openPglite(
   }
   let client: PGlite;
   try {
-    client = await createMigratedPglite(dataDir, loadDataDir);
+    let opening: PgliteOpening;
+    if (options.loadDataDir) opening = { from: 'dump' };
+    else if (dataDir === null) opening = { from: 'memory' };
+    else if (fs.existsSync(path.join(dataDir, 'PG_VERSION'))) opening = { from: 'existing' };
+    else opening = restoreTemplate(options.template ?? pgliteTemplate, dataDir, folder);
+    client = await createMigratedPglite(dataDir, options.loadDataDir, folder);
+    options.onOpen?.(opening);
   } catch (error) {
     unlock();
     throw error;
@@ -246,14 +272,93 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** PGlite on disk (or in memory when `dataDir` is null), with every migration applied. */
+/**
+ * PGlite on disk (or in memory when `dataDir` is null), with every migration applied. Drizzle
+ * applies those newer than the last one the database recorded, so a data folder (or a restored
+ * template) from an older migration set is brought up to date here.
+ */
 export async function createMigratedPglite(
   dataDir: string | null,
   loadDataDir?: Blob,
+  folder = migrationsFolder,
 ): Promise<PGlite> {
   const client = await PGlite.create({ dataDir: dataDir ?? undefined, loadDataDir });
-  await migratePglite(drizzlePglite(client), { migrationsFolder });
+  await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
   return client;
+}
+
+/** A migration set as drizzle reads it: each migration's time and the hash of its SQL. */
+function migrationSet(folder: string): string[] {
+  return readMigrationFiles({ migrationsFolder: folder }).map(
+    (migration) => `${migration.folderMillis}:${migration.hash}`,
+  );
+}
+
+const TEMPLATE_DATA = 'pgdata';
+const TEMPLATE_STAMP = 'migrations.json';
+
+/**
+ * Makes a template for first starts: a fresh PGlite with every migration in `folder` applied,
+ * at `template`/pgdata, and the migration set it holds in `template`/migrations.json. Written
+ * beside and renamed into place, so a reader never sees half a template.
+ */
+export async function writePgliteTemplate(
+  template: string,
+  folder = migrationsFolder,
+): Promise<void> {
+  const partial = `${template}.partial-${process.pid}`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.mkdirSync(partial, { recursive: true });
+  const client = await createMigratedPglite(path.join(partial, TEMPLATE_DATA), undefined, folder);
+  await client.close();
+  fs.writeFileSync(path.join(partial, TEMPLATE_STAMP), `${JSON.stringify(migrationSet(folder))}\n`);
+  const old = `${template}.old-${process.pid}`;
+  if (fs.existsSync(template)) fs.renameSync(template, old);
+  fs.renameSync(partial, template);
+  fs.rmSync(old, { recursive: true, force: true });
+}
+
+/** Whether the template at `template` holds exactly the migrations of `folder`. */
+export function pgliteTemplateIsCurrent(template: string, folder = migrationsFolder): boolean {
+  const held = readTemplateStamp(template);
+  const current = migrationSet(folder);
+  return held !== null && held.length === current.length && isPrefix(held, current);
+}
+
+function readTemplateStamp(template: string): string[] | null {
+  try {
+    const held = JSON.parse(fs.readFileSync(path.join(template, TEMPLATE_STAMP), 'utf8'));
+    if (!fs.existsSync(path.join(template, TEMPLATE_DATA, 'PG_VERSION'))) return null;
+    return Array.isArray(held) ? (held as string[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+const isPrefix = (held: string[], current: string[]) =>
+  held.length <= current.length && held.every((migration, i) => migration === current[i]);
+
+/**
+ * A first start on disk: copies the template into `dataDir` when its migrations are the first
+ * of `folder`'s (the ones it lacks are applied after); otherwise leaves the folder for PGlite
+ * to create. PG_VERSION, which marks a data directory as complete, is copied last through a
+ * rename, so a copy cut short is redone on the next start rather than opened.
+ */
+function restoreTemplate(template: string, dataDir: string, folder: string): PgliteOpening {
+  const held = readTemplateStamp(template);
+  if (held === null) return { from: 'created', why: `no template at ${template}` };
+  const current = migrationSet(folder);
+  if (!isPrefix(held, current))
+    return { from: 'created', why: 'the template was made from other migrations' };
+  const source = path.join(template, TEMPLATE_DATA);
+  for (const entry of fs.readdirSync(source)) {
+    if (entry === 'PG_VERSION') continue;
+    fs.cpSync(path.join(source, entry), path.join(dataDir, entry), { recursive: true });
+  }
+  const marker = path.join(dataDir, `PG_VERSION.partial-${process.pid}`);
+  fs.copyFileSync(path.join(source, 'PG_VERSION'), marker);
+  fs.renameSync(marker, path.join(dataDir, 'PG_VERSION'));
+  return { from: 'template', pendingMigrations: current.length - held.length };
 }
 
 export function ensureWritableFolder(folder: string): void {

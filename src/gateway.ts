@@ -6,6 +6,7 @@ import { DeliveryKeeper } from './delivery/keeper.ts';
 import { Doorbell } from './events/doorbell.ts';
 import { StreamHub } from './events/hub.ts';
 import type { AppDeps } from './graphql/context.ts';
+import { FanOutGroups } from './graphql/execution/fanout.ts';
 import type { LedgerEvent } from './ledger/append.ts';
 import { FrontierCache } from './ledger/frontier.ts';
 import { readLedgerPage } from './ledger/stream.ts';
@@ -70,6 +71,7 @@ export async function startGateway(
     waits,
     deliveries,
     log,
+    fanOut: new FanOutGroups(),
     credentials: new CredentialCache(database.db, hashToken(adminToken), doorbell, {
       ...options.credentials,
       log,

@@ -74,6 +74,7 @@ export function buildServer(deps: AppDeps): Server {
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf'] }),
       screenInput,
       streams.plugin,
+      deps.fanOut.plugin,
       ...(config.exploration ? [] : [closedSchema]),
     ],
   });

@@ -13,6 +13,7 @@ import { ForbiddenError, InputError, UnauthenticatedError } from './core/errors.
 import { serveDashboard } from './dashboard-assets.ts';
 import { SubscriberTooSlow } from './events/hub.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
+import { compiledExecution } from './graphql/execution/jit.ts';
 import { schema } from './graphql/schema.ts';
 import { screenInput } from './graphql/screen-input.ts';
 import { OpenStreams } from './streams.ts';
@@ -75,6 +76,7 @@ export function buildServer(deps: AppDeps): Server {
       screenInput,
       streams.plugin,
       deps.fanOut.plugin,
+      compiledExecution,
       ...(config.exploration ? [] : [closedSchema]),
     ],
   });

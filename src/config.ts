@@ -21,6 +21,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** How often the doorbell proves it listens; while deaf, how often streams poll (ms). */
   readonly doorbellProbeMs: number;
+  /** SWITCHBOARD_RESPONSE_CACHE: answers to reads of an unchanged goal kept in memory (default on). */
+  readonly responseCache?: boolean;
 }
 
 export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -46,6 +48,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     dataDir,
     adminToken: parseAdminToken(env.SWITCHBOARD_ADMIN_TOKEN),
     exploration: parseFlag('SWITCHBOARD_EXPLORATION', env.SWITCHBOARD_EXPLORATION, true),
+    responseCache: parseFlag('SWITCHBOARD_RESPONSE_CACHE', env.SWITCHBOARD_RESPONSE_CACHE, true),
     maxBodyBytes: parseInteger(
       'SWITCHBOARD_MAX_BODY_BYTES',
       env.SWITCHBOARD_MAX_BODY_BYTES,

@@ -76,6 +76,7 @@ export function buildServer(deps: AppDeps): Server {
       screenInput,
       streams.plugin,
       deps.fanOut.plugin,
+      deps.responses.plugin,
       compiledExecution,
       ...(config.exploration ? [] : [closedSchema]),
     ],

@@ -11,6 +11,7 @@ import type { PresenceChange } from '../presence/read.ts';
 import type { CredentialCache } from '../registry/credentials.ts';
 import type { WaitKeeper } from '../waits/keeper.ts';
 import type { FanOutGroups } from './execution/fanout.ts';
+import type { ResponseCache } from './execution/response-cache.ts';
 
 /**
  * The composition root's view of the process: what the server shares between requests, built
@@ -36,6 +37,8 @@ export interface AppDeps {
   readonly credentials: CredentialCache;
   /** Subscription events executed once per group of subscribers that would get the same result. */
   readonly fanOut: FanOutGroups;
+  /** Answers to reads of an unchanged goal (directory, attention, frontier), per instance. */
+  readonly responses: ResponseCache;
 }
 
 /** Per request (HTTP, SSE) or per socket (graphql-ws). */

@@ -120,10 +120,12 @@ export class ResponseCache {
 
   private remember(goalId: string, key: string, result: ExecutionResult): void {
     // Serialized once, for every request it answers (Yoga uses a result's own stringify).
+    // Plugins after this one may hand Yoga a copy of the result: the same data, no errors.
     let body: string | null = null;
     const cached = Object.assign({}, result, {
-      stringify: (value: unknown) => {
-        if (value !== cached) return JSON.stringify(value);
+      stringify: (value: ExecutionResult) => {
+        if (value.data !== result.data || value.errors || value.extensions !== result.extensions)
+          return JSON.stringify(value);
         body ??= JSON.stringify(result);
         return body;
       },

@@ -27,6 +27,8 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** On SIGTERM, how long `/readyz` answers 503 while requests are still served (ms). */
   readonly drainMs: number;
+  /** SWITCHBOARD_RESPONSE_CACHE: answers to reads of an unchanged goal kept in memory (default on). */
+  readonly responseCache?: boolean;
 }
 
 export type MetricsListen =
@@ -57,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     dataDir,
     adminToken: parseAdminToken(env.SWITCHBOARD_ADMIN_TOKEN),
     exploration: parseFlag('SWITCHBOARD_EXPLORATION', env.SWITCHBOARD_EXPLORATION, true),
+    responseCache: parseFlag('SWITCHBOARD_RESPONSE_CACHE', env.SWITCHBOARD_RESPONSE_CACHE, true),
     maxBodyBytes: parseInteger(
       'SWITCHBOARD_MAX_BODY_BYTES',
       env.SWITCHBOARD_MAX_BODY_BYTES,

@@ -6,6 +6,8 @@ import { DeliveryKeeper } from './delivery/keeper.ts';
 import { Doorbell } from './events/doorbell.ts';
 import { StreamHub } from './events/hub.ts';
 import type { AppDeps } from './graphql/context.ts';
+import { FanOutGroups } from './graphql/execution/fanout.ts';
+import { ResponseCache } from './graphql/execution/response-cache.ts';
 import type { LedgerEvent } from './ledger/append.ts';
 import { FrontierCache } from './ledger/frontier.ts';
 import { readLedgerPage } from './ledger/stream.ts';
@@ -77,6 +79,8 @@ export async function startGateway(
     waits,
     deliveries,
     log,
+    fanOut: new FanOutGroups(),
+    responses: new ResponseCache(doorbell, config.responseCache ?? true),
     credentials: new CredentialCache(database.db, hashToken(adminToken), doorbell, {
       ...options.credentials,
       log,
@@ -88,6 +92,7 @@ export async function startGateway(
     waits.close();
     deliveries.close();
     deps.credentials.close();
+    deps.responses.close();
     await doorbell.close();
     if (!options.database) await database.close();
   };

@@ -18,6 +18,7 @@ import { ForbiddenError, InputError, UnauthenticatedError } from './core/errors.
 import { serveDashboard } from './dashboard-assets.ts';
 import { SubscriberTooSlow } from './events/hub.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
+import { compiledExecution } from './graphql/execution/jit.ts';
 import { schema } from './graphql/schema.ts';
 import { screenInput } from './graphql/screen-input.ts';
 import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts';
@@ -158,6 +159,9 @@ export function buildServer(deps: AppDeps): Server {
           setResult(observe(result, record, false));
         },
       } satisfies Plugin,
+      deps.fanOut.plugin,
+      deps.responses.plugin,
+      compiledExecution,
       ...(config.exploration ? [] : [closedSchema]),
     ],
   });

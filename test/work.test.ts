@@ -1345,7 +1345,8 @@ describe(`the frontier (${driver})`, () => {
       const large = await measure(40);
       expect(small).toBeGreaterThan(0);
       expect(large).toBe(small);
-      expect(large).toBeLessThanOrEqual(10);
+      // 10, plus the response cache's one statement for the goal's stamp (a miss here).
+      expect(large).toBeLessThanOrEqual(11);
     } finally {
       await countingGateway.stop();
     }

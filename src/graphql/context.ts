@@ -10,6 +10,8 @@ import type { Logger } from '../log.ts';
 import type { PresenceChange } from '../presence/read.ts';
 import type { CredentialCache } from '../registry/credentials.ts';
 import type { WaitKeeper } from '../waits/keeper.ts';
+import type { FanOutGroups } from './execution/fanout.ts';
+import type { ResponseCache } from './execution/response-cache.ts';
 
 /**
  * The composition root's view of the process: what the server shares between requests, built
@@ -33,6 +35,10 @@ export interface AppDeps {
   readonly log: Logger;
   /** Resolves each request's or socket's credential, cached for this instance. */
   readonly credentials: CredentialCache;
+  /** Subscription events executed once per group of subscribers that would get the same result. */
+  readonly fanOut: FanOutGroups;
+  /** Answers to reads of an unchanged goal (directory, attention, frontier), per instance. */
+  readonly responses: ResponseCache;
 }
 
 /** Per request (HTTP, SSE) or per socket (graphql-ws). */

@@ -1,0 +1,140 @@
+import { buildExecutionContext, execute, subscribe } from '@graphql-tools/executor';
+import {
+  createSourceEventStream,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  print,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Caller } from '../../core/caller.ts';
+import type { Context } from '../context.ts';
+
+/**
+ * Fan-out groups for subscriptions. Subscribers that share a document, variables and scope
+ * form a group: each source event (one item a stream hub handed to every member, the same
+ * object for all of them) is executed once per group, and every member gets the same result
+ * object, so graphql-ws writes the same payload to each socket.
+ *
+ * What stays per member: its source stream (the hub's per-subscriber cursor, catch-up and
+ * bounded queue), its revocation check (OpenStreams wraps each member's result stream), and
+ * the pace it consumes at. A result is remembered per event object, and an event object lives
+ * only while some member still has it queued: a slow member takes the group's result when it
+ * gets there, and holds nobody else. Items a stream builds per member (a scope gap, rows a
+ * per-subscriber select rebuilt) are executed for that member alone, as before.
+ */
+export class FanOutGroups {
+  /** Executions of subscription events, and events a member took from its group's result. */
+  readonly stats = { executions: 0, shared: 0 };
+  private readonly results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+  private readonly printed = new WeakMap<DocumentNode, string>();
+
+  /** The envelop plugin: subscriptions run through `subscribe` below. */
+  readonly plugin: Plugin<Context> = {
+    onSubscribe: ({ setSubscribeFn }) => {
+      setSubscribeFn((args) => this.subscribe(args as ExecutionArgs));
+    },
+  };
+
+  /**
+   * The subscription as the executor Yoga uses would run it (same source stream, same per-event
+   * execution of the selection set with the event as root value), with each event's execution
+   * shared within the group.
+   */
+  async subscribe(
+    args: ExecutionArgs,
+  ): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+    // Bad variables and the like: the executor's own answer, before any resolver runs.
+    if (!('schema' in buildExecutionContext(args))) return subscribe(args) as ExecutionResult;
+    const source = await createSourceEventStream(args);
+    if (!isAsyncIterable(source)) return source;
+    const key = this.groupKey(args);
+    return mapEvents(source, (event) => this.resultFor(key, event, args));
+  }
+
+  /** Document, operation, variables and scope: what a subscriber's results depend on. */
+  groupKey(args: ExecutionArgs): string {
+    let document = this.printed.get(args.document);
+    if (document === undefined) {
+      document = print(args.document);
+      this.printed.set(args.document, document);
+    }
+    const caller = (args.contextValue as Context).caller;
+    return JSON.stringify([
+      document,
+      args.operationName ?? null,
+      args.variableValues ?? null,
+      scopeOf(caller),
+    ]);
+  }
+
+  private resultFor(key: string, event: unknown, args: ExecutionArgs): Promise<ExecutionResult> {
+    if (typeof event !== 'object' || event === null) return this.run(event, args);
+    let byGroup = this.results.get(event);
+    if (!byGroup) {
+      byGroup = new Map();
+      this.results.set(event, byGroup);
+    }
+    const known = byGroup.get(key);
+    if (known) {
+      this.stats.shared++;
+      return known;
+    }
+    const result = this.run(event, args);
+    byGroup.set(key, result);
+    return result;
+  }
+
+  private async run(event: unknown, args: ExecutionArgs): Promise<ExecutionResult> {
+    this.stats.executions++;
+    return (await execute({ ...args, rootValue: event })) as ExecutionResult;
+  }
+}
+
+/**
+ * What a caller may see, without which credential says so: two credentials of the same kind
+ * bound to the same goals (or agent, or provider) see the same results.
+ */
+export function scopeOf(caller: Caller | null): unknown {
+  if (caller === null) return null;
+  const { credentialId: _credentialId, ...scope } = caller;
+  return Object.entries(scope).sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+/**
+ * `source` with each item mapped through `map`; returning or throwing ends the source at
+ * once (also while a `next` is pending), like the executor's own mapping.
+ */
+function mapEvents<T, R>(
+  source: AsyncIterable<T>,
+  map: (item: T) => Promise<R>,
+): AsyncIterableIterator<R> {
+  const iterator = source[Symbol.asyncIterator]();
+  const end = async (): Promise<IteratorResult<R>> => {
+    await iterator.return?.();
+    return { done: true, value: undefined };
+  };
+  return {
+    async next() {
+      const item = await iterator.next();
+      if (item.done) return { done: true, value: undefined };
+      return { done: false, value: await map(item.value) };
+    },
+    return: end,
+    async throw(error: unknown) {
+      if (iterator.throw) {
+        const item = await iterator.throw(error);
+        if (!item.done) return { done: false, value: await map(item.value) };
+      }
+      await end();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}

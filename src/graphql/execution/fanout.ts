@@ -8,7 +8,11 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Caller } from '../../core/caller.ts';
-import type { Context } from '../context.ts';
+
+/** What this plugin reads of the request context (not `Context`: that module names this one). */
+interface ExecutionContext {
+  readonly caller: Caller | null;
+}
 
 /**
  * Fan-out groups for subscriptions. Subscribers that share a document, variables and scope
@@ -30,7 +34,7 @@ export class FanOutGroups {
   private readonly printed = new WeakMap<DocumentNode, string>();
 
   /** The envelop plugin: subscriptions run through `subscribe` below. */
-  readonly plugin: Plugin<Context> = {
+  readonly plugin: Plugin<ExecutionContext> = {
     onSubscribe: ({ setSubscribeFn }) => {
       setSubscribeFn((args) => this.subscribe(args as ExecutionArgs));
     },
@@ -59,7 +63,7 @@ export class FanOutGroups {
       document = print(args.document);
       this.printed.set(args.document, document);
     }
-    const caller = (args.contextValue as Context).caller;
+    const caller = (args.contextValue as ExecutionContext).caller;
     return JSON.stringify([
       document,
       args.operationName ?? null,

@@ -9,14 +9,20 @@ import {
   valueFromAST,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Queryable } from '../../db/database.ts';
+import type { Caller } from '../../core/caller.ts';
+import type { Db, Queryable } from '../../db/database.ts';
 import { rowsOf } from '../../db/sql.ts';
 import type { Doorbell } from '../../events/doorbell.ts';
 import { streamHeadsTable } from '../../events/tables.ts';
 import { presenceTable, providersTable } from '../../presence/tables.ts';
 import { agentsTable, delegationsTable } from '../../registry/tables.ts';
-import type { Context } from '../context.ts';
 import { scopeOf } from './fanout.ts';
+
+/** What this plugin reads of the request context (not `Context`: that module names this one). */
+interface ExecutionContext {
+  readonly caller: Caller | null;
+  readonly db: Db;
+}
 
 /** The reads a response may be cached for: each is computed from one goal's state alone. */
 const CACHEABLE = new Set(['directory', 'attention', 'frontier']);
@@ -73,7 +79,7 @@ export class ResponseCache {
   }
 
   /** The envelop plugin: a hit answers without executing; a clean miss is remembered. */
-  readonly plugin: Plugin<Context> = {
+  readonly plugin: Plugin<ExecutionContext> = {
     onExecute: async ({ args, setResultAndStopExecution }) => {
       if (!this.enabled) return;
       const goalId = cacheableGoal(args);
@@ -83,7 +89,7 @@ export class ResponseCache {
         this.clear();
         return;
       }
-      const context = args.contextValue as Context;
+      const context = args.contextValue as ExecutionContext;
       const key = `${goalId}\u0000${await goalStamp(context.db, goalId)}\u0000${this.operationKey(args)}`;
       const entry = this.entries.get(key);
       if (entry && performance.now() - entry.at <= MAX_AGE_MS) {
@@ -109,7 +115,7 @@ export class ResponseCache {
       document = print(args.document);
       this.printed.set(args.document, document);
     }
-    const caller = (args.contextValue as Context).caller;
+    const caller = (args.contextValue as ExecutionContext).caller;
     return JSON.stringify([
       document,
       args.operationName ?? null,

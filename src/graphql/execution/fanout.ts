@@ -31,7 +31,6 @@ export class FanOutGroups {
   /** Executions of subscription events, and events a member took from its group's result. */
   readonly stats = { executions: 0, shared: 0 };
   private readonly results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
-  private readonly printed = new WeakMap<DocumentNode, string>();
 
   /** The envelop plugin: subscriptions run through `subscribe` below. */
   readonly plugin: Plugin<ExecutionContext> = {
@@ -52,24 +51,8 @@ export class FanOutGroups {
     if (!('schema' in buildExecutionContext(args))) return subscribe(args) as ExecutionResult;
     const source = await createSourceEventStream(args);
     if (!isAsyncIterable(source)) return source;
-    const key = this.groupKey(args);
+    const key = operationKey(args);
     return mapEvents(source, (event) => this.resultFor(key, event, args));
-  }
-
-  /** Document, operation, variables and scope: what a subscriber's results depend on. */
-  groupKey(args: ExecutionArgs): string {
-    let document = this.printed.get(args.document);
-    if (document === undefined) {
-      document = print(args.document);
-      this.printed.set(args.document, document);
-    }
-    const caller = (args.contextValue as ExecutionContext).caller;
-    return JSON.stringify([
-      document,
-      args.operationName ?? null,
-      args.variableValues ?? null,
-      scopeOf(caller),
-    ]);
   }
 
   private resultFor(key: string, event: unknown, args: ExecutionArgs): Promise<ExecutionResult> {
@@ -99,6 +82,28 @@ export class FanOutGroups {
  * What a caller may see, without which credential says so: two credentials of the same kind
  * bound to the same goals (or agent, or provider) see the same results.
  */
+/** Each document printed once: a key is built per subscription and per cached read. */
+const printed = new WeakMap<DocumentNode, string>();
+
+/**
+ * Document, operation, variables and scope: what an operation's results depend on (the key
+ * of a fan-out group, and part of a cached read's key).
+ */
+export function operationKey(args: ExecutionArgs): string {
+  let document = printed.get(args.document);
+  if (document === undefined) {
+    document = print(args.document);
+    printed.set(args.document, document);
+  }
+  const caller = (args.contextValue as ExecutionContext).caller;
+  return JSON.stringify([
+    document,
+    args.operationName ?? null,
+    args.variableValues ?? null,
+    scopeOf(caller),
+  ]);
+}
+
 export function scopeOf(caller: Caller | null): unknown {
   if (caller === null) return null;
   const { credentialId: _credentialId, ...scope } = caller;

@@ -1,11 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
-  type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   getOperationAST,
   Kind,
-  print,
   valueFromAST,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -16,7 +14,7 @@ import type { Doorbell } from '../../events/doorbell.ts';
 import { streamHeadsTable } from '../../events/tables.ts';
 import { presenceTable, providersTable } from '../../presence/tables.ts';
 import { agentsTable, delegationsTable } from '../../registry/tables.ts';
-import { scopeOf } from './fanout.ts';
+import { operationKey } from './fanout.ts';
 
 /** What this plugin reads of the request context (not `Context`: that module names this one). */
 interface ExecutionContext {
@@ -54,7 +52,6 @@ export class ResponseCache {
   readonly stats = { hits: 0, misses: 0, bypassed: 0 };
   private readonly entries = new Map<string, Entry>();
   private readonly byGoal = new Map<string, Set<string>>();
-  private readonly printed = new WeakMap<DocumentNode, string>();
   private readonly stop: (() => void)[];
 
   constructor(
@@ -90,7 +87,7 @@ export class ResponseCache {
         return;
       }
       const context = args.contextValue as ExecutionContext;
-      const key = `${goalId}\u0000${await goalStamp(context.db, goalId)}\u0000${this.operationKey(args)}`;
+      const key = `${goalId}\u0000${await goalStamp(context.db, goalId)}\u0000${operationKey(args)}`;
       const entry = this.entries.get(key);
       if (entry && performance.now() - entry.at <= MAX_AGE_MS) {
         this.stats.hits++;
@@ -108,21 +105,6 @@ export class ResponseCache {
       };
     },
   };
-
-  private operationKey(args: ExecutionArgs): string {
-    let document = this.printed.get(args.document);
-    if (document === undefined) {
-      document = print(args.document);
-      this.printed.set(args.document, document);
-    }
-    const caller = (args.contextValue as ExecutionContext).caller;
-    return JSON.stringify([
-      document,
-      args.operationName ?? null,
-      args.variableValues ?? null,
-      scopeOf(caller),
-    ]);
-  }
 
   private remember(goalId: string, key: string, result: ExecutionResult): void {
     // Serialized once, for every request it answers (Yoga uses a result's own stringify).

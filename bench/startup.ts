@@ -109,6 +109,25 @@ async function start(dataDir: string): Promise<Start> {
   } finally {
     if (exited === undefined) process.kill(-(child.pid as number), 'SIGTERM');
     await gone;
+    await groupGone(child.pid as number);
+  }
+}
+
+/**
+ * Resolves once no process of the group `pgid` is left. npm exits at once on SIGTERM while the
+ * gateway drains, and the next start on the same folder must find its lock released.
+ */
+async function groupGone(pgid: number): Promise<void> {
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    if (performance.now() > deadline)
+      throw new Error(`process group ${pgid} still running 30 s after SIGTERM`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

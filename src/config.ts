@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Where the data lives: a real Postgres, or embedded PGlite on disk or in memory. */
@@ -29,6 +30,14 @@ export interface Config {
   readonly drainMs: number;
   /** SWITCHBOARD_RESPONSE_CACHE: answers to reads of an unchanged goal kept in memory (default on). */
   readonly responseCache?: boolean;
+  /** OpenTelemetry traces over OTLP/HTTP; null (the default) when no endpoint is configured. */
+  readonly tracing?: TracingConfig | null;
+}
+
+export interface TracingConfig {
+  /** The OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces. */
+  readonly url: string;
+  readonly serviceName: string;
 }
 
 export type MetricsListen =
@@ -57,7 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     port: parsePort(env.PORT),
     database: parseDatabase(env.DATABASE_URL, env.SWITCHBOARD_DATA_DIR, dataDir),
     dataDir,
-    adminToken: parseAdminToken(env.SWITCHBOARD_ADMIN_TOKEN),
+    adminToken: parseAdminToken(env.SWITCHBOARD_ADMIN_TOKEN, env.SWITCHBOARD_ADMIN_TOKEN_FILE),
     exploration: parseFlag('SWITCHBOARD_EXPLORATION', env.SWITCHBOARD_EXPLORATION, true),
     responseCache: parseFlag('SWITCHBOARD_RESPONSE_CACHE', env.SWITCHBOARD_RESPONSE_CACHE, true),
     maxBodyBytes: parseInteger(
@@ -79,7 +88,35 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     metrics: parseMetrics(env.SWITCHBOARD_METRICS),
     corsOrigins: parseOrigins(env.SWITCHBOARD_CORS_ORIGINS),
     drainMs: parseDrain(env.SWITCHBOARD_DRAIN_MS),
+    tracing: parseTracing(env),
   };
+}
+
+/**
+ * Tracing is on when the standard OpenTelemetry variables name an OTLP endpoint:
+ * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, or OTEL_EXPORTER_OTLP_ENDPOINT with
+ * `/v1/traces` after it; OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none turn it off.
+ */
+function parseTracing(env: NodeJS.ProcessEnv): TracingConfig | null {
+  if (env.OTEL_SDK_DISABLED === 'true' || env.OTEL_TRACES_EXPORTER === 'none') return null;
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const [name, url] = traces
+    ? ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces]
+    : base
+      ? ['OTEL_EXPORTER_OTLP_ENDPOINT', `${base.replace(/\/$/, '')}/v1/traces`]
+      : [null, null];
+  if (name === null) return null;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {}
+  if (!parsed || !/^https?:$/.test(parsed.protocol)) {
+    throw new ConfigError(
+      `${name} must be an http(s) URL of an OTLP/HTTP collector such as http://127.0.0.1:4318, got "${traces ?? base}"`,
+    );
+  }
+  return { url, serviceName: env.OTEL_SERVICE_NAME || 'switchboard' };
 }
 
 /** A comma-separated list of origins (`scheme://host[:port]`, no path), each checked. */
@@ -150,11 +187,33 @@ function parseDatabase(
   return { driver: 'pglite', dataDir: rawDataDir === MEMORY ? null : dataDir };
 }
 
-function parseAdminToken(value: string | undefined): string | null {
-  if (value === undefined || value === '') return null;
-  if (value.length < 24) {
-    throw new ConfigError('SWITCHBOARD_ADMIN_TOKEN must be at least 24 characters long');
+/**
+ * The operator's token from SWITCHBOARD_ADMIN_TOKEN, or read from the file named by
+ * SWITCHBOARD_ADMIN_TOKEN_FILE (a Docker or Kubernetes secret; one trailing newline is
+ * ignored); null when neither is set.
+ */
+function parseAdminToken(value: string | undefined, file: string | undefined): string | null {
+  if (file) {
+    if (value) {
+      throw new ConfigError(
+        'SWITCHBOARD_ADMIN_TOKEN and SWITCHBOARD_ADMIN_TOKEN_FILE are both set: keep one',
+      );
+    }
+    try {
+      value = fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      throw new ConfigError(
+        `SWITCHBOARD_ADMIN_TOKEN_FILE: cannot read "${file}" (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      );
+    }
   }
+  const name = file ? `SWITCHBOARD_ADMIN_TOKEN_FILE ("${file}")` : 'SWITCHBOARD_ADMIN_TOKEN';
+  if (value === undefined || value === '') {
+    if (file) throw new ConfigError(`${name} is empty`);
+    return null;
+  }
+  if (value.length < 24) throw new ConfigError(`${name} must be at least 24 characters long`);
+  if (/\s/.test(value)) throw new ConfigError(`${name} must not contain whitespace`);
   return value;
 }
 

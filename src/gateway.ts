@@ -8,6 +8,7 @@ import { StreamHub } from './events/hub.ts';
 import type { AppDeps } from './graphql/context.ts';
 import { FanOutGroups } from './graphql/execution/fanout.ts';
 import { ResponseCache } from './graphql/execution/response-cache.ts';
+import { startTracing, type Tracing } from './http/tracing.ts';
 import type { LedgerEvent } from './ledger/append.ts';
 import { FrontierCache } from './ledger/frontier.ts';
 import { readLedgerPage } from './ledger/stream.ts';
@@ -86,6 +87,7 @@ export async function startGateway(
       log,
     }),
   };
+  let tracing: Tracing | null = null;
   const closeServices = async () => {
     presence.close();
     ledger.close();
@@ -98,7 +100,8 @@ export async function startGateway(
   };
   try {
     await doorbell.open(database);
-    const server = buildServer(deps);
+    tracing = config.tracing ? await startTracing(config.tracing, log) : null;
+    const server = buildServer(deps, tracing);
     const { port, metricsPort } = await server.start(config.port);
     const url = `http://${config.host}:${port}/graphql`;
     const metricsUrl =
@@ -110,6 +113,7 @@ export async function startGateway(
       metrics: config.metrics.serve === 'main' ? url.replace(/\/graphql$/, '/metrics') : metricsUrl,
       driver: database.driver,
       exploration: config.exploration,
+      tracing: config.tracing?.url ?? null,
       startupMs: Math.round(performance.now() - started),
     });
     return {
@@ -119,6 +123,7 @@ export async function startGateway(
       deps,
       async stop({ drainMs = 0 } = {}) {
         await server.stop(drainMs);
+        await tracing?.shutdown();
         await closeServices();
         log.info('switchboard stopped');
       },

@@ -35,6 +35,7 @@ import {
   tagResult,
   type WithRecord,
 } from './http/operations.ts';
+import type { Tracing } from './http/tracing.ts';
 import { OpenStreams } from './streams.ts';
 
 export interface Server {
@@ -63,7 +64,7 @@ export const CLOSE_FORBIDDEN = 4403;
  * HTTP (GraphQL + GraphiQL + SSE) and graphql-ws on one port and path, plus `/healthz`
  * and `/readyz`. The database and doorbell come in through `deps`; nothing here is global.
  */
-export function buildServer(deps: AppDeps): Server {
+export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Server {
   const { config } = deps;
   let accepting = true;
   // A revoked credential's (or retired agent's) streams end, then its sockets close.
@@ -83,6 +84,7 @@ export function buildServer(deps: AppDeps): Server {
   /** An operation's last result was sent (or its client went away). */
   const finish = (record: OperationRecord) => {
     metrics?.operationFinished(record);
+    tracing?.operationFinished(record);
     deps.log.info('operation', accessFields(record));
   };
   /** Tags a result (or tracks a stream) of `record`; a single result finishes it. */
@@ -193,7 +195,7 @@ export function buildServer(deps: AppDeps): Server {
     if (refusal) return sendJson(res, refusal.status, { errors: [{ message: refusal.message }] });
     void serveDashboard(req, res).then((served) => {
       if (served) return;
-      const operationRecord = newRecord(requestId, 'http');
+      const operationRecord = newRecord(requestId, 'http', req.headers);
       res.once('close', () => {
         if (operationRecord.resulted && operationRecord.transport === 'http')
           finish(operationRecord);
@@ -269,7 +271,11 @@ export function buildServer(deps: AppDeps): Server {
       },
       onSubscribe: async (ctx, id, params) => {
         // A socket's operations share its request id, each with its own operation id after it.
-        const record = newRecord(`${socketIds.get(ctx.extra.socket)}:${id}`, 'ws');
+        const record = newRecord(
+          `${socketIds.get(ctx.extra.socket)}:${id}`,
+          'ws',
+          ctx.extra.request.headers,
+        );
         record.name = nameOf(params);
         const socketContext: SocketContext = {
           caller: callers.get(ctx.extra.socket) ?? null,

@@ -67,6 +67,13 @@ const processEnv = (): Record<string, string> =>
       }
     : { SWITCHBOARD_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'sb-')) };
 
+/** A file holding `text`, as a secret mounted into a container would. */
+function tokenFile(text: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'sb-secret-')), 'admin-token');
+  writeFileSync(file, text, { mode: 0o600 });
+  return file;
+}
+
 describe(`configuration (${driver})`, () => {
   it('reads defaults and rejects bad values with one actionable line each', () => {
     const config = loadConfig({});
@@ -85,11 +92,65 @@ describe(`configuration (${driver})`, () => {
       [{ SWITCHBOARD_ADMIN_TOKEN: 'short' }, /^SWITCHBOARD_ADMIN_TOKEN must be at least 24/],
       [{ SWITCHBOARD_EXPLORATION: 'maybe' }, /^SWITCHBOARD_EXPLORATION must be true or false/],
       [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
+      [
+        { SWITCHBOARD_ADMIN_TOKEN_FILE: '/nonexistent/admin-token' },
+        /^SWITCHBOARD_ADMIN_TOKEN_FILE: cannot read "\/nonexistent\/admin-token" \(ENOENT\)/,
+      ],
+      [
+        { SWITCHBOARD_ADMIN_TOKEN_FILE: tokenFile('short\n') },
+        /^SWITCHBOARD_ADMIN_TOKEN_FILE \(".*"\) must be at least 24 characters long/,
+      ],
+      [
+        { SWITCHBOARD_ADMIN_TOKEN_FILE: tokenFile('') },
+        /^SWITCHBOARD_ADMIN_TOKEN_FILE \(".*"\) is empty/,
+      ],
+      [
+        { SWITCHBOARD_ADMIN_TOKEN_FILE: tokenFile(`${'x'.repeat(30)} y`) },
+        /must not contain whitespace/,
+      ],
+      [
+        {
+          SWITCHBOARD_ADMIN_TOKEN: 'x'.repeat(30),
+          SWITCHBOARD_ADMIN_TOKEN_FILE: tokenFile('y'.repeat(30)),
+        },
+        /^SWITCHBOARD_ADMIN_TOKEN and SWITCHBOARD_ADMIN_TOKEN_FILE are both set/,
+      ],
+      [
+        { OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' },
+        /^OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/,
+      ],
+      [
+        { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://c:4317' },
+        /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an http\(s\) URL/,
+      ],
     ];
     for (const [env, message] of cases) {
       expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(message);
     }
+  });
+
+  it('reads the admin token from a secret file, and tracing from the standard OpenTelemetry variables', () => {
+    const token = 'z'.repeat(40);
+    expect(loadConfig({ SWITCHBOARD_ADMIN_TOKEN_FILE: tokenFile(`${token}\n`) }).adminToken).toBe(
+      token,
+    );
+    expect(loadConfig({}).tracing).toBeNull();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      url: 'http://collector:4318/v1/traces',
+      serviceName: 'switchboard',
+    });
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://ignored:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/v1/traces',
+        OTEL_SERVICE_NAME: 'switchboard-eu',
+      }).tracing,
+    ).toEqual({ url: 'https://traces.example/v1/traces', serviceName: 'switchboard-eu' });
+    for (const off of [{ OTEL_SDK_DISABLED: 'true' }, { OTEL_TRACES_EXPORTER: 'none' }])
+      expect(
+        loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', ...off }).tracing,
+      ).toBeNull();
   });
 
   it('exits non-zero with one clear line for a bad DATABASE_URL, an unreachable database, a port in use and an unusable data folder', async () => {

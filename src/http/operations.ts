@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { type DocumentNode, GraphQLError, getOperationAST, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Caller } from '../core/caller.ts';
@@ -27,6 +28,8 @@ export interface OperationRecord {
   results: number;
   /** Set once a GraphQL result was produced (not for GraphiQL pages, preflights, 404s). */
   resulted: boolean;
+  /** The caller's W3C trace context (`traceparent`, `tracestate`), for tracing. */
+  readonly traceHeaders: Readonly<Record<string, string>>;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
@@ -37,7 +40,20 @@ export function requestIdOf(header: string | string[] | undefined): string {
   return value && REQUEST_ID.test(value) ? value : randomUUID();
 }
 
-export function newRecord(requestId: string, transport: Transport): OperationRecord {
+const NO_TRACE: Readonly<Record<string, string>> = Object.freeze({});
+
+export function newRecord(
+  requestId: string,
+  transport: Transport,
+  headers: IncomingHttpHeaders,
+): OperationRecord {
+  const { traceparent, tracestate } = headers;
+  const traceHeaders =
+    typeof traceparent !== 'string'
+      ? NO_TRACE
+      : typeof tracestate === 'string'
+        ? { traceparent, tracestate }
+        : { traceparent };
   return {
     requestId,
     started: performance.now(),
@@ -50,6 +66,7 @@ export function newRecord(requestId: string, transport: Transport): OperationRec
     errorIds: [],
     results: 0,
     resulted: false,
+    traceHeaders,
   };
 }
 

@@ -2,12 +2,13 @@
  * `npm run faults`: the fault suite of issue 11. Gateways run as child processes
  * (bench/gateway-process.ts) on a Postgres cluster of the suite's own (15/sbfaults on port
  * 5499, created once with `pg_createcluster`, started here and stopped at the end; the main
- * cluster is never touched), clients in this process. Four scenarios:
+ * cluster is never touched), clients in this process. Five scenarios:
  *
  * - listen-kill: bursts of `pg_terminate_backend` of every doorbell connection every few ms
  *   for BURST_MS, RUNS times; after each, every instance must listen again (`/readyz` 200);
- * - restart: the cluster stopped and started, RESTARTS times; time from the database
+ * - restart: the cluster stopped and started at once, RESTARTS times; time from the database
  *   accepting writes again to streams resuming and to waits resolving;
+ * - outage: the same with the cluster held down OUTAGE_MS (the gateways' reconnect path);
  * - kill-9: one of two instances `kill -9`-ed; its clients resume on the other from cursors;
  * - writers: WRITERS concurrent writers through both instances while streams follow.
  *
@@ -47,6 +48,7 @@ const RUNS = setting('RUNS', 15, 2);
 const BURST_MS = setting('BURST_MS', 2500, 1000);
 const KILL_EVERY_MS = setting('KILL_EVERY_MS', 5, 5);
 const RESTARTS = setting('RESTARTS', 3, 1);
+const OUTAGE_MS = setting('OUTAGE_MS', 3000, 1000);
 const WRITERS = setting('WRITERS', 8, 8);
 const WRITE_MS = setting('WRITE_MS', 5000, 1500);
 const FOLLOWERS = setting('FOLLOWERS', 4, 2);
@@ -57,7 +59,7 @@ const REVOKE_DEADLINE_MS = setting('REVOKE_DEADLINE_MS', 10_000, 10_000);
 const RECOVERY_DEADLINE_MS = 30_000;
 
 /** In the order run: kill-9 ends an instance, so it is last. */
-const SCENARIOS = ['listen-kill', 'restart', 'writers', 'kill-9'] as const;
+const SCENARIOS = ['listen-kill', 'restart', 'outage', 'writers', 'kill-9'] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const only = (values.only?.split(',').map((s) => s.trim()) ?? [...SCENARIOS]) as ScenarioName[];
@@ -555,6 +557,20 @@ async function readyz(gateway: Gateway): Promise<number> {
   }
 }
 
+/**
+ * When /readyz first answered 200 after `since()` became non-zero (the database accepting
+ * writes again, seen by the caller's own probe); NaN when it did not within the deadline.
+ */
+async function untilReadyAfter(gateway: Gateway, since: () => number): Promise<number> {
+  const deadline = Date.now() + RECOVERY_DEADLINE_MS;
+  while (Date.now() < deadline) {
+    const watching = since() > 0;
+    if (watching && (await readyz(gateway)) === 200) return now();
+    await sleep(watching ? 10 : 2);
+  }
+  return Number.NaN;
+}
+
 async function untilReady(gateway: Gateway, timeoutMs = RECOVERY_DEADLINE_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -728,8 +744,15 @@ async function listenKill([a, b]: Gateway[]): Promise<Outcome> {
   };
 }
 
-/** (b) The cluster stopped and started: from writes accepted again to streams and waits. */
-async function restart([a, b]: Gateway[]): Promise<Outcome> {
+/**
+ * (b) The cluster stopped, held down `downMs`, and started: from writes accepted again to
+ * streams and waits.
+ */
+async function restart(
+  [a, b]: Gateway[],
+  name: 'restart' | 'outage',
+  downMs: number,
+): Promise<Outcome> {
   const totals = { lost: 0, duplicated: 0, wrong: 0, revokedStillOpen: 0 };
   const writesBackMs: number[] = [];
   const resumeMs: number[] = [];
@@ -762,7 +785,7 @@ async function restart([a, b]: Gateway[]): Promise<Outcome> {
       },
     );
     await until(() => lastAck > 0, 'the writer to write');
-    say(`restart ${run}/${RESTARTS}: stopping the cluster`);
+    say(`${name} ${run}/${RESTARTS}: stopping the cluster`);
     const stoppedAt = now();
     await clusterAsync('stop', '-m', 'fast');
     // Whatever was committed before the stop has arrived by now (the database is down).
@@ -784,12 +807,12 @@ async function restart([a, b]: Gateway[]): Promise<Outcome> {
         }
       }
     })();
-    await clusterAsync('start');
-    await watcher;
-    writesBackMs.push(writesBackAt - stoppedAt);
     // Streams resume: the writer's first change after the restart reaches every follower.
+    // Stamped as it arrives, and /readyz polled, while pg_ctlcluster is still starting: it
+    // returns about 2 s after Postgres accepts connections, and timing from its return would
+    // count those 2 s as the gateway's.
     const resumed = new Map<Follower, number>();
-    await until(
+    const resuming = until(
       () => {
         for (const { follower } of followers)
           if (!resumed.has(follower) && follower.last > before) resumed.set(follower, now());
@@ -798,12 +821,19 @@ async function restart([a, b]: Gateway[]): Promise<Outcome> {
       'followers to resume',
       RECOVERY_DEADLINE_MS,
     ).catch(() => {});
+    const readiness = untilReadyAfter(a!, () => writesBackAt);
+    await sleep(downMs);
+    const started = clusterAsync('start');
+    await watcher;
+    writesBackMs.push(writesBackAt - stoppedAt);
+    await resuming;
     resumeMs.push(Math.max(...[...resumed.values()].map((at) => at - writesBackAt)));
-    const ready = await untilReady(a!);
-    readyMs.push(ready ? now() - writesBackAt : Number.NaN);
+    const readyAt = await readiness;
+    readyMs.push(readyAt - writesBackAt);
     await Promise.all(waitAgents.map((agentId) => report(goal, agentId, 'DONE', () => b!)));
     const wrongWaits = await waits.wrong();
     waitMs.push(Math.max(...[...waits.outcomes.values()].map((o) => o.at - writesBackAt)));
+    await started;
     await revoked.revoke(() => a!);
     await writer.stop();
     const counts = await settle(goal, followers, a!, writer.acked);
@@ -814,11 +844,11 @@ async function restart([a, b]: Gateway[]): Promise<Outcome> {
     totals.wrong += counts.wrong + wrongWaits + writer.refused;
     totals.revokedStillOpen += open;
     say(
-      `restart ${run}/${RESTARTS}: writes back after ${Math.round(writesBackMs.at(-1)!)} ms, streams resumed ${Math.round(resumeMs.at(-1)!)} ms later`,
+      `${name} ${run}/${RESTARTS}: writes back after ${Math.round(writesBackMs.at(-1)!)} ms, streams resumed ${Math.round(resumeMs.at(-1)!)} ms later`,
     );
   }
   return {
-    name: 'restart',
+    name,
     runs: RESTARTS,
     ...totals,
     resumeMs: summary(resumeMs),
@@ -960,7 +990,8 @@ async function writers([a, b]: Gateway[]): Promise<Outcome> {
 
 const run: Record<ScenarioName, (g: Gateway[]) => Promise<Outcome>> = {
   'listen-kill': listenKill,
-  restart,
+  restart: (g) => restart(g, 'restart', 0),
+  outage: (g) => restart(g, 'outage', OUTAGE_MS),
   writers,
   'kill-9': kill9,
 };

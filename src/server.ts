@@ -59,6 +59,8 @@ interface SocketContext extends WithRecord {
 
 /** graphql-ws close code for a refused or revoked credential. */
 export const CLOSE_FORBIDDEN = 4403;
+/** WebSocket close code 1013: the server cannot serve this connection now; try again later. */
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 
 /**
  * HTTP (GraphQL + GraphiQL + SSE) and graphql-ws on one port and path, plus `/healthz`
@@ -266,7 +268,16 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
             deps.log.debug('websocket refused: bad credential', { requestId: socketId });
             return false;
           }
-          throw error;
+          // The credential could not be checked (the database is unreachable, say). Logged
+          // like any unexpected error, never with the failed query's parameters (the token's
+          // hash), and the client told to try again later rather than that it is forbidden.
+          deps.log.error('websocket refused: credential could not be checked', {
+            requestId: socketId,
+            errorId: randomUUID(),
+            ...describeUnexpected(error),
+          });
+          ctx.extra.socket.close(CLOSE_TRY_AGAIN_LATER, 'try again later');
+          return false;
         }
       },
       onSubscribe: async (ctx, id, params) => {

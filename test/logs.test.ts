@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Gateway, startGateway } from '../src/gateway.ts';
 import { createLogger } from '../src/log.ts';
+import { hashToken } from '../src/registry/tokens.ts';
 import { database } from './support/gateway-per-file.ts';
 import {
   createGoal,
   driver,
   eventually,
   issueCredential,
+  openTestDatabase,
   registerAgent,
   subscribe,
   type TestGateway,
@@ -191,5 +193,45 @@ describe(`request logs (${driver})`, () => {
       token: '[redacted]',
       headers: { authorization: '[redacted]' },
     });
+  });
+
+  it('refuses a WebSocket whose credential cannot be checked with 1013 and logs it without the query', async () => {
+    // A gateway of its own on a database that goes away after start: the credential lookup
+    // of connection_init fails inside the driver, whose error message names the query and its
+    // parameters (the token's hash).
+    const own = await openTestDatabase();
+    const written: string[] = [];
+    const config = testConfig();
+    const broken = await startGateway(
+      config,
+      createLogger('debug', (line) => written.push(line)),
+      { database: own },
+    );
+    try {
+      await own.close();
+      const token = `sb_${'q'.repeat(40)}`;
+      const closed = new Promise<{ code: number }>((resolve) => {
+        wsClient(broken.url.replace('http://', 'ws://'), token, resolve);
+      });
+      expect((await closed).code).toBe(1013);
+      const line = await eventually(
+        () =>
+          written
+            .map((l) => JSON.parse(l) as Record<string, any>)
+            .find((l) => l.msg === 'websocket refused: credential could not be checked'),
+        'the refusal log line',
+      );
+      expect(line).toMatchObject({
+        level: 'error',
+        errorId: expect.any(String),
+        kind: expect.any(String),
+      });
+      const all = written.join('\n');
+      expect(all).not.toContain(token);
+      expect(all).not.toContain(hashToken(token));
+      expect(all).not.toMatch(/select|params/i);
+    } finally {
+      await broken.stop();
+    }
   });
 });

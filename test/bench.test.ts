@@ -176,7 +176,7 @@ describe.skipIf(!canRunFaults)('npm run faults (one scenario, quick)', () => {
     const run = faults('--only', 'nope');
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(
-      'no fault scenario named nope; known: listen-kill, restart, writers, kill-9',
+      'no fault scenario named nope; known: listen-kill, restart, outage, writers, kill-9',
     );
     expect(run.stdout).toBe('');
   });

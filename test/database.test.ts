@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { sql } from 'drizzle-orm';
+import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.ts';
 import { driver, eventually, openTestDatabase } from './support/harness.ts';
@@ -143,4 +144,31 @@ describe(`database: after the database comes back (${driver})`, () => {
     },
     30_000,
   );
+});
+
+describe('database: BEGIN that fills a connection pipeline (postgres)', () => {
+  // The gateway's queries are prepared statements (database.ts, `preparing`), so more of them
+  // are pipelined on one connection. postgres.js 3.4.9 did not reserve the connection for a
+  // transaction whose BEGIN was the query that filled the pipeline (porsager/postgres#1218):
+  // the transaction then failed or, worse, other queries ran inside it.
+  // patches/postgres+3.4.9.patch. With `max_pipeline: 0` every BEGIN fills it.
+  it.skipIf(driver === 'pglite')('runs the transaction on a reserved connection', async () => {
+    const client = postgres(process.env.TEST_DATABASE_URL as string, {
+      max: 1,
+      onnotice: () => {},
+      // An option of postgres.js that its type declarations leave out.
+      ...({ max_pipeline: 0 } as object),
+    });
+    try {
+      const inside = client.begin(async (tx) => {
+        const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+        return row?.pid;
+      });
+      const outside = client`select 1`;
+      await expect(inside).resolves.toEqual(expect.any(Number));
+      await expect(outside).resolves.toHaveLength(1);
+    } finally {
+      await client.end({ timeout: 1 });
+    }
+  });
 });

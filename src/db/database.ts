@@ -121,7 +121,7 @@ async function openPostgres(url: string, folder: string): Promise<Database> {
     connection: { application_name: name },
     backoff: reconnectBackoff,
   });
-  const db = drizzlePostgres(client) as unknown as Db;
+  const db = drizzlePostgres(preparing(client)) as unknown as Db;
   return {
     driver: 'postgres',
     db,
@@ -163,6 +163,37 @@ async function openPostgres(url: string, folder: string): Promise<Database> {
       await client.end({ timeout: 5 });
     },
   };
+}
+
+type Sql = postgres.Sql | postgres.TransactionSql;
+
+/**
+ * The client as Drizzle should see it: every statement it sends is a named prepared statement
+ * of its connection. Drizzle prepares only queries given a name, and postgres.js sends an
+ * unprepared statement with parameters in two round trips (parse and describe, then bind and
+ * execute), so this halves the round trips of nearly every query once a connection has seen
+ * it (Drizzle asks for `prepare: false` on every unnamed query: that is overridden).
+ * Transactions and savepoints hand their callbacks a client that prepares too.
+ */
+function preparing<T extends Sql>(sql: T): T {
+  return new Proxy(sql, {
+    get(target, property) {
+      if (property === 'unsafe') {
+        return (query: string, parameters?: postgres.ParameterOrJSON<never>[], options = {}) =>
+          target.unsafe(query, parameters, { ...options, prepare: true });
+      }
+      if (property === 'begin' || property === 'savepoint') {
+        return (...args: unknown[]) => {
+          const callback = args.pop() as (tx: postgres.TransactionSql) => unknown;
+          return (Reflect.get(target, property) as (...a: unknown[]) => unknown)(
+            ...args,
+            (tx: postgres.TransactionSql) => callback(preparing(tx)),
+          );
+        };
+      }
+      return Reflect.get(target, property);
+    },
+  });
 }
 
 /** Runs migrations on one dedicated connection holding an advisory lock, so instances starting together do not race. */

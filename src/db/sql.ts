@@ -1,4 +1,6 @@
 import { type Column, type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Queryable } from './database.ts';
 
 /** A text[] parameter that both drivers bind the same way. */
 export function textArray(values: readonly string[]): SQL {
@@ -15,3 +17,42 @@ export function rowsOf<T>(result: unknown): T[] {
  * list, UPDATE … SET, a CTE's output); `${table.column}` elsewhere.
  */
 export const bare = (column: Column): SQL => sql`${sql.identifier(column.name)}`;
+
+/**
+ * A query Drizzle builds once per database (or transaction) handle and afterwards only
+ * executes with the values of its `sql.placeholder`s. For hot paths: building a query is
+ * most of the gateway's CPU for a short statement (the query builder walks every column and
+ * chunk on each call).
+ */
+export function prepared<Q>(build: (db: Queryable) => Q): (db: Queryable) => Q {
+  const built = new WeakMap<Queryable, Q>();
+  return (db) => {
+    let query = built.get(db);
+    if (query === undefined) {
+      query = build(db);
+      built.set(db, query);
+    }
+    return query;
+  };
+}
+
+const dialect = new PgDialect();
+
+/**
+ * The same for a statement written as SQL: turned into text once, then executed with the
+ * values of its placeholders; resolves to its rows.
+ */
+export function preparedSql<T>(
+  name: string,
+  build: () => SQL,
+): (db: Queryable, values: Record<string, unknown>) => Promise<T[]> {
+  let query: ReturnType<PgDialect['sqlToQuery']> | undefined;
+  return async (db, values) => {
+    query ??= dialect.sqlToQuery(build());
+    const statement = db._.session.prepareQuery(query, undefined, name, false);
+    return rowsOf<T>(await statement.execute(values));
+  };
+}
+
+/** A placeholder as an SQL expression, where a helper takes `SQL | string`. */
+export const placeholder = (name: string): SQL => sql`${sql.placeholder(name)}`;

@@ -8,10 +8,10 @@ import type { ScopeGap } from '../core/scope.ts';
 import { single } from '../core/stream.ts';
 import { screenText, validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
-import { bare } from '../db/sql.ts';
+import { bare, placeholder, prepared, preparedSql } from '../db/sql.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
-import { appendAtNextSeq } from '../events/sequence.ts';
+import { appendAtNextSeqSql } from '../events/sequence.ts';
 import { currentPins } from '../presence/pins.ts';
 import { type Liveness, providersTable } from '../presence/tables.ts';
 import { findAgent } from '../registry/registry.ts';
@@ -302,45 +302,61 @@ export async function deliver(db: Db, caller: Caller, input: DeliverInput): Prom
   }
 }
 
-/**
- * The write: one statement that numbers the delivery on the goal's inbox stream, inserts it
- * and rings (appendAtNextSeq), so the head lock is held for no client round trip. Times come
- * from the database clock. A taken idempotency key fails the statement as a whole.
- */
-async function appendDelivery(db: Db, values: NewDelivery): Promise<DeliveryRow> {
+type AppendedRow = { seq: string; submitted_at: number; window_ends_at: number; deadline: number };
+const appendStatements = new Map<string, ReturnType<typeof appendStatement>>();
+
+/** The statement of appendDelivery for deliveries that give `keys`, with a placeholder each. */
+function appendStatement(keys: (keyof NewDelivery)[]) {
   const columns = getTableColumns(deliveriesTable);
-  const given = Object.entries(values).map(([key, value]) => {
-    const column = columns[key as keyof typeof columns];
-    const cast = column.getSQLType();
-    return {
-      name: sql.identifier(column.name),
-      value: sql`${typeof value === 'bigint' ? value.toString() : value}::${sql.raw(cast)}`,
-    };
-  });
-  const after = (ms: number) => sql`now() + ${`${ms} milliseconds`}::interval`;
+  const given = keys.map((key) => ({
+    name: sql.identifier(columns[key].name),
+    value: sql`${sql.placeholder(key)}::${sql.raw(columns[key].getSQLType())}`,
+  }));
   const epochMs = (column: Column) =>
     sql`floor(extract(epoch from ${bare(column)}) * 1000)::float8 as ${bare(column)}`;
   const t = deliveriesTable;
-  const row = await appendAtNextSeq<{
-    seq: string;
-    submitted_at: number;
-    window_ends_at: number;
-    deadline: number;
-  }>(
-    db,
-    values.goalId,
-    'inbox',
-    (seq) => sql`insert into ${t} (${sql.join(
-      given.map((g) => g.name),
-      sql`, `,
-    )}, ${bare(t.seq)}, ${bare(t.submittedAt)}, ${bare(t.windowEndsAt)}, ${bare(t.deadline)})
+  return preparedSql<AppendedRow>('append_delivery', () =>
+    appendAtNextSeqSql(
+      placeholder('goalId'),
+      'inbox',
+      (seq) => sql`insert into ${t} (${sql.join(
+        given.map((g) => g.name),
+        sql`, `,
+      )}, ${bare(t.seq)}, ${bare(t.submittedAt)}, ${bare(t.windowEndsAt)}, ${bare(t.deadline)})
       select ${sql.join(
         given.map((g) => g.value),
         sql`, `,
-      )}, ${seq}, now(), ${after(values.activityWindowMs)}, ${after(values.timeoutMs)}
+      )}, ${seq}, now(), now() + ${sql.placeholder('activityWindow')}::interval,
+        now() + ${sql.placeholder('timeout')}::interval
       returning ${bare(t.seq)}::text as seq, ${epochMs(t.submittedAt)}, ${epochMs(t.windowEndsAt)},
         ${epochMs(t.deadline)}`,
+    ),
   );
+}
+
+/**
+ * The write: one statement that numbers the delivery on the goal's inbox stream, inserts it
+ * and rings (appendAtNextSeq), so the head lock is held for no client round trip. Times come
+ * from the database clock. A taken idempotency key fails the statement as a whole. Built
+ * once per shape of `values` (every delivery has the same) and then only executed.
+ */
+async function appendDelivery(db: Db, values: NewDelivery): Promise<DeliveryRow> {
+  const keys = Object.keys(values) as (keyof NewDelivery)[];
+  const shape = keys.join();
+  let statement = appendStatements.get(shape);
+  if (!statement) {
+    statement = appendStatement(keys);
+    appendStatements.set(shape, statement);
+  }
+  const given = Object.fromEntries(
+    keys.map((key) => [key, typeof values[key] === 'bigint' ? String(values[key]) : values[key]]),
+  );
+  const [row] = await statement(db, {
+    ...given,
+    activityWindow: `${values.activityWindowMs} milliseconds`,
+    timeout: `${values.timeoutMs} milliseconds`,
+  });
+  if (!row) throw new Error('inbox item was written but cannot be read');
   return {
     ...values,
     seq: BigInt(row.seq),
@@ -369,22 +385,28 @@ function violates(error: unknown, constraint: string): boolean {
   return false;
 }
 
+const deliveryByKey = prepared((db) =>
+  db
+    .select()
+    .from(deliveriesTable)
+    .where(
+      and(
+        eq(deliveriesTable.goalId, sql.placeholder('goalId')),
+        eq(deliveriesTable.senderKey, sql.placeholder('senderKey')),
+        eq(deliveriesTable.idempotencyKey, sql.placeholder('key')),
+      ),
+    )
+    .prepare('delivery_by_key'),
+);
+
 function findByKey(
   db: Queryable,
   goalId: string,
   senderKey: string,
   key: string,
 ): Promise<DeliveryRow | undefined> {
-  return db
-    .select()
-    .from(deliveriesTable)
-    .where(
-      and(
-        eq(deliveriesTable.goalId, goalId),
-        eq(deliveriesTable.senderKey, senderKey),
-        eq(deliveriesTable.idempotencyKey, key),
-      ),
-    )
+  return deliveryByKey(db)
+    .execute({ goalId, senderKey, key })
     .then((rows) => rows[0]);
 }
 

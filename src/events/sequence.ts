@@ -56,18 +56,25 @@ export async function appendAtNextSeq<R>(
   stream: RingedStream,
   insert: (seq: SQL) => SQL,
 ): Promise<R> {
-  const [row] = rowsOf<R>(
-    await tx.execute(sql`
-      with head as (
-        insert into stream_heads (goal_id, stream, seq) values (${goalId}, ${stream}, 1)
-        on conflict (goal_id, stream) do update set seq = stream_heads.seq + 1
-        returning seq),
-      item as (${insert(sql`(select seq from head)`)})
-      select item.*, ${ringSql(stream, goalId, sql`select seq from head`)}
-      from item`),
-  );
+  const [row] = rowsOf<R>(await tx.execute(appendAtNextSeqSql(goalId, stream, insert)));
   if (!row) throw new Error(`${stream} item was written but cannot be read`);
   return row;
+}
+
+/** appendAtNextSeq's statement, for a caller that prepares it (db/sql.ts, preparedSql). */
+export function appendAtNextSeqSql(
+  goalId: string | SQL,
+  stream: RingedStream,
+  insert: (seq: SQL) => SQL,
+): SQL {
+  return sql`
+    with head as (
+      insert into stream_heads (goal_id, stream, seq) values (${goalId}, ${stream}, 1)
+      on conflict (goal_id, stream) do update set seq = stream_heads.seq + 1
+      returning seq),
+    item as (${insert(sql`(select seq from head)`)})
+    select item.*, ${ringSql(stream, goalId, sql`select seq from head`)}
+    from item`;
 }
 
 /**

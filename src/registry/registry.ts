@@ -6,6 +6,7 @@ import { type Listing, type Tagged, tag } from '../core/results.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { screenText, validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
+import { prepared } from '../db/sql.ts';
 import { ring } from '../events/doorbell.ts';
 import { checkGoalScope, goalsInScope } from './scope.ts';
 import {
@@ -92,15 +93,26 @@ export async function registerAgent(
   return { type: 'AgentAlreadyRegistered', agent: existing };
 }
 
+const agentById = prepared((db) =>
+  db
+    .select()
+    .from(agentsTable)
+    .where(
+      and(
+        eq(agentsTable.goalId, sql.placeholder('goalId')),
+        eq(agentsTable.agentId, sql.placeholder('agentId')),
+      ),
+    )
+    .prepare('agent_by_id'),
+);
+
 export function findAgent(
   db: Queryable,
   goalId: string,
   agentId: string,
 ): Promise<Agent | undefined> {
-  return db
-    .select()
-    .from(agentsTable)
-    .where(and(eq(agentsTable.goalId, goalId), eq(agentsTable.agentId, agentId)))
+  return agentById(db)
+    .execute({ goalId, agentId })
     .then((rows) => rows[0]);
 }
 

@@ -4,7 +4,12 @@ import type { Queryable } from './database.ts';
 
 /** A text[] parameter that both drivers bind the same way. */
 export function textArray(values: readonly string[]): SQL {
-  return sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]`;
+  return sql`${textArrayLiteral(values)}::text[]`;
+}
+
+/** The text of a text[] literal, for a placeholder cast to text[]. */
+export function textArrayLiteral(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 }
 
 /** `db.execute` returns an array on postgres.js and `{ rows }` on PGlite. */

@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
+import { prepared, textArrayLiteral } from '../db/sql.ts';
 import { minSeq } from '../events/sequence.ts';
 import { type Presence, toPresence } from './read.ts';
 import {
@@ -28,6 +29,21 @@ export interface Pin {
   readonly presence: Presence;
 }
 
+const presenceOfAgents = prepared((db) =>
+  db
+    .select({ row: presenceTable, provider: providersTable })
+    .from(presenceTable)
+    .innerJoin(providersTable, eq(providersTable.providerId, presenceTable.providerId))
+    .where(
+      and(
+        eq(presenceTable.goalId, sql.placeholder('goalId')),
+        sql`${presenceTable.agentId} = any(${sql.placeholder('agentIds')}::text[])`,
+      ),
+    )
+    .orderBy(asc(presenceTable.stateChangeSeq))
+    .prepare('presence_of_agents'),
+);
+
 /**
  * Each agent's current location: its most recently changed presence that has not ended and
  * was reported by the provider's current instance. Agents without one are absent.
@@ -38,12 +54,10 @@ export async function currentPins(
   agentIds: readonly string[],
 ): Promise<Map<string, Pin>> {
   if (agentIds.length === 0) return new Map();
-  const rows = await db
-    .select({ row: presenceTable, provider: providersTable })
-    .from(presenceTable)
-    .innerJoin(providersTable, eq(providersTable.providerId, presenceTable.providerId))
-    .where(and(eq(presenceTable.goalId, goalId), inArray(presenceTable.agentId, [...agentIds])))
-    .orderBy(asc(presenceTable.stateChangeSeq));
+  const rows = await presenceOfAgents(db).execute({
+    goalId,
+    agentIds: textArrayLiteral(agentIds),
+  });
   const now = new Date();
   const pins = new Map<string, Pin>();
   for (const { row, provider } of rows) {

@@ -2,7 +2,7 @@ import { and, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { type ScopeGap, scopeGap } from '../core/scope.ts';
 import type { Queryable } from '../db/database.ts';
-import { textArray } from '../db/sql.ts';
+import { placeholder, prepared, textArrayLiteral } from '../db/sql.ts';
 import { agentsTable, delegationsTable, goalsTable } from './tables.ts';
 
 /**
@@ -17,33 +17,62 @@ export async function goalsInScope(
   only?: string,
 ): Promise<string[]> {
   if (!caller) return [];
+  const rows = await scopeQuery(
+    caller.kind,
+    only !== undefined,
+  )(db).execute({
+    goalIds: 'goalIds' in caller ? textArrayLiteral(caller.goalIds) : null,
+    callerGoalId: caller.kind === 'PEER' ? caller.goalId : null,
+    callerAgentId: caller.kind === 'PEER' ? caller.agentId : null,
+    only: only ?? null,
+  });
+  return rows.map((row) => row.id);
+}
+
+const scopeQueries = new Map<string, ReturnType<typeof buildScopeQuery>>();
+
+/** goalsInScope's query for one kind of caller, with or without `only`: built once each. */
+function scopeQuery(kind: Caller['kind'], narrowed: boolean) {
+  const key = `${kind}:${narrowed}`;
+  let query = scopeQueries.get(key);
+  if (!query) {
+    query = buildScopeQuery(kind, narrowed);
+    scopeQueries.set(key, query);
+  }
+  return query;
+}
+
+function buildScopeQuery(kind: Caller['kind'], narrowed: boolean) {
   let membership: SQL | undefined;
-  switch (caller.kind) {
+  switch (kind) {
     case 'ADMIN':
       membership = undefined;
       break;
     case 'STEWARD':
     case 'PROVIDER':
-      membership = sql`${goalsTable.id} = any(${textArray(caller.goalIds)})`;
+      membership = sql`${goalsTable.id} = any(${sql.placeholder('goalIds')}::text[])`;
       break;
     case 'PEER':
       membership = and(
         or(
-          eq(goalsTable.id, caller.goalId),
+          eq(goalsTable.id, sql.placeholder('callerGoalId')),
           sql`${goalsTable.id} in (select ${delegationsTable.goalId} from ${delegationsTable}
-            where ${delegationsTable.agentGoalId} = ${caller.goalId}
-              and ${delegationsTable.agentId} = ${caller.agentId})`,
+            where ${delegationsTable.agentGoalId} = ${sql.placeholder('callerGoalId')}
+              and ${delegationsTable.agentId} = ${sql.placeholder('callerAgentId')})`,
         ),
-        registeredAgentSql(caller.goalId, caller.agentId),
+        registeredAgentSql(placeholder('callerGoalId'), placeholder('callerAgentId')),
       );
       break;
   }
-  const rows = await db
-    .select({ id: goalsTable.id })
-    .from(goalsTable)
-    .where(and(membership, only === undefined ? undefined : eq(goalsTable.id, only)))
-    .orderBy(goalsTable.id);
-  return rows.map((row) => row.id);
+  const only = narrowed ? eq(goalsTable.id, sql.placeholder('only')) : undefined;
+  return prepared((db) =>
+    db
+      .select({ id: goalsTable.id })
+      .from(goalsTable)
+      .where(and(membership, only))
+      .orderBy(goalsTable.id)
+      .prepare(`goals_in_scope_${kind}_${narrowed}`),
+  );
 }
 
 /** null when `goalId` exists and is in the caller's scope; otherwise the typed gap. */

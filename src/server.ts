@@ -71,8 +71,6 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
   let accepting = true;
   // A revoked credential's (or retired agent's) streams end, then its sockets close.
   const streams = new OpenStreams(deps);
-  // Every subscription stream, for metrics, request ids in its errors, and its end at shutdown.
-  const live = new LiveStreams();
   // SSE responses still open: stop() lets them finish writing their last event.
   const sseResponses = new Set<ServerResponse>();
   const metrics =
@@ -89,6 +87,11 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     tracing?.operationFinished(record);
     deps.log.info('operation', accessFields(record));
   };
+  // Every subscription stream, for metrics, request ids in its errors, and its end at shutdown.
+  const live = new LiveStreams((record) => {
+    metrics?.subscriptionClosed(record);
+    finish(record);
+  });
   /** Tags a result (or tracks a stream) of `record`; a single result finishes it. */
   const observe = <T>(result: T, record: OperationRecord, finishSingle: boolean): T => {
     if (isAsyncIterable(result)) {
@@ -99,10 +102,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         field: record.field,
         transport: record.transport,
       });
-      return live.track(result, record, () => {
-        metrics?.subscriptionClosed(record);
-        finish(record);
-      }) as T;
+      return live.track(result, record) as T;
     }
     const tagged = Array.isArray(result)
       ? (result.map((item) => tagResult(item, record)) as T)

@@ -147,96 +147,114 @@ export type FinalItem = (record: OperationRecord) => unknown;
  * with its request id. `endAll` gives each one a last item and ends it (shutdown).
  */
 export class LiveStreams {
-  private readonly open = new Set<(final: FinalItem) => void>();
-  private ending = 0;
+  readonly open = new Set<TrackedStream<unknown>>();
+  /** Streams told to end whose last item their consumer has not yet read to the end. */
+  unread = 0;
+
+  /** `onEnd` runs once per stream, when it ends for any reason. */
+  constructor(readonly onEnd: (record: OperationRecord) => void) {}
 
   get size(): number {
     return this.open.size;
   }
 
-  /** Streams told to end whose last item their consumer has not yet read to the end. */
-  get unread(): number {
-    return this.ending;
-  }
-
-  /** Wraps `source`; `onEnd` runs once, when the stream ends for any reason. */
-  track<T>(
-    source: AsyncIterable<T>,
-    record: OperationRecord,
-    onEnd: () => void,
-  ): AsyncIterableIterator<T> {
+  /** Wraps `source`, the result stream of `record`. */
+  track<T>(source: AsyncIterable<T>, record: OperationRecord): AsyncIterableIterator<T> {
     record.resulted = true;
-    const iterator = source[Symbol.asyncIterator]();
-    let ended = false;
-    let drained = false;
-    let final: { value: T } | null = null;
-    const drain = () => {
-      if (final && !drained) this.ending--;
-      drained = true;
-    };
-    let wake: (() => void) | null = null;
-    const finish = () => {
-      if (ended) return;
-      ended = true;
-      this.open.delete(stop);
-      onEnd();
-    };
-    const stop = (item: FinalItem) => {
-      final = { value: tagResult(item(record), record) as T };
-      this.ending++;
-      this.open.delete(stop);
-      wake?.();
-    };
-    this.open.add(stop);
-    const stopped = () => new Promise<void>((resolve) => (wake = resolve));
-    const done = { done: true, value: undefined } as IteratorResult<T>;
-    return {
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-      async next() {
-        if (ended) {
-          drain();
-          return done;
-        }
-        if (!final) {
-          const next = await Promise.race([iterator.next(), stopped()]);
-          wake = null;
-          if (next && !final) {
-            if (next.done) {
-              finish();
-              return next;
-            }
-            return { done: false, value: tagResult(next.value, record) };
-          }
-        }
-        const last = final as { value: T } | null;
-        if (last && !ended) {
-          finish();
-          void iterator.return?.().catch(() => {});
-          return { done: false, value: last.value };
-        }
-        drain();
-        return done;
-      },
-      async return() {
-        finish();
-        drain();
-        await iterator.return?.().catch(() => {});
-        return done;
-      },
-      async throw(error: unknown) {
-        finish();
-        drain();
-        await iterator.return?.().catch(() => {});
-        throw error;
-      },
-    };
+    const stream = new TrackedStream(this, source[Symbol.asyncIterator](), record);
+    this.open.add(stream as TrackedStream<unknown>);
+    return stream;
   }
 
   /** Sends every open stream its last item and ends it. */
   endAll(final: FinalItem): void {
-    for (const stop of [...this.open]) stop(final);
+    for (const stream of [...this.open]) stream.stop(final);
+  }
+}
+
+const DONE: IteratorResult<never> = { done: true, value: undefined };
+
+/**
+ * One stream of `LiveStreams`, as the iterator its transport reads. A class rather than
+ * closures: an instance holds one per open subscription, thousands of them.
+ */
+class TrackedStream<T> implements AsyncIterableIterator<T> {
+  private ended = false;
+  private drained = false;
+  private final: { value: T } | null = null;
+  /** Resolves the pending `next`'s race when the stream is told to stop. */
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly streams: LiveStreams,
+    private readonly iterator: AsyncIterator<T>,
+    private readonly record: OperationRecord,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  stop(item: FinalItem): void {
+    this.final = { value: tagResult(item(this.record), this.record) as T };
+    this.streams.unread++;
+    this.streams.open.delete(this as TrackedStream<unknown>);
+    this.wake?.();
+  }
+
+  async next(): Promise<IteratorResult<T>> {
+    if (this.ended) {
+      this.drain();
+      return DONE;
+    }
+    if (!this.final) {
+      const next = await Promise.race([
+        this.iterator.next(),
+        new Promise<void>((resolve) => {
+          this.wake = resolve;
+        }),
+      ]);
+      this.wake = null;
+      if (next && !this.final) {
+        if (next.done) {
+          this.finish();
+          return next;
+        }
+        return { done: false, value: tagResult(next.value, this.record) };
+      }
+    }
+    const last = this.final as { value: T } | null;
+    if (last && !this.ended) {
+      this.finish();
+      void this.iterator.return?.().catch(() => {});
+      return { done: false, value: last.value };
+    }
+    this.drain();
+    return DONE;
+  }
+
+  async return(): Promise<IteratorResult<T>> {
+    this.finish();
+    this.drain();
+    await this.iterator.return?.().catch(() => {});
+    return DONE;
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<T>> {
+    await this.return();
+    throw error;
+  }
+
+  private drain(): void {
+    if (this.final && !this.drained) this.streams.unread--;
+    this.drained = true;
+  }
+
+  private finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.streams.open.delete(this as TrackedStream<unknown>);
+    this.streams.onEnd(this.record);
   }
 }
 

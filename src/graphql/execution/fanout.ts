@@ -51,11 +51,11 @@ export class FanOutGroups {
     if (!('schema' in buildExecutionContext(args))) return subscribe(args) as ExecutionResult;
     const source = await createSourceEventStream(args);
     if (!isAsyncIterable(source)) return source;
-    const key = operationKey(args);
-    return mapEvents(source, (event) => this.resultFor(key, event, args));
+    return new MemberEvents(this, source[Symbol.asyncIterator](), operationKey(args), args);
   }
 
-  private resultFor(key: string, event: unknown, args: ExecutionArgs): Promise<ExecutionResult> {
+  /** The group's result for `event` (executed by whichever member asks first). */
+  resultFor(key: string, event: unknown, args: ExecutionArgs): Promise<ExecutionResult> {
     if (typeof event !== 'object' || event === null) return this.run(event, args);
     let byGroup = this.results.get(event);
     if (!byGroup) {
@@ -110,38 +110,45 @@ export function scopeOf(caller: Caller | null): unknown {
   return Object.entries(scope).sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
+const DONE: IteratorResult<never> = { done: true, value: undefined };
+
 /**
- * `source` with each item mapped through `map`; returning or throwing ends the source at
- * once (also while a `next` is pending), like the executor's own mapping.
+ * A member's source stream with each event mapped to its group's result; returning or
+ * throwing ends the source at once (also while a `next` is pending), like the executor's own
+ * mapping. A class rather than closures: an instance holds one per open subscription.
  */
-function mapEvents<T, R>(
-  source: AsyncIterable<T>,
-  map: (item: T) => Promise<R>,
-): AsyncIterableIterator<R> {
-  const iterator = source[Symbol.asyncIterator]();
-  const end = async (): Promise<IteratorResult<R>> => {
-    await iterator.return?.();
-    return { done: true, value: undefined };
-  };
-  return {
-    async next() {
-      const item = await iterator.next();
-      if (item.done) return { done: true, value: undefined };
-      return { done: false, value: await map(item.value) };
-    },
-    return: end,
-    async throw(error: unknown) {
-      if (iterator.throw) {
-        const item = await iterator.throw(error);
-        if (!item.done) return { done: false, value: await map(item.value) };
-      }
-      await end();
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-  };
+class MemberEvents implements AsyncIterableIterator<ExecutionResult> {
+  constructor(
+    private readonly groups: FanOutGroups,
+    private readonly iterator: AsyncIterator<unknown>,
+    private readonly key: string,
+    private readonly args: ExecutionArgs,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<ExecutionResult>> {
+    const item = await this.iterator.next();
+    if (item.done) return DONE;
+    return { done: false, value: await this.groups.resultFor(this.key, item.value, this.args) };
+  }
+
+  async return(): Promise<IteratorResult<ExecutionResult>> {
+    await this.iterator.return?.();
+    return DONE;
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<ExecutionResult>> {
+    if (this.iterator.throw) {
+      const item = await this.iterator.throw(error);
+      if (!item.done)
+        return { done: false, value: await this.groups.resultFor(this.key, item.value, this.args) };
+    }
+    await this.return();
+    throw error;
+  }
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -35,13 +35,17 @@ export class OpenStreams {
 
   /** The envelop plugin that registers each subscription's result stream. */
   readonly plugin: Plugin<Context> = {
-    onSubscribe: ({ args }) => ({
-      onSubscribeResult: ({ result, setResult }) => {
-        // The operator token has no credential row: it is revoked by restarting with another.
-        const credentialId = (args.contextValue as Context).caller?.credentialId;
-        if (isAsyncIterable(result) && credentialId) setResult(this.track(result, credentialId));
-      },
-    }),
+    onSubscribe: ({ args }) => {
+      // The operator token has no credential row: it is revoked by restarting with another.
+      // Without one there is nothing to hook (a hook is held for the subscription's life).
+      const credentialId = (args.contextValue as Context).caller?.credentialId;
+      if (!credentialId) return;
+      return {
+        onSubscribeResult: ({ result, setResult }) => {
+          if (isAsyncIterable(result)) setResult(this.track(result, credentialId));
+        },
+      };
+    },
   };
 
   /** Registers a socket's credential; `close` runs when the credential no longer stands. */

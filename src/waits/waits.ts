@@ -242,9 +242,10 @@ function outcome(
 }
 
 /**
- * Records outcomes for pending waits in one statement. A wait some other instance settled
- * first keeps that outcome: the `status = 'PENDING'` guard makes the first writer win, and
- * every caller gets back what is recorded.
+ * Records outcomes for pending waits in one statement (and one more read when another
+ * instance settled some first). A wait some other instance settled first keeps that
+ * outcome: the `status = 'PENDING'` guard makes the first writer win, and every caller gets
+ * back what is recorded.
  */
 export async function recordOutcomes(
   db: Queryable,
@@ -253,7 +254,7 @@ export async function recordOutcomes(
   if (settled.length === 0) return [];
   const column = (pick: (o: Outcome) => string | null) =>
     textArray(settled.map((s) => pick(s.outcome) ?? ''));
-  await db
+  const recorded: WaitRow[] = await db
     .update(waitsTable)
     .set({
       status: sql`v.status`,
@@ -269,17 +270,19 @@ export async function recordOutcomes(
           ${column((o) => o.seq?.toString() ?? null)}, ${column((o) => o.liveness)})
         as v(id, status, reason, agent_id, seq, liveness)`,
     )
-    .where(and(sql`${waitsTable.id} = v.id`, eq(waitsTable.status, 'PENDING')));
-  // What is recorded now: this writer's outcomes, or those another instance recorded first.
-  return db
-    .select()
-    .from(waitsTable)
-    .where(
-      inArray(
-        waitsTable.id,
-        settled.map((s) => s.waitId),
-      ),
-    );
+    .where(and(sql`${waitsTable.id} = v.id`, eq(waitsTable.status, 'PENDING')))
+    // Drizzle types an update with a raw FROM as returning nothing; it returns the waits' columns.
+    .returning()
+    .then((rows) => rows as unknown as WaitRow[]);
+  // What is recorded now: this writer's outcomes, and those another instance recorded first
+  // (read only when there are any).
+  if (recorded.length === settled.length) return recorded;
+  const mine = new Set(recorded.map((row) => row.id));
+  const others = settled.map((s) => s.waitId).filter((id) => !mine.has(id));
+  return [
+    ...recorded,
+    ...(await db.select().from(waitsTable).where(inArray(waitsTable.id, others))),
+  ];
 }
 
 /** Loads waits with their targets (two statements whatever the count). */

@@ -1,19 +1,28 @@
 /**
- * A load generator for `startSubscribers` (bench/support.ts): graphql-ws clients, each on its
- * own socket, in a process of their own. Every subscriber stamps the receipt of each event
- * with `now()`, filed under the value at `key` in the payload (e.g. `presenceChanged.seq`).
+ * A load generator for `startSubscribers` (bench/support.ts): subscribers, each on its own
+ * socket, in a process of their own. Every subscriber stamps the receipt of each event with
+ * `now()`, filed under the value at `key` in the payload (e.g. `presenceChanged.seq`).
+ *
+ * Each speaks the graphql-transport-ws protocol directly over `ws` (one subscription per
+ * socket, id "1"): the graphql-ws client's per-message work was the bottleneck at 10,000
+ * subscribers, so receipts were stamped late and the figure measured the client.
  *
  * Messages from the parent: connect, subscribe, receipts, stop; each is answered with a
  * message of the same type. Any subscription error or unexpected close ends the process.
  */
-import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { now, type SubscriberTarget, until } from './support.ts';
 
 /** Sockets opened at once, so the gateway's listen backlog is not flooded. */
 const BATCH = 50;
 
-const clients: Client[] = [];
+interface Subscriber {
+  readonly socket: WebSocket;
+  /** Called with each `next` payload's data. */
+  onData: ((data: unknown) => void) | null;
+}
+
+const subscribers: Subscriber[] = [];
 const stamped = new Map<string, number[]>();
 /** Each subscriber's latest value: what the laggards had when a wait timed out. */
 const latest: string[] = [];
@@ -28,21 +37,29 @@ function fail(what: string, error: unknown): never {
 
 function open(target: SubscriberTarget): Promise<void> {
   return new Promise((resolve) => {
-    const client = createClient({
-      url: target.wsUrl,
-      webSocketImpl: WebSocket,
-      lazy: false,
-      retryAttempts: 0,
-      connectionParams: { authorization: `Bearer ${target.token}` },
-      onNonLazyError: (error) => fail('connection failed', error),
-      on: {
-        connected: () => resolve(),
-        closed: (event) => {
-          if (!stopping) fail('socket closed', (event as { code?: number }).code);
-        },
-      },
+    const socket = new WebSocket(target.wsUrl, 'graphql-transport-ws');
+    const subscriber: Subscriber = { socket, onData: null };
+    socket.on('open', () =>
+      socket.send(
+        JSON.stringify({
+          type: 'connection_init',
+          payload: { authorization: `Bearer ${target.token}` },
+        }),
+      ),
+    );
+    socket.on('message', (raw) => {
+      const message = JSON.parse(String(raw));
+      if (message.type === 'next') subscriber.onData?.(message.payload.data);
+      else if (message.type === 'connection_ack') resolve();
+      else if (message.type === 'ping') socket.send('{"type":"pong"}');
+      else if (message.type === 'error') fail('subscription error', message.payload);
+      else if (message.type === 'complete') fail('subscription completed', message.id);
     });
-    clients.push(client);
+    socket.on('error', (error) => fail('connection failed', error));
+    socket.on('close', (code) => {
+      if (!stopping) fail('socket closed', code);
+    });
+    subscribers.push(subscriber);
   });
 }
 
@@ -57,25 +74,20 @@ async function connect(targets: SubscriberTarget[]) {
 
 async function subscribe(query: string, variables: Record<string, unknown>, key: string) {
   const path = key.split('.');
-  clients.forEach((client, index) => {
-    client.subscribe(
-      { query, variables },
-      {
-        next: ({ data }) => {
-          const at = now();
-          const value = String(path.reduce((node: any, name) => node?.[name], data));
-          const times = stamped.get(value) ?? [];
-          times.push(at);
-          stamped.set(value, times);
-          latest[index] = value;
-          live.add(index);
-        },
-        error: (error) => fail('subscription error', error),
-        complete: () => {},
-      },
-    );
+  const message = JSON.stringify({ id: '1', type: 'subscribe', payload: { query, variables } });
+  subscribers.forEach((subscriber, index) => {
+    subscriber.onData = (data) => {
+      const at = now();
+      const value = String(path.reduce((node: any, name) => node?.[name], data));
+      const times = stamped.get(value) ?? [];
+      times.push(at);
+      stamped.set(value, times);
+      latest[index] = value;
+      live.add(index);
+    };
+    subscriber.socket.send(message);
   });
-  await until(() => live.size === clients.length, 'every subscription to receive an event');
+  await until(() => live.size === subscribers.length, 'every subscription to receive an event');
 }
 
 // The benchmark that started this process has gone (it crashed): end with it.
@@ -91,19 +103,29 @@ process.on('message', async (message: any) => {
     } else if (message.type === 'receipts') {
       const value = String(message.value);
       const received = () => stamped.get(value)?.length ?? 0;
-      await until(() => received() >= clients.length, 'receipts', message.timeoutMs).catch(() => {
-        const behind = new Map<string, number>();
-        for (const last of latest)
-          if (last !== value) behind.set(last, (behind.get(last) ?? 0) + 1);
-        throw new Error(
-          `${received()} of ${clients.length} subscribers received ${value}; the latest of the others: ${JSON.stringify(Object.fromEntries(behind))}`,
-        );
-      });
+      await until(() => received() >= subscribers.length, 'receipts', message.timeoutMs).catch(
+        () => {
+          const behind = new Map<string, number>();
+          for (const last of latest)
+            if (last !== value) behind.set(last, (behind.get(last) ?? 0) + 1);
+          throw new Error(
+            `${received()} of ${subscribers.length} subscribers received ${value}; the latest of the others: ${JSON.stringify(Object.fromEntries(behind))}`,
+          );
+        },
+      );
       process.send?.({ type: 'receipts', times: stamped.get(value) });
       stamped.delete(value);
     } else if (message.type === 'stop') {
       stopping = true;
-      await Promise.all(clients.map((client) => client.dispose()));
+      await Promise.all(
+        subscribers.map(
+          ({ socket }) =>
+            new Promise((resolve) => {
+              socket.once('close', resolve);
+              socket.close(1000);
+            }),
+        ),
+      );
       process.exit(0);
     }
   } catch (error) {

@@ -1,4 +1,3 @@
-import { Repeater } from '@repeaterjs/repeater';
 import type { Doorbell, RingKind } from './doorbell.ts';
 import { RingGroups } from './groups.ts';
 import { minSeq } from './sequence.ts';
@@ -28,16 +27,6 @@ export class SubscriberTooSlow extends Error {
  */
 export type Select<T> = (items: readonly T[]) => Promise<readonly T[]>;
 
-interface Member<T> {
-  cursor: bigint;
-  readonly accept: (item: T) => boolean;
-  readonly select: Select<T> | null;
-  /** Items delivered and not yet taken by the consumer, oldest first. */
-  readonly queue: T[];
-  readonly wake: () => void;
-  readonly fail: (error: Error) => void;
-}
-
 /**
  * Live streams of one kind (presence changes of a goal, say), shared by every subscriber on
  * this instance: a ring costs one read from the lowest cursor among the stream's subscribers,
@@ -47,7 +36,7 @@ interface Member<T> {
  * makes the next read start from its cursor.
  */
 export class StreamHub<T> {
-  private readonly groups: RingGroups<Member<T>>;
+  private readonly groups: RingGroups<Subscriber<T>>;
 
   constructor(
     doorbell: Doorbell,
@@ -55,7 +44,7 @@ export class StreamHub<T> {
     private readonly read: (id: string, after: bigint) => Promise<Page<T>>,
     private readonly seqOf: (item: T) => bigint,
   ) {
-    this.groups = new RingGroups<Member<T>>(
+    this.groups = new RingGroups<Subscriber<T>>(
       doorbell,
       kind,
       (id, members) => this.readOnce(id, [...members]),
@@ -77,39 +66,7 @@ export class StreamHub<T> {
     accept: (item: T) => boolean = () => true,
     select: Select<T> | null = null,
   ): AsyncIterableIterator<T> {
-    return new Repeater<T>(async (push, stop) => {
-      let waiting: (() => void) | null = null;
-      let stopped = false;
-      const member: Member<T> = {
-        cursor: after,
-        accept,
-        select,
-        queue: [],
-        wake: () => waiting?.(),
-        fail: (error) => stop(error),
-      };
-      void stop.then(() => {
-        stopped = true;
-        member.wake();
-      });
-      this.groups.join(id, member);
-      void this.groups.run(id);
-      try {
-        while (!stopped) {
-          const item = member.queue.shift();
-          if (item === undefined) {
-            await new Promise<void>((resolve) => {
-              waiting = resolve;
-            });
-            waiting = null;
-          } else {
-            await push(item);
-          }
-        }
-      } finally {
-        this.groups.leave(id, member);
-      }
-    });
+    return new Subscriber(this.groups, id, after, accept, select);
   }
 
   close(): void {
@@ -117,7 +74,7 @@ export class StreamHub<T> {
   }
 
   /** One read for every member, from the lowest cursor; true when the page was cut short. */
-  private async readOnce(id: string, members: Member<T>[]): Promise<boolean> {
+  private async readOnce(id: string, members: Subscriber<T>[]): Promise<boolean> {
     const page = await this.read(
       id,
       minSeq(
@@ -129,7 +86,7 @@ export class StreamHub<T> {
     return page.more;
   }
 
-  private async deliver(member: Member<T>, page: Page<T>): Promise<void> {
+  private async deliver(member: Subscriber<T>, page: Page<T>): Promise<void> {
     let items: readonly T[] = page.items.filter(
       (item) => this.seqOf(item) > member.cursor && member.accept(item),
     );
@@ -147,8 +104,103 @@ export class StreamHub<T> {
       );
       return;
     }
-    member.queue.push(...items);
-    if (items.length > 0) member.wake();
+    member.take(items);
     if (page.cursor > member.cursor) member.cursor = page.cursor;
+  }
+}
+
+const DONE: IteratorResult<never> = { done: true, value: undefined };
+
+/**
+ * One subscriber of a hub, as the iterator its consumer reads: it joins its group on the
+ * first `next` and leaves when the consumer returns or it fails. Its fields are all the state
+ * it has (no per-subscriber closures or generator frames: a gateway holds thousands of them).
+ * One `next` at a time, as `for await` and graphql-ws call it.
+ */
+class Subscriber<T> implements AsyncIterableIterator<T> {
+  /** Items delivered and not yet taken by the consumer, oldest first. */
+  readonly queue: T[] = [];
+  private joined = false;
+  private ended = false;
+  /** A failure the consumer has not yet been told of (it had no `next` pending). */
+  private error: Error | null = null;
+  private resolve: ((result: IteratorResult<T>) => void) | null = null;
+  private reject: ((error: Error) => void) | null = null;
+
+  constructor(
+    private readonly groups: RingGroups<Subscriber<T>>,
+    private readonly id: string,
+    public cursor: bigint,
+    readonly accept: (item: T) => boolean,
+    readonly select: Select<T> | null,
+  ) {}
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.error) {
+      const error = this.error;
+      this.error = null;
+      return Promise.reject(error);
+    }
+    if (this.ended) return Promise.resolve(DONE);
+    if (!this.joined) {
+      this.joined = true;
+      this.groups.join(this.id, this);
+      void this.groups.run(this.id);
+    }
+    if (this.queue.length > 0)
+      return Promise.resolve({ done: false, value: this.queue.shift() as T });
+    return new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  async return(): Promise<IteratorResult<T>> {
+    this.end();
+    this.resolve?.(DONE);
+    this.settled();
+    return DONE;
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<T>> {
+    await this.return();
+    throw error;
+  }
+
+  /** Items the hub delivered; a pending `next` gets the first at once. */
+  take(items: readonly T[]): void {
+    if (this.ended || items.length === 0) return;
+    this.queue.push(...items);
+    if (this.resolve) {
+      this.resolve({ done: false, value: this.queue.shift() as T });
+      this.settled();
+    }
+  }
+
+  /** Ends the stream with `error`: the consumer's pending or next `next` rejects with it. */
+  fail(error: Error): void {
+    if (this.ended) return;
+    this.end();
+    if (this.reject) {
+      this.reject(error);
+      this.settled();
+    } else {
+      this.error = error;
+    }
+  }
+
+  private end(): void {
+    this.ended = true;
+    this.queue.length = 0;
+    if (this.joined) this.groups.leave(this.id, this);
+  }
+
+  private settled(): void {
+    this.resolve = null;
+    this.reject = null;
   }
 }

@@ -177,13 +177,14 @@ export interface Outcome {
 export class Settler {
   private readonly dropped = new Set<number>();
   private firstDrop: Outcome | null = null;
+  private readonly pinned: readonly WaitTargetRow[];
   /** Changes at or below this were already applied. */
   seenSeq: bigint;
 
   constructor(readonly wait: Wait) {
-    const pinned = wait.targets.filter((t) => t.state === 'PINNED');
+    this.pinned = wait.targets.filter((t) => t.state === 'PINNED');
     this.seenSeq = minSeq(
-      pinned.map((t) => t.baselineSeq),
+      this.pinned.map((t) => t.baselineSeq),
       0n,
     );
   }
@@ -197,11 +198,33 @@ export class Settler {
       : outcome('NOT_RUNNING', 'NO_PRESENCE_AT_START', first.agentId);
   }
 
+  /**
+   * Applies a page of the goal's changes (in sequence order, `byAgent` the same changes by
+   * agent). Only changes of a pinned target's agent can concern it (classifyChange), so just
+   * those are looked at; the rest only move `seenSeq`.
+   */
+  applyPage(
+    changes: readonly PresenceChangeRow[],
+    byAgent: ReadonlyMap<string, readonly PresenceChangeRow[]>,
+  ): Outcome | null {
+    const last = changes.at(-1);
+    if (!last) return null;
+    const agents = new Set(this.pinned.map((t) => t.agentId));
+    const relevant = [...agents].flatMap((agentId) => byAgent.get(agentId) ?? []);
+    if (agents.size > 1) relevant.sort((a, b) => (a.seq < b.seq ? -1 : 1));
+    for (const change of relevant) {
+      const decided = this.apply(change);
+      if (decided) return decided;
+    }
+    if (last.seq > this.seenSeq) this.seenSeq = last.seq;
+    return null;
+  }
+
   apply(change: PresenceChangeRow): Outcome | null {
     if (change.seq <= this.seenSeq) return null;
     this.seenSeq = change.seq;
     if (change.recordedAt.getTime() > this.wait.row.deadline.getTime()) return null;
-    const pinned = this.wait.targets.filter((t) => t.state === 'PINNED');
+    const pinned = this.pinned;
     for (const target of pinned) {
       if (this.dropped.has(target.position)) continue;
       const meaning = classifyChange(target, change);
@@ -334,6 +357,17 @@ export async function settleNow(db: Db, wait: Wait): Promise<Wait> {
  * cursors is applied (one read per page for all of them, from the lowest cursor), then the
  * deadline. Waits still open are absent from the answer.
  */
+/** A page of changes by agent, each agent's in sequence order. */
+function byAgent(changes: readonly PresenceChangeRow[]): Map<string, PresenceChangeRow[]> {
+  const index = new Map<string, PresenceChangeRow[]>();
+  for (const change of changes) {
+    const list = index.get(change.agentId);
+    if (list) list.push(change);
+    else index.set(change.agentId, [change]);
+  }
+  return index;
+}
+
 export async function decideOutcomes(
   db: Queryable,
   goalId: string,
@@ -344,18 +378,17 @@ export async function decideOutcomes(
     const immediate = settler.start();
     if (immediate) decided.set(settler, immediate);
   }
+  let page: readonly PresenceChangeRow[] | null = null;
+  let index = new Map<string, PresenceChangeRow[]>();
   await feedChanges(
     db,
     goalId,
     () => settlers.filter((s) => !decided.has(s)),
     (settler, changes) => {
-      for (const change of changes) {
-        const outcome = settler.apply(change);
-        if (outcome) {
-          decided.set(settler, outcome);
-          return;
-        }
-      }
+      // Every settler gets the same page: index it once.
+      if (changes !== page) [page, index] = [changes, byAgent(changes)];
+      const outcome = settler.applyPage(changes, index);
+      if (outcome) decided.set(settler, outcome);
     },
   );
   const now = new Date();

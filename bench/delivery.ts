@@ -1,8 +1,11 @@
 /**
  * Deliveries submitted per second with 50 concurrent senders (each a PEER with its own
- * credential, each sending one request after another over HTTP), median of a few runs; and
- * the latency from starting a submission to the recipient receiving it on inboxMessages
- * (graphql-ws), under that load and one at a time. The recipient is pinned (a provider sees
+ * credential, each sending one request after another over HTTP, as fast as answers come),
+ * median of a few runs; and the latency from starting a submission to the recipient
+ * receiving it on inboxMessages (graphql-ws): at that saturation (where it is mostly the
+ * queue of 50 waiting senders), at an offered load of RATE deliveries/s spread over the
+ * same 50 senders (timed from each request's scheduled start, so a sender that falls behind
+ * counts its lateness), and one at a time. The recipient is pinned (a provider sees
  * it WORKING), so each submission also resolves and records a pin. The senders run in a
  * child process, so the gateway's event loop is not also the load generator's.
  *
@@ -62,6 +65,8 @@ const SENDERS = setting('SENDERS', 50, 50);
 const PER_SENDER = setting('PER_SENDER', 40, 2);
 const RUNS = setting('RUNS', 3, 1);
 const SINGLE_ROUNDS = setting('SINGLE_ROUNDS', 200, 20);
+/** The offered load of the paced run: the rate issue 17 asks for. */
+const RATE = setting('RATE', 500, 100);
 
 async function main() {
   const { url, wsUrl, gql, stop } = await benchGateway();
@@ -130,8 +135,19 @@ async function main() {
     await until(() => starts.every(([s]) => arrivedAt.has(s)), `run ${run} arrivals`);
     for (const [subject, at] of starts) underLoad.push((arrivedAt.get(subject) as number) - at);
   }
-  worker.kill();
   const rates = runs.map((r) => r.perSecond).sort((a, b) => a - b);
+
+  // Paced: the same senders together offer RATE deliveries/s.
+  progress('delivery', `${SENDERS} senders offering ${RATE} deliveries/s`);
+  const paced = await new Promise<{ ms: number; starts: [string, number][] }>((resolve) => {
+    worker.once('message', resolve);
+    worker.send({ run: RUNS, perSender: PER_SENDER, rate: RATE });
+  });
+  worker.kill();
+  sent += paced.starts.length;
+  await until(() => paced.starts.every(([s]) => arrivedAt.has(s)), 'the paced run arrivals');
+  const atRate = summary(paced.starts.map(([s, at]) => (arrivedAt.get(s) as number) - at));
+  const pacedPerSecond = Math.round(paced.starts.length / (paced.ms / 1000));
 
   // One at a time: one sender, the next request only after the previous one arrived.
   progress('delivery', `${SINGLE_ROUNDS} deliveries one at a time`);
@@ -148,11 +164,13 @@ async function main() {
         atLeast: 500,
         source: 'issue 17',
       }),
-      figure('submit → inbox under that load, p99', loaded.p99, 'ms', {
+      figure(`submit → inbox at ${RATE} deliveries/s offered, p99`, atRate.p99, 'ms', {
         atMost: 100,
         source: 'issue 17',
       }),
-      figure('submit → inbox under that load, p50', loaded.p50, 'ms'),
+      figure(`submit → inbox at ${RATE} deliveries/s offered, p50`, atRate.p50, 'ms'),
+      figure('submit → inbox at saturation, p99', loaded.p99, 'ms'),
+      figure('submit → inbox at saturation, p50', loaded.p50, 'ms'),
       figure('submit → inbox one at a time, p50', alone.p50, 'ms'),
       figure('submit → inbox one at a time, p99', alone.p99, 'ms'),
     ],
@@ -165,8 +183,8 @@ async function main() {
         transport: 'HTTP POST per delivery (keep-alive); recipient on one graphql-ws socket',
         load: 'gateway and senders each in a child process; the recipient in this one',
       },
-      submittedPerSecond: { median, runs },
-      submitToInboxMessagesMs: { underLoad: loaded, oneAtATime: alone },
+      submittedPerSecond: { median, runs, paced: { offered: RATE, achieved: pacedPerSecond } },
+      submitToInboxMessagesMs: { atSaturation: loaded, atOfferedRate: atRate, oneAtATime: alone },
       delivered: sent,
       arrived: arrivedAt.size,
     },
@@ -179,20 +197,28 @@ async function main() {
 // The senders' process: runs one throughput run per message and reports when each request started.
 if (process.argv.includes('--senders')) {
   let setup: { target: Target; tokens: string[] } | null = null;
-  process.on('message', async (message: { run: number; perSender: number } | typeof setup) => {
+  type Run = { run: number; perSender: number; rate?: number };
+  process.on('message', async (message: Run | typeof setup) => {
     if (message && 'target' in message) {
       setup = message;
       return;
     }
     const { target, tokens } = setup as { target: Target; tokens: string[] };
-    const { run, perSender } = message as { run: number; perSender: number };
+    const { run, perSender, rate } = message as Run;
     const starts: [string, number][] = [];
     const start = now();
+    // Paced: sender s sends its i-th at start + (i × senders + s) / rate seconds, or at once
+    // when it is already late; unpaced: one after another.
+    const scheduled = (s: number, i: number) =>
+      rate ? start + ((i * tokens.length + s) * 1000) / rate : now();
     await Promise.all(
       tokens.map(async (token, s) => {
         for (let i = 0; i < perSender; i++) {
           const subject = `run${run}-s${s}-m${i}`;
-          starts.push([subject, now()]);
+          const at = scheduled(s, i);
+          const wait = at - now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          starts.push([subject, at]);
           await deliver(target, token, subject);
         }
       }),

@@ -1,5 +1,5 @@
-import { type Column, type SQL, sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { type Column, getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from './database.ts';
 
 /** A text[] parameter that both drivers bind the same way. */
@@ -61,3 +61,32 @@ export function preparedSql<T>(
 
 /** A placeholder as an SQL expression, where a helper takes `SQL | string`. */
 export const placeholder = (name: string): SQL => sql`${sql.placeholder(name)}`;
+
+/**
+ * Rows for `insert into <table> (<columns>) select <columns> from <source>`, passed as one
+ * JSON parameter read back with the table's own row type (`json_populate_recordset`). A
+ * multi-row VALUES binds one parameter per cell, each built by Drizzle and bound by the
+ * driver: for a batch of hundreds of rows that is most of the write's cost. Every row gives
+ * the first row's keys; bigints travel as text.
+ */
+export function jsonRows<T extends PgTable>(
+  table: T,
+  rows: readonly T['$inferInsert'][],
+): { columns: SQL; source: SQL } {
+  const all = getTableColumns(table) as Record<string, Column>;
+  const keys = Object.keys(rows[0] ?? {});
+  const names = keys.map((key) => (all[key] as Column).name);
+  const json = JSON.stringify(
+    rows.map((row) =>
+      Object.fromEntries(keys.map((key, i) => [names[i], (row as Record<string, unknown>)[key]])),
+    ),
+    (_key, value) => (typeof value === 'bigint' ? value.toString() : value),
+  );
+  return {
+    columns: sql.join(
+      names.map((name) => sql.identifier(name)),
+      sql`, `,
+    ),
+    source: sql`json_populate_recordset(null::${table}, ${json}::json)`,
+  };
+}

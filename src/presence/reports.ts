@@ -4,7 +4,7 @@ import { InputError } from '../core/errors.ts';
 import { refuse, transactOrRefuse } from '../core/transaction.ts';
 import { validateId, validateText } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
-import { textArray } from '../db/sql.ts';
+import { jsonRows, textArray } from '../db/sql.ts';
 import { advanceHead, lockHead } from '../events/sequence.ts';
 import { agentsTable } from '../registry/tables.ts';
 import { MAX_REF_LENGTH, MAX_REPORTS_PER_BATCH } from './providers.ts';
@@ -237,30 +237,19 @@ async function applyReports(
       }
       const rows = [...touched].map((key) => current.get(key) as PresenceRow);
       if (rows.length > 0) {
-        await tx
-          .insert(presenceTable)
-          .values(rows)
-          .onConflictDoUpdate({
-            target: [
-              presenceTable.goalId,
-              presenceTable.agentId,
-              presenceTable.providerId,
-              presenceTable.providerSessionRef,
-            ],
-            set: {
-              instanceId: sql`excluded.instance_id`,
-              occupantRef: sql`excluded.occupant_ref`,
-              liveness: sql`excluded.liveness`,
-              basis: sql`excluded.basis`,
-              observedAt: sql`excluded.observed_at`,
-              reportSeq: sql`excluded.report_seq`,
-              stateChangeSeq: sql`excluded.state_change_seq`,
-              endedAt: sql`excluded.ended_at`,
-            },
-          });
+        const upsert = jsonRows(presenceTable, rows);
+        await tx.execute(sql`insert into ${presenceTable} (${upsert.columns})
+          select ${upsert.columns} from ${upsert.source}
+          on conflict (goal_id, agent_id, provider_id, provider_session_ref) do update set
+            instance_id = excluded.instance_id, occupant_ref = excluded.occupant_ref,
+            liveness = excluded.liveness, basis = excluded.basis,
+            observed_at = excluded.observed_at, report_seq = excluded.report_seq,
+            state_change_seq = excluded.state_change_seq, ended_at = excluded.ended_at`);
       }
       if (changes.length > 0) {
-        await tx.insert(presenceChangesTable).values(changes);
+        const changed = jsonRows(presenceChangesTable, changes);
+        await tx.execute(sql`insert into ${presenceChangesTable} (${changed.columns})
+          select ${changed.columns} from ${changed.source}`);
         await advanceHead(tx, goalId, 'presence', seq);
       }
     }

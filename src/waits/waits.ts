@@ -177,13 +177,14 @@ export interface Outcome {
 export class Settler {
   private readonly dropped = new Set<number>();
   private firstDrop: Outcome | null = null;
+  private readonly pinned: readonly WaitTargetRow[];
   /** Changes at or below this were already applied. */
   seenSeq: bigint;
 
   constructor(readonly wait: Wait) {
-    const pinned = wait.targets.filter((t) => t.state === 'PINNED');
+    this.pinned = wait.targets.filter((t) => t.state === 'PINNED');
     this.seenSeq = minSeq(
-      pinned.map((t) => t.baselineSeq),
+      this.pinned.map((t) => t.baselineSeq),
       0n,
     );
   }
@@ -197,11 +198,33 @@ export class Settler {
       : outcome('NOT_RUNNING', 'NO_PRESENCE_AT_START', first.agentId);
   }
 
+  /**
+   * Applies a page of the goal's changes (in sequence order, `byAgent` the same changes by
+   * agent). Only changes of a pinned target's agent can concern it (classifyChange), so just
+   * those are looked at; the rest only move `seenSeq`.
+   */
+  applyPage(
+    changes: readonly PresenceChangeRow[],
+    byAgent: ReadonlyMap<string, readonly PresenceChangeRow[]>,
+  ): Outcome | null {
+    const last = changes.at(-1);
+    if (!last) return null;
+    const agents = new Set(this.pinned.map((t) => t.agentId));
+    const relevant = [...agents].flatMap((agentId) => byAgent.get(agentId) ?? []);
+    if (agents.size > 1) relevant.sort((a, b) => (a.seq < b.seq ? -1 : 1));
+    for (const change of relevant) {
+      const decided = this.apply(change);
+      if (decided) return decided;
+    }
+    if (last.seq > this.seenSeq) this.seenSeq = last.seq;
+    return null;
+  }
+
   apply(change: PresenceChangeRow): Outcome | null {
     if (change.seq <= this.seenSeq) return null;
     this.seenSeq = change.seq;
     if (change.recordedAt.getTime() > this.wait.row.deadline.getTime()) return null;
-    const pinned = this.wait.targets.filter((t) => t.state === 'PINNED');
+    const pinned = this.pinned;
     for (const target of pinned) {
       if (this.dropped.has(target.position)) continue;
       const meaning = classifyChange(target, change);
@@ -242,9 +265,10 @@ function outcome(
 }
 
 /**
- * Records outcomes for pending waits in one statement. A wait some other instance settled
- * first keeps that outcome: the `status = 'PENDING'` guard makes the first writer win, and
- * every caller gets back what is recorded.
+ * Records outcomes for pending waits in one statement (and one more read when another
+ * instance settled some first). A wait some other instance settled first keeps that
+ * outcome: the `status = 'PENDING'` guard makes the first writer win, and every caller gets
+ * back what is recorded.
  */
 export async function recordOutcomes(
   db: Queryable,
@@ -253,7 +277,7 @@ export async function recordOutcomes(
   if (settled.length === 0) return [];
   const column = (pick: (o: Outcome) => string | null) =>
     textArray(settled.map((s) => pick(s.outcome) ?? ''));
-  await db
+  const recorded: WaitRow[] = await db
     .update(waitsTable)
     .set({
       status: sql`v.status`,
@@ -269,17 +293,19 @@ export async function recordOutcomes(
           ${column((o) => o.seq?.toString() ?? null)}, ${column((o) => o.liveness)})
         as v(id, status, reason, agent_id, seq, liveness)`,
     )
-    .where(and(sql`${waitsTable.id} = v.id`, eq(waitsTable.status, 'PENDING')));
-  // What is recorded now: this writer's outcomes, or those another instance recorded first.
-  return db
-    .select()
-    .from(waitsTable)
-    .where(
-      inArray(
-        waitsTable.id,
-        settled.map((s) => s.waitId),
-      ),
-    );
+    .where(and(sql`${waitsTable.id} = v.id`, eq(waitsTable.status, 'PENDING')))
+    // Drizzle types an update with a raw FROM as returning nothing; it returns the waits' columns.
+    .returning()
+    .then((rows) => rows as unknown as WaitRow[]);
+  // What is recorded now: this writer's outcomes, and those another instance recorded first
+  // (read only when there are any).
+  if (recorded.length === settled.length) return recorded;
+  const mine = new Set(recorded.map((row) => row.id));
+  const others = settled.map((s) => s.waitId).filter((id) => !mine.has(id));
+  return [
+    ...recorded,
+    ...(await db.select().from(waitsTable).where(inArray(waitsTable.id, others))),
+  ];
 }
 
 /** Loads waits with their targets (two statements whatever the count). */
@@ -331,6 +357,17 @@ export async function settleNow(db: Db, wait: Wait): Promise<Wait> {
  * cursors is applied (one read per page for all of them, from the lowest cursor), then the
  * deadline. Waits still open are absent from the answer.
  */
+/** A page of changes by agent, each agent's in sequence order. */
+function byAgent(changes: readonly PresenceChangeRow[]): Map<string, PresenceChangeRow[]> {
+  const index = new Map<string, PresenceChangeRow[]>();
+  for (const change of changes) {
+    const list = index.get(change.agentId);
+    if (list) list.push(change);
+    else index.set(change.agentId, [change]);
+  }
+  return index;
+}
+
 export async function decideOutcomes(
   db: Queryable,
   goalId: string,
@@ -341,18 +378,17 @@ export async function decideOutcomes(
     const immediate = settler.start();
     if (immediate) decided.set(settler, immediate);
   }
+  let page: readonly PresenceChangeRow[] | null = null;
+  let index = new Map<string, PresenceChangeRow[]>();
   await feedChanges(
     db,
     goalId,
     () => settlers.filter((s) => !decided.has(s)),
     (settler, changes) => {
-      for (const change of changes) {
-        const outcome = settler.apply(change);
-        if (outcome) {
-          decided.set(settler, outcome);
-          return;
-        }
-      }
+      // Every settler gets the same page: index it once.
+      if (changes !== page) [page, index] = [changes, byAgent(changes)];
+      const outcome = settler.applyPage(changes, index);
+      if (outcome) decided.set(settler, outcome);
     },
   );
   const now = new Date();

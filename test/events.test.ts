@@ -84,6 +84,32 @@ describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
   );
 
   it.skipIf(driver === 'pglite')(
+    'notices its listening connection close at once, not at the next probe',
+    async () => {
+      // Probes a minute apart: only noticing the close itself can pass within the deadline.
+      const slow = new Doorbell({ probeMs: 60_000 });
+      await slow.open(database);
+      try {
+        const deaf: string[] = [];
+        const off = slow.onReconnect(() => {
+          const status = slow.status();
+          if (!status.listening) deaf.push(status.reason);
+        });
+        await killListener(slow);
+        await eventually(
+          () => (slow.stats.relistens > 0 && slow.status().listening ? true : undefined),
+          'a new listening connection',
+          3_000,
+        );
+        off();
+        await expectRingHeard(slow);
+      } finally {
+        await slow.close();
+      }
+    },
+  );
+
+  it.skipIf(driver === 'pglite')(
     'while it cannot listen it says why and polls; then listens again and catches up',
     async () => {
       let catchUps = 0;

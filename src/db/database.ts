@@ -28,16 +28,15 @@ export interface Database {
   readonly db: Db;
   /**
    * Opens a listening connection of its own for `channel` and resolves once its LISTEN is in
-   * place; `onNotify` gets each payload. On Postgres the driver reconnects a dropped
-   * connection by itself and calls `onRelisten` when its LISTEN is back (anything sent in
-   * between is lost); but a failed re-LISTEN is swallowed and nothing says so, so the doorbell
-   * proves the connection with probes and opens a new one (events/doorbell.ts).
+   * place; `onNotify` gets each payload. On Postgres the connection is never reconnected
+   * behind the caller's back (postgres.js' own re-LISTEN swallows failures): `onClose` says
+   * it is gone, at once, and the doorbell opens a new one (events/doorbell.ts).
    */
   listen(
     channel: string,
     name: string,
     onNotify: (payload: string) => void,
-    onRelisten: () => void,
+    onClose: () => void,
   ): Promise<Listener>;
   /** Sends a NOTIFY outside any transaction (the doorbell's probes). */
   notify(channel: string, payload: string): Promise<void>;
@@ -125,20 +124,28 @@ async function openPostgres(url: string, folder: string): Promise<Database> {
   return {
     driver: 'postgres',
     db,
-    async listen(channel, name, onNotify, onRelisten) {
+    async listen(channel, name, onNotify, onClose) {
+      // One connection, LISTEN sent as a plain query rather than through sql.listen(), so that
+      // its close reaches onClose instead of a silent reconnect; no lifetime limits, so it
+      // closes only when something is wrong.
+      // onnotify is a postgres.js option its type declarations leave out.
+      const notifications = {
+        onnotify: (from: string, payload: string) => {
+          if (from === channel) onNotify(payload);
+        },
+      };
       const listener = postgres(url, {
         max: 1,
+        max_lifetime: null,
+        fetch_types: false,
         onnotice: () => {},
         connect_timeout: 5,
-        backoff: reconnectBackoff,
         connection: { application_name: name },
+        onclose: onClose,
+        ...notifications,
       });
       try {
-        let first = true;
-        await listener.listen(channel, onNotify, () => {
-          if (!first) onRelisten();
-          first = false;
-        });
+        await listener.unsafe(`listen "${channel.replaceAll('"', '""')}"`);
       } catch (error) {
         await listener.end({ timeout: 0 });
         throw error;

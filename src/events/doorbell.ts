@@ -44,7 +44,7 @@ export interface DoorbellOptions {
   readonly log?: Logger;
 }
 
-const RELISTEN_BACKOFF_MS = [50, 100, 200, 400, 500] as const;
+const RELISTEN_BACKOFF_MS = [50, 100, 200, 250] as const;
 
 /**
  * Fans one LISTEN connection out to in-process handlers keyed by (kind, id), and knows
@@ -134,12 +134,18 @@ export class Doorbell {
   /** Opens a listening connection and proves it with a probe, or throws. */
   private async listen(): Promise<void> {
     const database = this.database as Database;
-    this.listener = await database.listen(
+    // A close before the LISTEN is in place fails this call instead (listener still null).
+    let listener: Listener | null = null;
+    listener = await database.listen(
       DOORBELL_CHANNEL,
       this.connectionName,
       (payload) => this.dispatch(payload),
-      () => this.catchUp(),
+      // Only the current connection counts: a replaced or closing one may report late.
+      () => {
+        if (listener && this.listener === listener) this.deaf('its listening connection closed');
+      },
     );
+    this.listener = listener;
     await new Promise<void>((resolve, reject) => {
       const timeout = setTimeout(
         () => reject(new Error('the first probe did not come back')),

@@ -101,12 +101,12 @@ export async function openDatabase(
 
 /**
  * Seconds before postgres.js tries a dropped connection again: 50 ms doubling to at most
- * 500 ms. Its default grows as 3^retries / 100 up to 20 s, counted over the whole pool, so
+ * 250 ms. Its default grows as 3^retries / 100 up to 20 s, counted over the whole pool, so
  * after a restart of a few seconds the gateway stayed unable to write (and its streams
  * silent) for 10–15 s after the database accepted writes again.
  */
 export const reconnectBackoff = (retries: number): number =>
-  Math.min(0.05 * 2 ** Math.max(0, retries - 1), 0.5);
+  Math.min(0.05 * 2 ** Math.max(0, retries - 1), 0.25);
 
 async function openPostgres(url: string, folder: string): Promise<Database> {
   await migrateWithLock(url, folder);

@@ -172,3 +172,40 @@ describe('database: BEGIN that fills a connection pipeline (postgres)', () => {
     }
   });
 });
+
+describe(`database: an error of a connection that died (${driver})`, () => {
+  // Found by `npm run faults` (a Postgres restart): postgres.js 3.4.9 kept the error a dying
+  // backend sent (57P01 admin_shutdown) and failed the first query on its new connection with
+  // it, so a request after the database was back answered an error
+  // (porsager/postgres#1223, patches/postgres+3.4.9.patch).
+  it.skipIf(driver === 'pglite')(
+    'is not replayed to the first query after it reconnects',
+    async () => {
+      const url = process.env.TEST_DATABASE_URL as string;
+      // One connection, so the next query surely runs on the reconnected one.
+      const one = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        const [row] = await one<{ pid: number }[]>`select pg_backend_pid() as pid`;
+        const pid = row?.pid;
+        const sleeping = one`select pg_sleep(30)`.then(
+          () => null,
+          (error: { code?: string }) => error,
+        );
+        await eventually(async () => {
+          const [killed] = rows(
+            await database.db.execute(
+              sql`select pg_terminate_backend(pid) as done from pg_stat_activity
+                  where pid = ${pid} and query like '%pg_sleep%'`,
+            ),
+          );
+          return killed?.done ? true : undefined;
+        }, 'the sleeping query terminated');
+        expect(await sleeping).toMatchObject({ code: 'CONNECTION_CLOSED' });
+        const [after] = await one<{ answer: number }[]>`select 1 as answer`;
+        expect(after?.answer).toBe(1);
+      } finally {
+        await one.end({ timeout: 0 });
+      }
+    },
+  );
+});

@@ -104,6 +104,27 @@ describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
   );
 
   it.skipIf(driver === 'pglite')(
+    'a listening connection killed while its first probe is out is replaced at once',
+    async () => {
+      // Probes a minute apart: waiting out a lost first probe (two minutes) cannot pass.
+      const slow = new Doorbell({ probeMs: 60_000 });
+      await slow.open(database);
+      try {
+        const until = Date.now() + 1_000;
+        while (Date.now() < until) await killListener(slow);
+        await eventually(
+          () => (slow.status().listening ? true : undefined),
+          'listening again after the burst',
+          3_000,
+        );
+        await expectRingHeard(slow);
+      } finally {
+        await slow.close();
+      }
+    },
+  );
+
+  it.skipIf(driver === 'pglite')(
     'while it cannot listen it says why and polls; then listens again and catches up',
     async () => {
       let catchUps = 0;

@@ -134,30 +134,35 @@ export class Doorbell {
   /** Opens a listening connection and proves it with a probe, or throws. */
   private async listen(): Promise<void> {
     const database = this.database as Database;
-    // A close before the LISTEN is in place fails this call instead (listener still null).
+    // A close before the LISTEN is in place fails this call instead (listener still null); a
+    // close while the first probe is out fails it at once, not after the probe's timeout.
     let listener: Listener | null = null;
+    let proving: ((error: Error) => void) | null = null;
     listener = await database.listen(
       DOORBELL_CHANNEL,
       this.connectionName,
       (payload) => this.dispatch(payload),
       // Only the current connection counts: a replaced or closing one may report late.
       () => {
-        if (listener && this.listener === listener) this.deaf('its listening connection closed');
+        if (proving) proving(new Error('its listening connection closed'));
+        else if (listener && this.listener === listener)
+          this.deaf('its listening connection closed');
       },
     );
     this.listener = listener;
     await new Promise<void>((resolve, reject) => {
+      const settle = (error?: Error) => {
+        clearTimeout(timeout);
+        proving = null;
+        if (error) reject(error);
+        else resolve();
+      };
       const timeout = setTimeout(
-        () => reject(new Error('the first probe did not come back')),
+        () => settle(new Error('the first probe did not come back')),
         2 * this.options.probeMs,
       );
-      this.sendProbe(() => {
-        clearTimeout(timeout);
-        resolve();
-      }).catch((error: unknown) => {
-        clearTimeout(timeout);
-        reject(error);
-      });
+      proving = settle;
+      this.sendProbe(() => settle()).catch((error: unknown) => settle(error as Error));
     });
   }
 

@@ -7,6 +7,7 @@ import {
 } from 'node:http';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { RequestCache } from '@pothos/plugin-scope-auth';
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { OperationResult } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -163,6 +164,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
           setResult(observe(result, record, false));
         },
       } satisfies Plugin,
+      releaseScopeCache,
       deps.fanOut.plugin,
       deps.responses.plugin,
       compiledExecution,
@@ -426,6 +428,18 @@ function serveMetrics(metrics: Metrics, res: ServerResponse): void {
     () => sendJson(res, 500, { error: 'metrics could not be collected' }),
   );
 }
+
+/**
+ * Pothos scope-auth memoizes scope checks in a cache of its own (six Maps) per context, for
+ * as long as the context lives; a subscription's context lives as long as the subscription.
+ * What the subscribe memoized serves nothing later, so it is dropped then. (Not after each
+ * event too: a hook on every event wraps every subscription's stream once more.)
+ */
+const releaseScopeCache: Plugin = {
+  onSubscribe: () => ({
+    onSubscribeResult: ({ args }) => RequestCache.clearForContext(args.contextValue),
+  }),
+};
 
 /**
  * An operation's parse or validation error, rebuilt as this module's GraphQLError: the parser

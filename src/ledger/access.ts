@@ -31,8 +31,6 @@ export async function checkLedgerAccess(
   if (caller?.kind === 'PROVIDER') {
     throw new ForbiddenError('a PROVIDER may not read evidence ledgers');
   }
-  const gap = await checkGoalScope(q, caller, goalId);
-  if (gap) return gap;
   const a = agentsTable;
   const d = delegationsTable;
   const v = visionsTable;
@@ -41,14 +39,10 @@ export async function checkLedgerAccess(
   // Everything else a read needs before its scope, in the same round trip: whether the goal
   // knows the agent, its roleScope, the ledger head, and the stamp of everything the
   // other-agent frontier is computed from (ledger head, work sequence, registry).
-  const [context] = rowsOf<{
-    known: boolean;
-    active: boolean;
-    role_scope: string | null;
-    head: string | null;
-    stamp: string;
-  }>(
-    await q.execute(sql`select
+  // The goal scope check is independent of it: both are sent at once (one round trip).
+  const [gap, contextRows] = await Promise.all([
+    checkGoalScope(q, caller, goalId),
+    q.execute(sql`select
       exists (select 1 from ${a} where ${a.goalId} = ${goalId} and ${a.agentId} = ${agentId})
       or exists (select 1 from ${d} where ${d.goalId} = ${goalId} and ${d.agentId} = ${agentId})
       as known,
@@ -62,7 +56,15 @@ export async function checkLedgerAccess(
         (select concat_ws(':', count(*), max(${a.registeredAt}), max(${a.retiredAt}))
           from ${a} where ${a.goalId} = ${goalId}),
         (select count(*) from ${d} where ${d.goalId} = ${goalId})) as stamp`),
-  );
+  ]);
+  if (gap) return gap;
+  const [context] = rowsOf<{
+    known: boolean;
+    active: boolean;
+    role_scope: string | null;
+    head: string | null;
+    stamp: string;
+  }>(contextRows);
   if (!context?.known) {
     throw new InputError(
       `agentId "${agentId}" is not an agent registered in goal "${goalId}": pass a registered agent id (a host surface such as codex, codex-cli or claude-code is not an agent id)`,

@@ -42,17 +42,19 @@ function canonicalRow(e: LedgerEvent): string {
 }
 
 /**
- * Digests of every prefix of `newestFirst`: entry L is the digest of its first L rows. The
- * canonical serialization is a header line naming the schema, goal and agent, then one
- * JSON line per row, newest first; so a page of L rows is a prefix of a page of L + 1 and
- * all of them cost one pass.
+ * The canonical serialization is a header line naming the schema, goal and agent, then one
+ * JSON line per row, newest first; so a page of L rows is a prefix of a page of L + 1.
  */
+const header = (goalId: string, agentId: string) =>
+  createHash('sha256').update(JSON.stringify([SCHEMA_VERSION, goalId, agentId]));
+
+/** Digests of every prefix of `newestFirst`, in one pass: entry L is the digest of its first L rows. */
 export function prefixDigests(
   goalId: string,
   agentId: string,
   newestFirst: readonly LedgerEvent[],
 ) {
-  const hash = createHash('sha256').update(JSON.stringify([SCHEMA_VERSION, goalId, agentId]));
+  const hash = header(goalId, agentId);
   const digests = [`sha256:${hash.copy().digest('hex')}`];
   for (const row of newestFirst) {
     hash.update(`\n${canonicalRow(row)}`);
@@ -61,11 +63,13 @@ export function prefixDigests(
   return digests;
 }
 
-/** The stable hash of a read's rows: sha256 of their canonical serialization. */
+/** The stable hash of a read's rows: sha256 of their canonical serialization (one digest, not one per prefix). */
 export function digestOf(
   goalId: string,
   agentId: string,
   newestFirst: readonly LedgerEvent[],
 ): string {
-  return prefixDigests(goalId, agentId, newestFirst).at(-1) as string;
+  const hash = header(goalId, agentId);
+  for (const row of newestFirst) hash.update(`\n${canonicalRow(row)}`);
+  return `sha256:${hash.digest('hex')}`;
 }

@@ -114,73 +114,78 @@ export async function evidenceLedger(
   const goalId = validateId('goalId', args.goalId);
   const agentId = validateId('agentId', args.agentId);
   const filters = validateFilters(args);
-  return db.transaction(
-    async (tx) => {
-      const base = {
-        schemaVersion: SCHEMA_VERSION,
-        goalId,
-        agentId,
-        generatedAt: new Date(),
-        source: { eventLog: true, workGraph: true, deliveries: false },
-        filters,
-      } as const;
-      const access = await checkLedgerAccess(tx, caller, goalId, agentId);
-      if (access.type === 'ScopeGap') {
-        return {
-          ...base,
-          scope: {
-            audience: caller?.kind ?? null,
-            currentAgentDetail: false,
-            otherAgentDetail: 'OMITTED',
-            lanePrefixes: [],
-          },
-          events: [],
-          page: { headSeq: 0n, olderCursor: null, hasOlder: false },
-          otherAgentFrontier: [],
-          omittedFrontierRowCount: 0,
-          readerHints: { requiredBefore: [...ledgerReadPurposes], nextRequiredReads: [] },
-          digest: digestOf(goalId, agentId, []),
-          scopeGap: access,
-        } satisfies EvidenceLedgerPacket;
-      }
-      // The frontier does not depend on the scope: it is sent along with the scope reads.
-      const frontierRead = filters.includeOtherAgentFrontier
-        ? otherAgentFrontier(tx, goalId, agentId, access, frontiers)
-        : Promise.resolve({ rows: [], omitted: 0 });
-      frontierRead.catch(() => {}); // awaited below; a failure aborts the transaction anyway
-      const [scope, blocking] = await Promise.all([
-        loadAgentScope(tx, goalId, agentId, access.roleScope),
-        filters.todoId === null ? null : blockingGates(tx, goalId, filters.todoId),
-      ]);
-      const [page, frontier] = await Promise.all([
-        scopedRows(tx, scope, filters, blocking),
-        frontierRead,
-      ]);
-      const headSeq = access.headSeq;
-      const events = [...page.newestFirst].reverse();
+  return db.transaction(async (tx) => {
+    // One snapshot for every read. Set in the transaction rather than as its options, which
+    // would cost a round trip of its own before the first read: sent with the access check,
+    // it still comes first on the connection.
+    const snapshot = tx.execute(sql`set transaction isolation level repeatable read, read only`);
+    snapshot.catch(() => {}); // awaited below, with the access check
+    const base = {
+      schemaVersion: SCHEMA_VERSION,
+      goalId,
+      agentId,
+      generatedAt: new Date(),
+      source: { eventLog: true, workGraph: true, deliveries: false },
+      filters,
+    } as const;
+    const [, access] = await Promise.all([
+      snapshot,
+      checkLedgerAccess(tx, caller, goalId, agentId),
+    ]);
+    if (access.type === 'ScopeGap') {
       return {
         ...base,
         scope: {
           audience: caller?.kind ?? null,
-          currentAgentDetail: true,
-          otherAgentDetail: filters.includeOtherAgentFrontier ? 'COMPRESSED_FRONTIER' : 'OMITTED',
-          lanePrefixes: scope.lanePrefixes,
+          currentAgentDetail: false,
+          otherAgentDetail: 'OMITTED',
+          lanePrefixes: [],
         },
-        events,
-        page: {
-          headSeq,
-          olderCursor: page.hasOlder ? (events[0]?.seq ?? null) : null,
-          hasOlder: page.hasOlder,
-        },
-        otherAgentFrontier: frontier.rows,
-        omittedFrontierRowCount: frontier.omitted,
-        readerHints: readerHints(goalId, agentId, filters, events, page.hasOlder),
-        digest: digestOf(goalId, agentId, page.newestFirst),
-        scopeGap: null,
+        events: [],
+        page: { headSeq: 0n, olderCursor: null, hasOlder: false },
+        otherAgentFrontier: [],
+        omittedFrontierRowCount: 0,
+        readerHints: { requiredBefore: [...ledgerReadPurposes], nextRequiredReads: [] },
+        digest: digestOf(goalId, agentId, []),
+        scopeGap: access,
       } satisfies EvidenceLedgerPacket;
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  );
+    }
+    // The frontier does not depend on the scope: it is sent along with the scope reads.
+    const frontierRead = filters.includeOtherAgentFrontier
+      ? otherAgentFrontier(tx, goalId, agentId, access, frontiers)
+      : Promise.resolve({ rows: [], omitted: 0 });
+    frontierRead.catch(() => {}); // awaited below; a failure aborts the transaction anyway
+    const [scope, blocking] = await Promise.all([
+      loadAgentScope(tx, goalId, agentId, access.roleScope),
+      filters.todoId === null ? null : blockingGates(tx, goalId, filters.todoId),
+    ]);
+    const [page, frontier] = await Promise.all([
+      scopedRows(tx, scope, filters, blocking),
+      frontierRead,
+    ]);
+    const headSeq = access.headSeq;
+    const events = [...page.newestFirst].reverse();
+    return {
+      ...base,
+      scope: {
+        audience: caller?.kind ?? null,
+        currentAgentDetail: true,
+        otherAgentDetail: filters.includeOtherAgentFrontier ? 'COMPRESSED_FRONTIER' : 'OMITTED',
+        lanePrefixes: scope.lanePrefixes,
+      },
+      events,
+      page: {
+        headSeq,
+        olderCursor: page.hasOlder ? (events[0]?.seq ?? null) : null,
+        hasOlder: page.hasOlder,
+      },
+      otherAgentFrontier: frontier.rows,
+      omittedFrontierRowCount: frontier.omitted,
+      readerHints: readerHints(goalId, agentId, filters, events, page.hasOlder),
+      digest: digestOf(goalId, agentId, page.newestFirst),
+      scopeGap: null,
+    } satisfies EvidenceLedgerPacket;
+  });
 }
 
 /** Gates whose rows block `todoId`: covering a scope it requires, or named by a `gate_resolved:` condition. */

@@ -1,4 +1,3 @@
-import { Repeater } from '@repeaterjs/repeater';
 import type { Db } from '../db/database.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { GoalWatchers } from '../presence/watchers.ts';
@@ -7,7 +6,7 @@ import { decideOutcomes, type Outcome, recordOutcomes, Settler, type Wait } from
 interface Watcher {
   readonly settler: Settler;
   /** Delivers the recorded terminal state. */
-  readonly finish: (wait: Wait) => void;
+  finish(wait: Wait): void;
 }
 
 /**
@@ -34,23 +33,9 @@ export class WaitKeeper {
    * and could not be pinned, also when it ended at once.
    */
   watch(wait: Wait, started = false): AsyncIterableIterator<Wait> {
-    return new Repeater<Wait>(async (push, stop) => {
-      const endedAtOnce = wait.row.status !== 'PENDING';
-      if (started && endedAtOnce) await push(asPending(wait));
-      await push(wait);
-      if (endedAtOnce) return stop();
-      const goalId = wait.row.goalId;
-      const settled = new Promise<Wait>((finish) => {
-        const watcher: Watcher = { settler: new Settler(wait), finish };
-        this.watchers.join(goalId, watcher);
-        void stop.then(() => this.watchers.leave(goalId, watcher));
-        this.watchers.wakeAt(goalId, watcher, wait.row.deadline);
-        void this.watchers.pump(goalId);
-      });
-      const final = await Promise.race([settled, stop.then(() => null)]);
-      if (final) await push(final);
-      stop();
-    });
+    const endedAtOnce = wait.row.status !== 'PENDING';
+    const first = started && endedAtOnce ? [asPending(wait), wait] : [wait];
+    return new WaitStream(this.watchers, first, new Settler(wait), !endedAtOnce);
   }
 
   close(): void {
@@ -77,6 +62,72 @@ export class WaitKeeper {
         watcher.finish({ ...watcher.settler.wait, row });
       }
     }
+  }
+}
+
+/**
+ * One subscription's wait as a plain iterator that is also its goal's watcher: a pending wait
+ * costs this object and its settler, not a Repeater with its executor, promises and closures
+ * (thousands of waits may be pending on one instance). It joins its goal on the first `next`
+ * that has nothing queued, so a stream never read holds nothing.
+ */
+class WaitStream implements AsyncIterableIterator<Wait>, Watcher {
+  /** The next `next` call's resolver while the consumer waits for the terminal state. */
+  private waiting: ((result: IteratorResult<Wait>) => void) | null = null;
+  private joined = false;
+
+  constructor(
+    private readonly watchers: GoalWatchers<Watcher>,
+    private readonly queue: Wait[],
+    readonly settler: Settler,
+    /** Whether a terminal state is still to come (not ended at once, finished or returned). */
+    private pending: boolean,
+  ) {}
+
+  next(): Promise<IteratorResult<Wait>> {
+    const queued = this.queue.shift();
+    if (queued) return Promise.resolve({ value: queued, done: false });
+    if (!this.pending) return Promise.resolve({ value: undefined, done: true });
+    if (!this.joined) {
+      this.joined = true;
+      const { goalId, deadline } = this.settler.wait.row;
+      this.watchers.join(goalId, this);
+      this.watchers.wakeAt(goalId, this, deadline);
+      void this.watchers.pump(goalId);
+    }
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+    });
+  }
+
+  /** Called by the keeper once the outcome is recorded, after it left the goal. */
+  finish(wait: Wait): void {
+    // A settle that began before `return` may still finish this stream: nothing more is read.
+    if (!this.pending) return;
+    this.pending = false;
+    this.joined = false;
+    this.deliver({ value: wait, done: false });
+  }
+
+  return(): Promise<IteratorResult<Wait>> {
+    if (this.joined) this.watchers.leave(this.settler.wait.row.goalId, this);
+    this.pending = false;
+    this.joined = false;
+    this.queue.length = 0;
+    const done: IteratorResult<Wait> = { value: undefined, done: true };
+    this.deliver(done);
+    return Promise.resolve(done);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<Wait> {
+    return this;
+  }
+
+  private deliver(result: IteratorResult<Wait>): void {
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) waiting(result);
+    else if (!result.done) this.queue.push(result.value);
   }
 }
 

@@ -85,6 +85,30 @@ describe(`fan-out groups (${driver})`, () => {
     for (const member of members) member.socket.close();
   });
 
+  it('members share one group, which closes when its last member ends', async () => {
+    const { goalId, report } = await world();
+    const before = t.gateway.deps.fanOut.size;
+    const members = await Promise.all([1, 2, 3].map(() => rawSocket(t.wsUrl, t.adminToken)));
+    for (const member of members) member.subscribe('s', PRESENCE_CHANGED, { goalId, after: '0' });
+    await report('WORKING');
+    for (const member of members)
+      await eventually(() => (member.nexts().length >= 1 ? true : undefined), 'the first change');
+    expect(t.gateway.deps.fanOut.size).toBe(before + 1);
+    members[0]?.socket.close();
+    members[1]?.socket.close();
+    await report('IDLE');
+    await eventually(
+      () => ((members[2]?.nexts().length ?? 0) >= 2 ? true : undefined),
+      'the second change',
+    );
+    expect(t.gateway.deps.fanOut.size).toBe(before + 1);
+    members[2]?.socket.close();
+    await eventually(
+      () => (t.gateway.deps.fanOut.size === before ? true : undefined),
+      'the group closed',
+    );
+  });
+
   it('a slow member holds nobody: the others get every event while it reads nothing, then it catches up in order', async () => {
     const { goalId, report } = await world();
     const fast = await rawSocket(t.wsUrl, t.adminToken);

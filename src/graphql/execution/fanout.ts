@@ -30,7 +30,9 @@ interface ExecutionContext {
 export class FanOutGroups {
   /** Executions of subscription events, and events a member took from its group's result. */
   readonly stats = { executions: 0, shared: 0 };
-  private readonly results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+  /** Open groups by key, so members share one group (and one copy of its long key). */
+  private readonly groups = new Map<string, Group>();
+  private readonly results = new WeakMap<object, Map<Group, Promise<ExecutionResult>>>();
 
   /** The envelop plugin: subscriptions run through `subscribe` below. */
   readonly plugin: Plugin<ExecutionContext> = {
@@ -51,24 +53,41 @@ export class FanOutGroups {
     if (!('schema' in buildExecutionContext(args))) return subscribe(args) as ExecutionResult;
     const source = await createSourceEventStream(args);
     if (!isAsyncIterable(source)) return source;
-    return new MemberEvents(this, source[Symbol.asyncIterator](), operationKey(args), args);
+    const key = operationKey(args);
+    let group = this.groups.get(key);
+    if (!group) {
+      group = { key, members: 0 };
+      this.groups.set(key, group);
+    }
+    group.members++;
+    return new MemberEvents(this, source[Symbol.asyncIterator](), group, args);
+  }
+
+  /** Open groups: each holds its key once, whatever its member count. */
+  get size(): number {
+    return this.groups.size;
+  }
+
+  /** A member's stream ended: the last one out closes its group. */
+  leave(group: Group): void {
+    if (--group.members === 0) this.groups.delete(group.key);
   }
 
   /** The group's result for `event` (executed by whichever member asks first). */
-  resultFor(key: string, event: unknown, args: ExecutionArgs): Promise<ExecutionResult> {
+  resultFor(group: Group, event: unknown, args: ExecutionArgs): Promise<ExecutionResult> {
     if (typeof event !== 'object' || event === null) return this.run(event, args);
     let byGroup = this.results.get(event);
     if (!byGroup) {
       byGroup = new Map();
       this.results.set(event, byGroup);
     }
-    const known = byGroup.get(key);
+    const known = byGroup.get(group);
     if (known) {
       this.stats.shared++;
       return known;
     }
     const result = this.run(event, args);
-    byGroup.set(key, result);
+    byGroup.set(group, result);
     return result;
   }
 
@@ -110,6 +129,12 @@ export function scopeOf(caller: Caller | null): unknown {
   return Object.entries(scope).sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
+/** Members sharing a key; `members` counts those whose stream has not ended. */
+interface Group {
+  readonly key: string;
+  members: number;
+}
+
 const DONE: IteratorResult<never> = { done: true, value: undefined };
 
 /**
@@ -118,24 +143,28 @@ const DONE: IteratorResult<never> = { done: true, value: undefined };
  * mapping. A class rather than closures: an instance holds one per open subscription.
  */
 class MemberEvents implements AsyncIterableIterator<ExecutionResult> {
+  /** Null once this member has left its group. */
+  private group: Group | null;
+
   constructor(
     private readonly groups: FanOutGroups,
     private readonly iterator: AsyncIterator<unknown>,
-    private readonly key: string,
+    group: Group,
     private readonly args: ExecutionArgs,
-  ) {}
+  ) {
+    this.group = group;
+  }
 
   [Symbol.asyncIterator](): this {
     return this;
   }
 
   async next(): Promise<IteratorResult<ExecutionResult>> {
-    const item = await this.iterator.next();
-    if (item.done) return DONE;
-    return { done: false, value: await this.groups.resultFor(this.key, item.value, this.args) };
+    return this.result(await this.iterator.next());
   }
 
   async return(): Promise<IteratorResult<ExecutionResult>> {
+    this.leave();
     await this.iterator.return?.();
     return DONE;
   }
@@ -143,11 +172,23 @@ class MemberEvents implements AsyncIterableIterator<ExecutionResult> {
   async throw(error: unknown): Promise<IteratorResult<ExecutionResult>> {
     if (this.iterator.throw) {
       const item = await this.iterator.throw(error);
-      if (!item.done)
-        return { done: false, value: await this.groups.resultFor(this.key, item.value, this.args) };
+      if (!item.done) return this.result(item);
     }
     await this.return();
     throw error;
+  }
+
+  private async result(item: IteratorResult<unknown>): Promise<IteratorResult<ExecutionResult>> {
+    if (item.done || !this.group) {
+      this.leave();
+      return DONE;
+    }
+    return { done: false, value: await this.groups.resultFor(this.group, item.value, this.args) };
+  }
+
+  private leave(): void {
+    if (this.group) this.groups.leave(this.group);
+    this.group = null;
   }
 }
 

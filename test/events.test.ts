@@ -85,31 +85,21 @@ describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
 
   it.skipIf(driver === 'pglite')(
     'notices its listening connection close at once, not at the next probe',
-    async () => {
-      // Probes a minute apart: only noticing the close itself can pass within the deadline.
-      const slow = new Doorbell({ probeMs: 60_000 });
-      await slow.open(database);
-      try {
+    () =>
+      withSlowDoorbell(async (slow) => {
         await killListener(slow);
         await eventually(
           () => (slow.stats.relistens > 0 && slow.status().listening ? true : undefined),
           'a new listening connection',
           3_000,
         );
-        await expectRingHeard(slow);
-      } finally {
-        await slow.close();
-      }
-    },
+      }),
   );
 
   it.skipIf(driver === 'pglite')(
     'a listening connection killed while its first probe is out is replaced at once',
-    async () => {
-      // Probes a minute apart: waiting out a lost first probe (two minutes) cannot pass.
-      const slow = new Doorbell({ probeMs: 60_000 });
-      await slow.open(database);
-      try {
+    () =>
+      withSlowDoorbell(async (slow) => {
         const until = Date.now() + 1_000;
         while (Date.now() < until) await killListener(slow);
         await eventually(
@@ -117,11 +107,7 @@ describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
           'listening again after the burst',
           3_000,
         );
-        await expectRingHeard(slow);
-      } finally {
-        await slow.close();
-      }
-    },
+      }),
   );
 
   it.skipIf(driver === 'pglite')(
@@ -156,6 +142,21 @@ describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
     },
   );
 });
+
+/**
+ * Runs `recover` on a doorbell that probes a minute apart, so that only noticing a close
+ * itself can pass a test's deadline, then checks that it hears rings again.
+ */
+async function withSlowDoorbell(recover: (slow: Doorbell) => Promise<void>): Promise<void> {
+  const slow = new Doorbell({ probeMs: 60_000 });
+  await slow.open(database);
+  try {
+    await recover(slow);
+    await expectRingHeard(slow);
+  } finally {
+    await slow.close();
+  }
+}
 
 async function killListener(bell: Doorbell): Promise<void> {
   await database.db.execute(

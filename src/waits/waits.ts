@@ -220,12 +220,11 @@ export class Settler {
     return null;
   }
 
-  apply(change: PresenceChangeRow): Outcome | null {
+  private apply(change: PresenceChangeRow): Outcome | null {
     if (change.seq <= this.seenSeq) return null;
     this.seenSeq = change.seq;
     if (change.recordedAt.getTime() > this.wait.row.deadline.getTime()) return null;
-    const pinned = this.pinned;
-    for (const target of pinned) {
+    for (const target of this.pinned) {
       if (this.dropped.has(target.position)) continue;
       const meaning = classifyChange(target, change);
       if (!meaning) continue;
@@ -240,7 +239,7 @@ export class Settler {
       if (drop) {
         this.dropped.add(target.position);
         this.firstDrop ??= drop;
-        if (this.dropped.size === pinned.length) return this.firstDrop;
+        if (this.dropped.size === this.pinned.length) return this.firstDrop;
       }
     }
     return null;

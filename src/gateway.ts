@@ -8,6 +8,7 @@ import { StreamHub } from './events/hub.ts';
 import type { AppDeps } from './graphql/context.ts';
 import { FanOutGroups } from './graphql/execution/fanout.ts';
 import { ResponseCache } from './graphql/execution/response-cache.ts';
+import { maskError, UNEXPECTED_MESSAGE } from './graphql/masking.ts';
 import { startTracing, type Tracing } from './http/tracing.ts';
 import type { LedgerEvent } from './ledger/append.ts';
 import { FrontierCache } from './ledger/frontier.ts';
@@ -80,7 +81,7 @@ export async function startGateway(
     waits,
     deliveries,
     log,
-    fanOut: new FanOutGroups(),
+    fanOut: new FanOutGroups((error) => maskError(error, UNEXPECTED_MESSAGE, { config, log })),
     responses: new ResponseCache(doorbell, config.responseCache ?? true),
     credentials: new CredentialCache(database.db, hashToken(adminToken), doorbell, {
       ...options.credentials,

@@ -15,11 +15,16 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { ConfigError } from './config.ts';
 import type { Caller } from './core/caller.ts';
-import { ForbiddenError, InputError, UnauthenticatedError } from './core/errors.ts';
+import { UnauthenticatedError } from './core/errors.ts';
 import { serveDashboard } from './dashboard-assets.ts';
-import { SubscriberTooSlow } from './events/hub.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { compiledExecution } from './graphql/execution/jit.ts';
+import {
+  describeUnexpected,
+  maskError,
+  UNEXPECTED_MESSAGE,
+  withoutSuggestions,
+} from './graphql/masking.ts';
 import { schema } from './graphql/schema.ts';
 import { screenInput } from './graphql/screen-input.ts';
 import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts';
@@ -121,7 +126,10 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     renderGraphiQL,
     // Unexpected errors are logged once, by maskError; client mistakes are not server events.
     logging: false,
-    maskedErrors: { maskError: (error, message) => maskError(error, message, deps) },
+    maskedErrors: {
+      errorMessage: UNEXPECTED_MESSAGE,
+      maskError: (error, message) => maskError(error, message, deps),
+    },
     context: async (initial): Promise<Context> => {
       const caller =
         initial.caller !== undefined
@@ -165,6 +173,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         },
       } satisfies Plugin,
       releaseScopeCache,
+      // Last of the plugins that see subscriptions: it ends their onSubscribe chain.
       deps.fanOut.plugin,
       deps.responses.plugin,
       compiledExecution,
@@ -518,88 +527,3 @@ const closedSchema: Plugin = {
       );
   },
 };
-
-const withoutSuggestions = (message: string) => message.replace(/ ?Did you mean [^?]*\?/g, '');
-
-const CODES = [
-  { type: InputError, code: 'BAD_USER_INPUT', status: 200 },
-  { type: ForbiddenError, code: 'FORBIDDEN', status: 200 },
-  { type: UnauthenticatedError, code: 'UNAUTHENTICATED', status: 401 },
-  { type: SubscriberTooSlow, code: 'SUBSCRIBER_TOO_SLOW', status: 200 },
-] as const;
-
-/** What the limit plugins say instead of their limits (which are not echoed). */
-const LIMIT_MESSAGE = 'Syntax Error: Query validation error.';
-
-/**
- * Errors the services throw on purpose keep their message and get a code; GraphQL errors
- * raised by parsing, validation, variable coercion or the auth plugin get a code too, without
- * "Did you mean" hints when exploration is off; anything else is masked, and logged with an
- * error id the client also gets — never with the query's parameters.
- */
-function maskError(error: unknown, message: string, deps: AppDeps): Error {
-  const located = error instanceof GraphQLError ? error : null;
-  const original = located?.originalError ?? error;
-  const known = CODES.find(({ type }) => original instanceof type);
-  if (known && original instanceof Error) {
-    return new GraphQLError(original.message, {
-      nodes: located?.nodes,
-      path: located?.path,
-      extensions: {
-        code: known.code,
-        ...(original instanceof InputError && original.field ? { field: original.field } : {}),
-        ...(known.status !== 200 ? { http: { status: known.status } } : {}),
-      },
-    });
-  }
-  if (located && (!located.originalError || located.originalError instanceof GraphQLError)) {
-    const limit = located.message === LIMIT_MESSAGE;
-    const coercion =
-      /^Variable "\$|^(Expected value of type|Int cannot|Float cannot|String cannot|Boolean cannot|ID cannot|Enum ")/.test(
-        located.message,
-      );
-    const text = limit
-      ? "the operation exceeds this server's limits on depth, aliases, tokens, directives or cost"
-      : deps.config.exploration
-        ? located.message
-        : withoutSuggestions(located.message);
-    const code =
-      located.extensions.code ??
-      (limit || coercion ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED');
-    return new GraphQLError(text, {
-      nodes: located.nodes,
-      path: located.path,
-      extensions: { ...located.extensions, code },
-    });
-  }
-  const errorId = randomUUID();
-  deps.log.error('unexpected error', {
-    errorId,
-    path: located?.path?.join('.'),
-    ...describeUnexpected(original),
-  });
-  return new GraphQLError(message, {
-    nodes: located?.nodes,
-    path: located?.path,
-    extensions: { code: 'INTERNAL_SERVER_ERROR', errorId },
-  });
-}
-
-/**
- * An unexpected error for the log: its class, the database's error code and the stack frames.
- * Never its message: a failed query's message carries its SQL parameters (bodies, titles,
- * token hashes).
- */
-function describeUnexpected(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { kind: typeof error };
-  const cause = error.cause as { code?: unknown; name?: unknown } | undefined;
-  return {
-    kind: error.constructor.name,
-    dbCode: (error as { code?: unknown }).code ?? cause?.code,
-    cause: cause instanceof Error ? cause.constructor.name : undefined,
-    frames: error.stack
-      ?.split('\n')
-      .filter((line) => line.trimStart().startsWith('at '))
-      .slice(0, 8),
-  };
-}

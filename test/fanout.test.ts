@@ -1,5 +1,16 @@
+import {
+  GraphQLBoolean,
+  GraphQLError,
+  GraphQLInt,
+  GraphQLObjectType,
+  GraphQLSchema,
+  parse,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { startGateway } from '../src/gateway.ts';
+import { FanOutGroups } from '../src/graphql/execution/fanout.ts';
+import { createLogger } from '../src/log.ts';
 import { CLOSE_FORBIDDEN } from '../src/server.ts';
 import { t } from './support/gateway-per-file.ts';
 import {
@@ -7,10 +18,13 @@ import {
   driver,
   eventually,
   issueCredential,
+  openTestDatabase,
   registerAgent,
   registerProvider,
   subscribe,
+  testConfig,
   wsClient,
+  wsQuery,
 } from './support/harness.ts';
 
 const PRESENCE_CHANGED = `subscription($goalId: ID!, $after: Seq) {
@@ -206,5 +220,114 @@ describe(`fan-out groups (${driver})`, () => {
     expect(executions() - before).toBe(8);
     for (const stream of [...streams, joined]) stream.dispose();
     for (const client of [...clients, again]) await client.dispose();
+  });
+});
+
+describe(`fan-out groups mask errors (${driver})`, () => {
+  it('masks a subscription that fails on the database, and logs it with the error id the client gets', async () => {
+    const lines: string[] = [];
+    const broken = await openTestDatabase();
+    const config = testConfig();
+    const gateway = await startGateway(
+      config,
+      createLogger('error', (line) => lines.push(line)),
+      { database: broken },
+    );
+    const goalId = 'goal-of-a-broken-database';
+    let closed: { code: number; reason: string } | null = null;
+    const client = wsClient(
+      gateway.url.replace('http://', 'ws://'),
+      config.adminToken as string,
+      (event) => {
+        closed = event;
+      },
+    );
+    await wsQuery(client, '{ __typename }'); // connected while the database still answered
+    await broken.close(); // every query now fails inside the driver
+    const stream = subscribe(client, PRESENCE_CHANGED, { goalId, after: '0' }, 'presenceChanged');
+    await stream.completed;
+    expect(stream.errors).toEqual([
+      expect.objectContaining({
+        message: 'Unexpected error.',
+        extensions: expect.objectContaining({
+          code: 'INTERNAL_SERVER_ERROR',
+          errorId: expect.any(String),
+        }),
+      }),
+    ]);
+    expect(JSON.stringify(stream.errors)).not.toMatch(/stack|select|closed|PGlite|Drizzle/i);
+    const { errorId } = (stream.errors[0] as { extensions: { errorId: string } }).extensions;
+    // Logged once, with the id the client got; the socket stays open for other operations.
+    expect(lines.filter((line) => line.includes(errorId))).toHaveLength(1);
+    expect(closed).toBeNull();
+    await client.dispose();
+    await gateway.stop();
+  });
+});
+
+describe('fan-out groups mask errors of shared executions', () => {
+  const event = { n: 1 };
+  let fail: 'resolve' | 'source' = 'resolve';
+  const schema = new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: { ok: { type: GraphQLBoolean } } }),
+    subscription: new GraphQLObjectType({
+      name: 'Subscription',
+      fields: {
+        tick: {
+          type: GraphQLInt,
+          // Every member's source hands on the same event object, as a stream hub does.
+          subscribe: async function* () {
+            yield event;
+            if (fail === 'source') throw new Error('source broke: secret detail');
+          },
+          resolve: () => {
+            if (fail === 'resolve') throw new Error('resolver broke: secret detail');
+            return 1;
+          },
+        },
+      },
+    }),
+  });
+  const masking = () => {
+    const masked: unknown[] = [];
+    const groups = new FanOutGroups((error) => {
+      masked.push(error);
+      return new GraphQLError('Unexpected error.', {
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      });
+    });
+    const member = async () => {
+      const stream = await groups.subscribe({
+        schema,
+        document: parse('subscription { tick }'),
+        contextValue: { caller: null },
+      });
+      if (!(Symbol.asyncIterator in stream)) throw new Error('no stream');
+      return stream;
+    };
+    return { masked, member };
+  };
+
+  it("masks an error of the group's execution once; every member gets the masked result", async () => {
+    fail = 'resolve';
+    const { masked, member } = masking();
+    const members = await Promise.all([member(), member(), member()]);
+    const results = await Promise.all(members.map((m) => m.next()));
+    expect(masked).toHaveLength(1);
+    const [first, ...others] = results;
+    for (const other of others) expect(other.value).toBe(first?.value);
+    expect(JSON.parse(JSON.stringify(first?.value))).toEqual({
+      data: { tick: null },
+      errors: [{ message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }],
+    });
+  });
+
+  it('masks an error a member stream throws', async () => {
+    fail = 'source';
+    const { masked, member } = masking();
+    const stream = await member();
+    expect((await stream.next()).value).toEqual({ data: { tick: 1 } });
+    await expect(stream.next()).rejects.toThrow(/^Unexpected error\.$/);
+    expect(String(masked[0])).toContain('source broke');
   });
 });

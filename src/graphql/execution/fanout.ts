@@ -4,6 +4,7 @@ import {
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
+  type GraphQLError,
   print,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
@@ -26,6 +27,10 @@ interface ExecutionContext {
  * only while some member still has it queued: a slow member takes the group's result when it
  * gets there, and holds nobody else. Items a stream builds per member (a scope gap, rows a
  * per-subscriber select rebuilt) are executed for that member alone, as before.
+ *
+ * Errors are masked here, once per group result: Yoga's own masking would wrap every member's
+ * stream in two more iterators (about 1 KB per idle subscription) and mask, and log, the same
+ * error once per member.
  */
 export class FanOutGroups {
   /** Executions of subscription events, and events a member took from its group's result. */
@@ -34,10 +39,18 @@ export class FanOutGroups {
   private readonly groups = new Map<string, Group>();
   private readonly results = new WeakMap<object, Map<Group, Promise<ExecutionResult>>>();
 
-  /** The envelop plugin: subscriptions run through `subscribe` below. */
+  /** `mask`: what an error becomes before a client sees it (the server's masking). */
+  constructor(private readonly mask: MaskError) {}
+
+  /**
+   * The envelop plugin: every subscription runs through `subscribe` below. It ends the
+   * plugins' onSubscribe chain: the plugins after it in the list (Yoga's own error masking
+   * among them) see no subscription, so it must come after every other plugin that wants to.
+   */
   readonly plugin: Plugin<ExecutionContext> = {
-    onSubscribe: ({ setSubscribeFn }) => {
-      setSubscribeFn((args) => this.subscribe(args as ExecutionArgs));
+    onSubscribe: ({ args, setResultAndStopExecution }) => {
+      // A promise is a result to envelop too (it awaits whatever the subscribe would return).
+      setResultAndStopExecution(this.subscribe(args as ExecutionArgs) as never);
     },
   };
 
@@ -50,9 +63,11 @@ export class FanOutGroups {
     args: ExecutionArgs,
   ): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
     // Bad variables and the like: the executor's own answer, before any resolver runs.
-    if (!('schema' in buildExecutionContext(args))) return subscribe(args) as ExecutionResult;
+    if (!('schema' in buildExecutionContext(args))) {
+      return this.masked((await subscribe(args)) as ExecutionResult);
+    }
     const source = await createSourceEventStream(args);
-    if (!isAsyncIterable(source)) return source;
+    if (!isAsyncIterable(source)) return this.masked(source);
     const key = operationKey(args);
     let group = this.groups.get(key);
     if (!group) {
@@ -91,11 +106,24 @@ export class FanOutGroups {
     return result;
   }
 
+  /** An error a member's stream threw, as its client may see it. */
+  maskThrown(error: unknown): GraphQLError {
+    return this.mask(error);
+  }
+
   private async run(event: unknown, args: ExecutionArgs): Promise<ExecutionResult> {
     this.stats.executions++;
-    return (await execute({ ...args, rootValue: event })) as ExecutionResult;
+    return this.masked((await execute({ ...args, rootValue: event })) as ExecutionResult);
+  }
+
+  private masked(result: ExecutionResult): ExecutionResult {
+    if (!result.errors?.length) return result;
+    return { ...result, errors: result.errors.map((error) => this.mask(error)) };
   }
 }
+
+/** The server's error masking: what a client may see of `error`. */
+export type MaskError = (error: unknown) => GraphQLError;
 
 /**
  * What a caller may see, without which credential says so: two credentials of the same kind
@@ -160,7 +188,12 @@ class MemberEvents implements AsyncIterableIterator<ExecutionResult> {
   }
 
   async next(): Promise<IteratorResult<ExecutionResult>> {
-    return this.result(await this.iterator.next());
+    try {
+      return await this.result(await this.iterator.next());
+    } catch (error) {
+      this.leave();
+      throw this.groups.maskThrown(error);
+    }
   }
 
   async return(): Promise<IteratorResult<ExecutionResult>> {

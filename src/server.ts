@@ -27,6 +27,7 @@ import {
 } from './graphql/masking.ts';
 import { schema } from './graphql/schema.ts';
 import { screenInput } from './graphql/screen-input.ts';
+import { TurnBatchedWebSocket } from './http/batched-websocket.ts';
 import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts';
 import { Metrics } from './http/metrics.ts';
 import {
@@ -228,7 +229,11 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
   // noServer: the HTTP server owns 'listen' errors (a port in use is reported once, by start).
   // Frames are capped like request bodies (the library's default is 100 MiB), also before
   // connection_init is authenticated: a larger frame closes that socket with 1009.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxBodyBytes });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: config.maxBodyBytes,
+    WebSocket: TurnBatchedWebSocket,
+  });
   http.on('upgrade', (req, socket, head) => {
     if ((req.url ?? '/').split('?')[0] !== '/graphql') return void socket.destroy();
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));

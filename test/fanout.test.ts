@@ -1,3 +1,4 @@
+import type { AddressInfo, Socket } from 'node:net';
 import {
   GraphQLBoolean,
   GraphQLError,
@@ -7,9 +8,10 @@ import {
   parse,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { startGateway } from '../src/gateway.ts';
 import { FanOutGroups } from '../src/graphql/execution/fanout.ts';
+import { TurnBatchedWebSocket } from '../src/http/batched-websocket.ts';
 import { createLogger } from '../src/log.ts';
 import { CLOSE_FORBIDDEN } from '../src/server.ts';
 import { t } from './support/gateway-per-file.ts';
@@ -329,5 +331,44 @@ describe('fan-out groups mask errors of shared executions', () => {
     expect((await stream.next()).value).toEqual({ data: { tick: 1 } });
     await expect(stream.next()).rejects.toThrow(/^Unexpected error\.$/);
     expect(String(masked[0])).toContain('source broke');
+  });
+});
+
+describe('frames sent to one socket in one turn of the event loop', () => {
+  /** Writes the server side's TCP socket makes for `frames` sends in one turn. */
+  async function writesFor(
+    WebSocketClass: typeof WebSocket,
+    frames: number,
+  ): Promise<{ writes: number; received: string[] }> {
+    const server = new WebSocketServer({ port: 0, WebSocket: WebSocketClass });
+    await new Promise((resolve) => server.once('listening', resolve));
+    const accepted = new Promise<WebSocket>((resolve) => server.once('connection', resolve));
+    const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const received: string[] = [];
+    client.on('message', (data) => received.push(String(data)));
+    const ws = await accepted;
+    const tcp = (ws as unknown as { _socket: Socket & Record<string, unknown> })._socket;
+    let writes = 0;
+    for (const method of ['_write', '_writev'] as const) {
+      const original = tcp[method] as (...args: unknown[]) => unknown;
+      tcp[method] = (...args: unknown[]) => {
+        writes++;
+        return original.apply(tcp, args);
+      };
+    }
+    for (let i = 0; i < frames; i++) ws.send(`frame ${i}`);
+    await eventually(() => (received.length === frames ? true : undefined), 'every frame');
+    const sent = writes;
+    client.close();
+    await new Promise((resolve) => server.close(resolve));
+    return { writes: sent, received };
+  }
+
+  it('leave in one write, in order', async () => {
+    const batched = await writesFor(TurnBatchedWebSocket, 20);
+    expect(batched.received).toEqual(Array.from({ length: 20 }, (_, i) => `frame ${i}`));
+    expect(batched.writes).toBe(1);
+    // The library's own socket: one write per frame.
+    expect((await writesFor(WebSocket, 20)).writes).toBe(20);
   });
 });

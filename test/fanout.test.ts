@@ -334,12 +334,9 @@ describe('fan-out groups mask errors of shared executions', () => {
   });
 });
 
-describe('frames sent to one socket in one turn of the event loop', () => {
-  /** Writes the server side's TCP socket makes for `frames` sends in one turn. */
-  async function writesFor(
-    WebSocketClass: typeof WebSocket,
-    frames: number,
-  ): Promise<{ writes: number; received: string[] }> {
+describe('frames sent to one socket by one callback', () => {
+  /** A server socket of `WebSocketClass` and a client connected to it. */
+  async function connected(WebSocketClass: typeof WebSocket) {
     const server = new WebSocketServer({ port: 0, WebSocket: WebSocketClass });
     await new Promise((resolve) => server.once('listening', resolve));
     const accepted = new Promise<WebSocket>((resolve) => server.once('connection', resolve));
@@ -347,6 +344,19 @@ describe('frames sent to one socket in one turn of the event loop', () => {
     const received: string[] = [];
     client.on('message', (data) => received.push(String(data)));
     const ws = await accepted;
+    const close = async () => {
+      client.close();
+      await new Promise((resolve) => server.close(resolve));
+    };
+    return { ws, received, close };
+  }
+
+  /** Writes the server side's TCP socket makes for `frames` sends in one callback. */
+  async function writesFor(
+    WebSocketClass: typeof WebSocket,
+    frames: number,
+  ): Promise<{ writes: number; received: string[] }> {
+    const { ws, received, close } = await connected(WebSocketClass);
     const tcp = (ws as unknown as { _socket: Socket & Record<string, unknown> })._socket;
     let writes = 0;
     for (const method of ['_write', '_writev'] as const) {
@@ -359,8 +369,7 @@ describe('frames sent to one socket in one turn of the event loop', () => {
     for (let i = 0; i < frames; i++) ws.send(`frame ${i}`);
     await eventually(() => (received.length === frames ? true : undefined), 'every frame');
     const sent = writes;
-    client.close();
-    await new Promise((resolve) => server.close(resolve));
+    await close();
     return { writes: sent, received };
   }
 
@@ -370,5 +379,26 @@ describe('frames sent to one socket in one turn of the event loop', () => {
     expect(batched.writes).toBe(1);
     // The library's own socket: one write per frame.
     expect((await writesFor(WebSocket, 20)).writes).toBe(20);
+  });
+
+  it('hold a stream that sends each frame once the last is written to no pace of the event loop', async () => {
+    // graphql-ws sends a subscription's next result once the last one is written.
+    const { ws, received, close } = await connected(TurnBatchedWebSocket);
+    let turns = 0;
+    const count = () => {
+      turns++;
+      counting = setImmediate(count);
+    };
+    let counting = setImmediate(count);
+    for (let i = 0; i < 200; i++) {
+      await new Promise<void>((resolve, reject) =>
+        ws.send(`frame ${i}`, (error) => (error ? reject(error) : resolve())),
+      );
+    }
+    clearImmediate(counting);
+    await eventually(() => (received.length === 200 ? true : undefined), 'every frame');
+    // Uncorked at the end of each turn instead, the 200 frames took at least 200 turns.
+    expect(turns).toBeLessThan(20);
+    await close();
   });
 });

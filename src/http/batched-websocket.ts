@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { WebSocket } from 'ws';
 
-/** Sockets written to in this turn of the event loop, uncorked when it ends. */
+/** Sockets written to since the last uncork, uncorked once the running callback is done. */
 const corked = new Set<Socket>();
 const uncorkAll = () => {
   for (const tcp of corked) tcp.uncork();
@@ -9,16 +9,18 @@ const uncorkAll = () => {
 };
 
 /**
- * A WebSocket whose frames sent within one turn of the event loop leave in one write: its
- * first send of a turn corks the TCP socket, and the turn's end uncorks every socket corked in
- * it. Settling hundreds of waits on one socket is then one system call, not one per frame (ws
- * corks each frame's two buffers itself; corking nests).
+ * A WebSocket whose frames sent by one callback and the promise reactions it sets off leave in
+ * one write: its first send corks the TCP socket, and a next-tick callback (which runs once the
+ * microtask queue is empty) uncorks every socket corked meanwhile. Settling hundreds of waits on
+ * one socket is then one system call, not one per frame (ws corks each frame's two buffers
+ * itself; corking nests). Not the end of the event loop's turn: graphql-ws sends a stream's next
+ * frame only once the last one is written, so a stream would get one frame per turn.
  */
 export class TurnBatchedWebSocket extends WebSocket {
   override send(data: unknown, ...rest: unknown[]): void {
     const tcp = (this as unknown as { _socket: Socket | null })._socket;
     if (tcp && !corked.has(tcp)) {
-      if (corked.size === 0) setImmediate(uncorkAll);
+      if (corked.size === 0) process.nextTick(uncorkAll);
       corked.add(tcp);
       tcp.cork();
     }

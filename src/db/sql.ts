@@ -76,11 +76,16 @@ export function jsonRows<T extends PgTable>(
   const all = getTableColumns(table) as Record<string, Column>;
   const keys = Object.keys(rows[0] ?? {});
   const names = keys.map((key) => (all[key] as Column).name);
+  // Built as plain objects: a replacer function would be called for every value.
   const json = JSON.stringify(
-    rows.map((row) =>
-      Object.fromEntries(keys.map((key, i) => [names[i], (row as Record<string, unknown>)[key]])),
-    ),
-    (_key, value) => (typeof value === 'bigint' ? value.toString() : value),
+    rows.map((row) => {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < keys.length; i++) {
+        const value = (row as Record<string, unknown>)[keys[i] as string];
+        out[names[i] as string] = typeof value === 'bigint' ? value.toString() : value;
+      }
+      return out;
+    }),
   );
   return {
     columns: sql.join(

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { ProviderCaller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import { refuse, transactOrRefuse } from '../core/transaction.ts';
@@ -166,7 +166,7 @@ async function applyReports(
           and(
             eq(presenceTable.goalId, goalId),
             eq(presenceTable.providerId, providerId),
-            inArray(presenceTable.agentId, [...new Set(goalReports.map((r) => r.agentId))]),
+            sql`${presenceTable.agentId} = any(${textArray(goalReports.map((r) => r.agentId))})`,
           ),
         );
       for (const row of existing) current.set(keyOf(row), row);

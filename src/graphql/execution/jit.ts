@@ -1,32 +1,57 @@
-import { useGraphQlJit } from '@envelop/graphql-jit';
-import { buildExecutionContext } from '@graphql-tools/executor';
-import { getOperationAST } from 'graphql';
+import { normalizedExecutor } from '@graphql-tools/executor';
+import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../context.ts';
 
 /**
- * Queries and mutations run compiled (graphql-jit): one function per document, compiled on its
- * first execution and kept with the parsed document (Yoga's parser cache holds those), instead
- * of a resolver call through the generic executor for every field of every row. Operations
- * whose variables do not coerce are answered by the standard executor, so their errors read
- * exactly as before.
+ * Queries and mutations run compiled (graphql-jit): one function per operation, compiled on
+ * its first execution and kept with the parsed document (Yoga's parser cache holds those),
+ * instead of a resolver call through the generic executor for every field of every row. The
+ * compiled function coerces the variables itself; variables that do not coerce are answered
+ * by the standard executor, so their errors read exactly as before (graphql-jit words and
+ * wraps them its own way, and maskError knows these), at no cost to the operations whose
+ * variables do coerce.
  *
- * Subscriptions are not compiled: graphql-jit 0.8.7 calls a subscription field's `subscribe`
- * with the operation's variables as its arguments (dist/execution.js, `executeSubscription`),
- * so an argument written inline (`after: "0"`) or bound to a variable of another name
- * (`goalId: $g`) is lost. The suite's documents named their variables after the arguments and
- * passed; the benchmark's (`presenceChanged(goalId: $g, after: "0")`) reached the resolver
- * without a goal, so the only item was a masked internal error with no data, which its
- * subscribers read as a null payload (test/execution.test.ts fails that way with subscriptions
- * compiled). They run through the fan-out groups (fanout.ts) on the standard executor.
+ * Subscriptions never come here: the fan-out groups (fanout.ts) run them on the standard
+ * executor. graphql-jit 0.8.7 calls a subscription field's `subscribe` with the operation's
+ * variables as its arguments (dist/execution.js, `executeSubscription`), so an argument written
+ * inline (`after: "0"`) or bound to a variable of another name (`goalId: $g`) is lost, and the
+ * only item is a masked internal error that subscribers read as a null payload
+ * (test/execution.test.ts fails that way with subscriptions compiled).
  */
-export const compiledExecution: Plugin<Context> = useGraphQlJit(
-  {},
-  {
-    enableIf: (args) =>
-      getOperationAST(args.document, args.operationName)?.operation !== 'subscription' &&
-      // Variables that do not coerce: the standard executor answers, with its own errors
-      // (graphql-jit words and wraps them its own way, and maskError knows these).
-      'schema' in buildExecutionContext(args),
+export const compiledExecution: Plugin<Context> = {
+  onExecute: ({ setExecuteFn }) => {
+    setExecuteFn(executeCompiled as never);
   },
-) as Plugin<Context>;
+};
+
+/** Compiled operations by document, then operation name ('' for the only one). */
+const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+
+async function executeCompiled(args: ExecutionArgs): Promise<ExecutionResult> {
+  const query = compiledFor(args);
+  if (query) {
+    const result = await query.query(args.rootValue, args.contextValue, args.variableValues);
+    // No data at all: the variables did not coerce.
+    if ('data' in result) return Object.assign(result, { stringify: query.stringify });
+  }
+  return (await normalizedExecutor(args)) as ExecutionResult;
+}
+
+/** The operation compiled, or null when it does not compile (the standard executor says why). */
+function compiledFor(args: ExecutionArgs): CompiledQuery | null {
+  let byName = compiled.get(args.document);
+  if (!byName) {
+    byName = new Map();
+    compiled.set(args.document, byName);
+  }
+  const name = args.operationName ?? '';
+  let query = byName.get(name);
+  if (query === undefined) {
+    const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+    query = isCompiledQuery(result) ? result : null;
+    byName.set(name, query);
+  }
+  return query;
+}

@@ -217,6 +217,28 @@ describe(`rule 3-4: replacement and disappearance are typed (${driver})`, () => 
     await close();
   });
 
+  it('waits of one goal with different deadlines each end TIMED_OUT at their own, whatever the order they started in', async () => {
+    const { goalId } = await world();
+    const started = performance.now();
+    const follows = [900, 300, 600].map((timeoutMs) => ({
+      timeoutMs,
+      ...follow(t, { input: input(goalId, { timeoutMs }) }),
+    }));
+    const ended = await Promise.all(
+      follows.map(async ({ timeoutMs, stream }) => {
+        await stream.completed;
+        return { timeoutMs, at: performance.now() - started, statuses: stream.items };
+      }),
+    );
+    for (const { timeoutMs, at, statuses } of ended) {
+      expect(statuses.map((w) => w.status)).toEqual(['PENDING', 'TIMED_OUT']);
+      expect(at).toBeGreaterThanOrEqual(timeoutMs);
+    }
+    const order = [...ended].sort((a, b) => a.at - b.at).map((e) => e.timeoutMs);
+    expect(order).toEqual([300, 600, 900]);
+    for (const { close } of follows) await close();
+  });
+
   it('a provider without pinned-wait support yields a typed gap, not a silent wait', async () => {
     const { goalId } = await world(t, { supportsPinnedWaits: false });
     const started = await t.ok(START, { input: input(goalId) });

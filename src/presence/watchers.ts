@@ -9,7 +9,8 @@ import { RingGroups } from '../events/groups.ts';
  */
 export class GoalWatchers<W extends object> {
   private readonly groups: RingGroups<W>;
-  private readonly timers = new Map<W, NodeJS.Timeout>();
+  /** Per goal, one timer for the earliest wake-up: a timer per watcher costs ~250 bytes each. */
+  private readonly wakes = new Map<string, Wakes<W>>();
 
   constructor(
     doorbell: Doorbell,
@@ -32,22 +33,26 @@ export class GoalWatchers<W extends object> {
   }
 
   leave(goalId: string, watcher: W): void {
-    clearTimeout(this.timers.get(watcher));
-    this.timers.delete(watcher);
+    const wakes = this.wakes.get(goalId);
+    if (wakes?.times.delete(watcher) && wakes.times.size === 0) {
+      clearTimeout(wakes.timer ?? undefined);
+      this.wakes.delete(goalId);
+    }
     this.groups.leave(goalId, watcher);
   }
 
   /**
    * Settles the goal again shortly after `at` (a deadline or window end), replacing the
-   * watcher's previous timer. The margin lets the database clock pass the instant too.
+   * watcher's previous wake-up. The margin lets the database clock pass the instant too.
    */
   wakeAt(goalId: string, watcher: W, at: Date): void {
-    clearTimeout(this.timers.get(watcher));
-    const delay = Math.max(0, at.getTime() - Date.now()) + 5;
-    this.timers.set(
-      watcher,
-      setTimeout(() => void this.pump(goalId), delay),
-    );
+    let wakes = this.wakes.get(goalId);
+    if (!wakes) {
+      wakes = { times: new Map(), due: Number.POSITIVE_INFINITY, timer: null };
+      this.wakes.set(goalId, wakes);
+    }
+    wakes.times.set(watcher, at.getTime());
+    if (at.getTime() < wakes.due) this.arm(goalId, wakes, at.getTime());
   }
 
   /** Settles the goal now; a settle already running is followed by one more. */
@@ -56,8 +61,37 @@ export class GoalWatchers<W extends object> {
   }
 
   close(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    for (const wakes of this.wakes.values()) clearTimeout(wakes.timer ?? undefined);
+    this.wakes.clear();
     this.groups.close();
   }
+
+  /**
+   * The goal's timer, for `due`. When it fires the goal settles, and the timer moves on to the
+   * earliest wake-up after `due`: one that has passed is not repeated (a failed settle is
+   * retried on the next ring or reconnect, as each watcher's own timer was not).
+   */
+  private arm(goalId: string, wakes: Wakes<W>, due: number): void {
+    clearTimeout(wakes.timer ?? undefined);
+    wakes.due = due;
+    wakes.timer = setTimeout(
+      () => {
+        void this.pump(goalId);
+        let next = Number.POSITIVE_INFINITY;
+        for (const at of wakes.times.values()) if (at > due && at < next) next = at;
+        wakes.timer = null;
+        wakes.due = Number.POSITIVE_INFINITY;
+        if (next !== Number.POSITIVE_INFINITY) this.arm(goalId, wakes, next);
+      },
+      Math.max(0, due - Date.now()) + 5,
+    );
+  }
+}
+
+/** A goal's wake-ups: each watcher's time (ms since the epoch), and the timer for the earliest. */
+interface Wakes<W> {
+  readonly times: Map<W, number>;
+  /** When the timer fires; infinity while there is none. */
+  due: number;
+  timer: NodeJS.Timeout | null;
 }

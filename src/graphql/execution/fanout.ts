@@ -5,7 +5,6 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
   type GraphQLError,
-  print,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Caller } from '../../core/caller.ts';
@@ -129,18 +128,23 @@ export type MaskError = (error: unknown) => GraphQLError;
  * What a caller may see, without which credential says so: two credentials of the same kind
  * bound to the same goals (or agent, or provider) see the same results.
  */
-/** Each document printed once: a key is built per subscription and per cached read. */
-const printed = new WeakMap<DocumentNode, string>();
+/**
+ * Each parsed document numbered once (Yoga's parser cache hands out one object per operation
+ * text): a key names its document by number, not by its printed text, since a key is built
+ * per subscription and per cached read, and kept while its group or answer lives.
+ */
+const documentIds = new WeakMap<DocumentNode, number>();
+let documentsSeen = 0;
 
 /**
  * Document, operation, variables and scope: what an operation's results depend on (the key
  * of a fan-out group, and part of a cached read's key).
  */
 export function operationKey(args: ExecutionArgs): string {
-  let document = printed.get(args.document);
+  let document = documentIds.get(args.document);
   if (document === undefined) {
-    document = print(args.document);
-    printed.set(args.document, document);
+    document = ++documentsSeen;
+    documentIds.set(args.document, document);
   }
   const caller = (args.contextValue as ExecutionContext).caller;
   return JSON.stringify([

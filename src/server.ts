@@ -27,7 +27,7 @@ import {
 } from './graphql/masking.ts';
 import { schema } from './graphql/schema.ts';
 import { screenInput } from './graphql/screen-input.ts';
-import { TurnBatchedWebSocket } from './http/batched-websocket.ts';
+import { BatchedWebSocket } from './http/batched-websocket.ts';
 import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts';
 import { Metrics } from './http/metrics.ts';
 import {
@@ -232,7 +232,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: config.maxBodyBytes,
-    WebSocket: TurnBatchedWebSocket,
+    WebSocket: BatchedWebSocket,
   });
   http.on('upgrade', (req, socket, head) => {
     if ((req.url ?? '/').split('?')[0] !== '/graphql') return void socket.destroy();

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { startGateway } from '../src/gateway.ts';
 import { FanOutGroups } from '../src/graphql/execution/fanout.ts';
-import { TurnBatchedWebSocket } from '../src/http/batched-websocket.ts';
+import { BatchedWebSocket } from '../src/http/batched-websocket.ts';
 import { createLogger } from '../src/log.ts';
 import { CLOSE_FORBIDDEN } from '../src/server.ts';
 import { t } from './support/gateway-per-file.ts';
@@ -376,7 +376,7 @@ describe('frames sent to one socket by one callback', () => {
   }
 
   it('leave in one write, in order', async () => {
-    const batched = await writesFor(TurnBatchedWebSocket, 20);
+    const batched = await writesFor(BatchedWebSocket, 20);
     expect(batched.received).toEqual(Array.from({ length: 20 }, (_, i) => `frame ${i}`));
     expect(batched.writes).toBe(1);
     // The library's own socket: one write per frame.
@@ -385,7 +385,7 @@ describe('frames sent to one socket by one callback', () => {
 
   it('hold a stream that sends each frame once the last is written to no pace of the event loop', async () => {
     // graphql-ws sends a subscription's next result once the last one is written.
-    const { ws, received, close } = await connected(TurnBatchedWebSocket);
+    const { ws, received, close } = await connected(BatchedWebSocket);
     let turns = 0;
     const count = () => {
       turns++;

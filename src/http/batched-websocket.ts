@@ -16,7 +16,7 @@ const uncorkAll = () => {
  * itself; corking nests). Not the end of the event loop's turn: graphql-ws sends a stream's next
  * frame only once the last one is written, so a stream would get one frame per turn.
  */
-export class TurnBatchedWebSocket extends WebSocket {
+export class BatchedWebSocket extends WebSocket {
   override send(data: unknown, ...rest: unknown[]): void {
     const tcp = (this as unknown as { _socket: Socket | null })._socket;
     if (tcp && !corked.has(tcp)) {

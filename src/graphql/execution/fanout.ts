@@ -39,7 +39,7 @@ export class FanOutGroups {
   private readonly results = new WeakMap<object, Map<Group, Promise<ExecutionResult>>>();
 
   /** `mask`: what an error becomes before a client sees it (the server's masking). */
-  constructor(private readonly mask: MaskError) {}
+  constructor(readonly mask: MaskError) {}
 
   /**
    * The envelop plugin: every subscription runs through `subscribe` below. It ends the
@@ -105,11 +105,6 @@ export class FanOutGroups {
     return result;
   }
 
-  /** An error a member's stream threw, as its client may see it. */
-  maskThrown(error: unknown): GraphQLError {
-    return this.mask(error);
-  }
-
   private async run(event: unknown, args: ExecutionArgs): Promise<ExecutionResult> {
     this.stats.executions++;
     return this.masked((await execute({ ...args, rootValue: event })) as ExecutionResult);
@@ -124,10 +119,6 @@ export class FanOutGroups {
 /** The server's error masking: what a client may see of `error`. */
 export type MaskError = (error: unknown) => GraphQLError;
 
-/**
- * What a caller may see, without which credential says so: two credentials of the same kind
- * bound to the same goals (or agent, or provider) see the same results.
- */
 /**
  * Each parsed document numbered once (Yoga's parser cache hands out one object per operation
  * text): a key names its document by number, not by its printed text, since a key is built
@@ -155,6 +146,10 @@ export function operationKey(args: ExecutionArgs): string {
   ]);
 }
 
+/**
+ * What a caller may see, without which credential says so: two credentials of the same kind
+ * bound to the same goals (or agent, or provider) see the same results.
+ */
 export function scopeOf(caller: Caller | null): unknown {
   if (caller === null) return null;
   const { credentialId: _credentialId, ...scope } = caller;
@@ -196,7 +191,7 @@ class MemberEvents implements AsyncIterableIterator<ExecutionResult> {
       return await this.result(await this.iterator.next());
     } catch (error) {
       this.leave();
-      throw this.groups.maskThrown(error);
+      throw this.groups.mask(error);
     }
   }
 

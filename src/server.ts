@@ -16,6 +16,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { ConfigError } from './config.ts';
 import type { Caller } from './core/caller.ts';
 import { UnauthenticatedError } from './core/errors.ts';
+import { isAsyncIterable } from './core/stream.ts';
 import { serveDashboard } from './dashboard-assets.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { compiledExecution } from './graphql/execution/jit.ts';
@@ -32,7 +33,6 @@ import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts
 import { Metrics } from './http/metrics.ts';
 import {
   accessFields,
-  isAsyncIterable,
   LiveStreams,
   nameOf,
   newRecord,

@@ -1,6 +1,7 @@
 import { Repeater } from '@repeaterjs/repeater';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { isAsyncIterable } from './core/stream.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { validCredentials } from './registry/credentials.ts';
 
@@ -128,7 +129,3 @@ const REVOKED = {
     }),
   ],
 };
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
-}

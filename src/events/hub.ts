@@ -1,3 +1,4 @@
+import { DONE } from '../core/stream.ts';
 import type { Doorbell, RingKind } from './doorbell.ts';
 import { RingGroups } from './groups.ts';
 import { minSeq } from './sequence.ts';
@@ -108,8 +109,6 @@ export class StreamHub<T> {
     if (page.cursor > member.cursor) member.cursor = page.cursor;
   }
 }
-
-const DONE: IteratorResult<never> = { done: true, value: undefined };
 
 /**
  * One subscriber of a hub, as the iterator its consumer reads: it joins its group on the

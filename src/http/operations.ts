@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { type DocumentNode, GraphQLError, getOperationAST, Kind } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Caller } from '../core/caller.ts';
+import { DONE } from '../core/stream.ts';
 
 export type Transport = 'http' | 'sse' | 'ws';
 
@@ -172,8 +173,6 @@ export class LiveStreams {
   }
 }
 
-const DONE: IteratorResult<never> = { done: true, value: undefined };
-
 /**
  * One stream of `LiveStreams`, as the iterator its transport reads. A class rather than
  * closures: an instance holds one per open subscription, thousands of them.
@@ -277,8 +276,4 @@ export function accessFields(record: OperationRecord): Record<string, unknown> {
     ...(record.errorIds.length ? { errorIds: record.errorIds } : {}),
     ...(record.type === 'subscription' ? { events: record.results } : {}),
   };
-}
-
-export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }

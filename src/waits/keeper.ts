@@ -1,3 +1,4 @@
+import { DONE } from '../core/stream.ts';
 import type { Db } from '../db/database.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { GoalWatchers } from '../presence/watchers.ts';
@@ -87,7 +88,7 @@ class WaitStream implements AsyncIterableIterator<Wait>, Watcher {
   next(): Promise<IteratorResult<Wait>> {
     const queued = this.queue.shift();
     if (queued) return Promise.resolve({ value: queued, done: false });
-    if (!this.pending) return Promise.resolve({ value: undefined, done: true });
+    if (!this.pending) return Promise.resolve(DONE);
     if (!this.joined) {
       this.joined = true;
       const { goalId, deadline } = this.settler.wait.row;
@@ -114,9 +115,8 @@ class WaitStream implements AsyncIterableIterator<Wait>, Watcher {
     this.pending = false;
     this.joined = false;
     this.queue.length = 0;
-    const done: IteratorResult<Wait> = { value: undefined, done: true };
-    this.deliver(done);
-    return Promise.resolve(done);
+    this.deliver(DONE);
+    return Promise.resolve(DONE);
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<Wait> {

@@ -178,11 +178,14 @@ export class Settler {
   private readonly dropped = new Set<number>();
   private firstDrop: Outcome | null = null;
   private readonly pinned: readonly WaitTargetRow[];
+  /** The pinned targets' agents: only their changes can concern this wait. */
+  private readonly pinnedAgents: readonly string[];
   /** Changes at or below this were already applied. */
   seenSeq: bigint;
 
   constructor(readonly wait: Wait) {
     this.pinned = wait.targets.filter((t) => t.state === 'PINNED');
+    this.pinnedAgents = [...new Set(this.pinned.map((t) => t.agentId))];
     this.seenSeq = minSeq(
       this.pinned.map((t) => t.baselineSeq),
       0n,
@@ -209,9 +212,8 @@ export class Settler {
   ): Outcome | null {
     const last = changes.at(-1);
     if (!last) return null;
-    const agents = new Set(this.pinned.map((t) => t.agentId));
-    const relevant = [...agents].flatMap((agentId) => byAgent.get(agentId) ?? []);
-    if (agents.size > 1) relevant.sort((a, b) => (a.seq < b.seq ? -1 : 1));
+    const relevant = this.pinnedAgents.flatMap((agentId) => byAgent.get(agentId) ?? []);
+    if (this.pinnedAgents.length > 1) relevant.sort((a, b) => (a.seq < b.seq ? -1 : 1));
     for (const change of relevant) {
       const decided = this.apply(change);
       if (decided) return decided;
@@ -351,11 +353,6 @@ export async function settleNow(db: Db, wait: Wait): Promise<Wait> {
   return { ...wait, row: row as WaitRow };
 }
 
-/**
- * The outcomes decided now for some pending waits of one goal: every change after their
- * cursors is applied (one read per page for all of them, from the lowest cursor), then the
- * deadline. Waits still open are absent from the answer.
- */
 /** A page of changes by agent, each agent's in sequence order. */
 function byAgent(changes: readonly PresenceChangeRow[]): Map<string, PresenceChangeRow[]> {
   const index = new Map<string, PresenceChangeRow[]>();
@@ -367,6 +364,11 @@ function byAgent(changes: readonly PresenceChangeRow[]): Map<string, PresenceCha
   return index;
 }
 
+/**
+ * The outcomes decided now for some pending waits of one goal: every change after their
+ * cursors is applied (one read per page for all of them, from the lowest cursor), then the
+ * deadline. Waits still open are absent from the answer.
+ */
 export async function decideOutcomes(
   db: Queryable,
   goalId: string,

@@ -8,6 +8,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Caller } from '../../core/caller.ts';
+import { DONE, isAsyncIterable } from '../../core/stream.ts';
 
 /** What this plugin reads of the request context (not `Context`: that module names this one). */
 interface ExecutionContext {
@@ -162,8 +163,6 @@ interface Group {
   members: number;
 }
 
-const DONE: IteratorResult<never> = { done: true, value: undefined };
-
 /**
  * A member's source stream with each event mapped to its group's result; returning or
  * throwing ends the source at once (also while a `next` is pending), like the executor's own
@@ -222,8 +221,4 @@ class MemberEvents implements AsyncIterableIterator<ExecutionResult> {
     if (this.group) this.groups.leave(this.group);
     this.group = null;
   }
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
 }

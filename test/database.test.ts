@@ -1,8 +1,10 @@
 import net from 'node:net';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { bigint, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/database.ts';
+import { prepared } from '../src/db/sql.ts';
 import { driver, eventually, openTestDatabase } from './support/harness.ts';
 
 let database: Database;
@@ -208,4 +210,53 @@ describe(`database: an error of a connection that died (${driver})`, () => {
       }
     },
   );
+});
+
+describe(`database: a prepared select (${driver})`, () => {
+  const parents = pgTable('test_prepared_parents', {
+    id: text('id').primaryKey(),
+    bornAt: timestamp('born_at', { withTimezone: true }).notNull(),
+  });
+  const children = pgTable('test_prepared_children', {
+    id: text('id').primaryKey(),
+    parentId: text('parent_id').notNull(),
+    seq: bigint('seq', { mode: 'bigint' }).notNull(),
+  });
+  let built = 0;
+  const childrenOf = prepared('test_children_of', (db) => {
+    built++;
+    return db
+      .select({ child: children, parent: parents })
+      .from(children)
+      .innerJoin(parents, eq(parents.id, children.parentId))
+      .where(eq(children.parentId, sql.placeholder('parentId')))
+      .orderBy(children.seq);
+  });
+
+  it('is built once and maps rows as Drizzle does, on the database and inside a transaction', async () => {
+    const { db } = database;
+    await db.execute(sql`create table if not exists test_prepared_parents
+      (id text primary key, born_at timestamptz not null)`);
+    await db.execute(sql`create table if not exists test_prepared_children
+      (id text primary key, parent_id text not null, seq bigint not null)`);
+    const parentId = `p-${process.pid}-${Date.now()}`;
+    const bornAt = new Date('2026-01-02T03:04:05.678Z');
+    await db.insert(parents).values({ id: parentId, bornAt });
+    await db.insert(children).values([
+      { id: `${parentId}-b`, parentId, seq: 9007199254740993n },
+      { id: `${parentId}-a`, parentId, seq: 1n },
+    ]);
+    const expected = [
+      { child: { id: `${parentId}-a`, parentId, seq: 1n }, parent: { id: parentId, bornAt } },
+      {
+        child: { id: `${parentId}-b`, parentId, seq: 9007199254740993n },
+        parent: { id: parentId, bornAt },
+      },
+    ];
+    expect(await childrenOf(db).execute({ parentId })).toEqual(expected);
+    const inTransaction = await db.transaction((tx) => childrenOf(tx).execute({ parentId }));
+    expect(inTransaction).toEqual(expected);
+    expect(await childrenOf(db).execute({ parentId: 'no-such-parent' })).toEqual([]);
+    expect(built).toBe(1);
+  });
 });

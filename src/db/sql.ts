@@ -1,3 +1,4 @@
+import * as drizzle from 'drizzle-orm';
 import { type Column, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import { PgDialect, type PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from './database.ts';
@@ -23,21 +24,50 @@ export function rowsOf<T>(result: unknown): T[] {
  */
 export const bare = (column: Column): SQL => sql`${sql.identifier(column.name)}`;
 
+/** Drizzle's own order of a select's fields, as its row mapper reads them (exported, not declared). */
+const { orderSelectedFields } = drizzle as unknown as {
+  orderSelectedFields(fields: Record<string, unknown>): unknown;
+};
+
+/** What `prepared` needs of a select builder: its SQL, its fields and how it prepares. */
+interface SelectBuilder {
+  getSQL(): SQL;
+  readonly _: { readonly selectedFields: unknown };
+  prepare(name: string): unknown;
+}
+
 /**
- * A query Drizzle builds once per database (or transaction) handle and afterwards only
- * executes with the values of its `sql.placeholder`s. For hot paths: building a query is
- * most of the gateway's CPU for a short statement (the query builder walks every column and
- * chunk on each call).
+ * A select Drizzle turns into SQL once per process and afterwards only executes with the
+ * values of its `sql.placeholder`s, on whichever handle it is given: a transaction's too.
+ * For hot paths: building a query is most of the gateway's CPU for a short statement (the
+ * query builder walks every column and chunk on each call), and a builder bound to one
+ * handle would be built again for every transaction.
  */
-export function prepared<Q>(build: (db: Queryable) => Q): (db: Queryable) => Q {
-  const built = new WeakMap<Queryable, Q>();
+export function prepared<B extends SelectBuilder>(
+  name: string,
+  build: (db: Queryable) => B,
+): (db: Queryable) => ReturnType<B['prepare']> {
+  let compiled:
+    | { query: ReturnType<PgDialect['sqlToQuery']>; fields: unknown; joins: unknown }
+    | undefined;
   return (db) => {
-    let query = built.get(db);
-    if (query === undefined) {
-      query = build(db);
-      built.set(db, query);
+    if (compiled === undefined) {
+      const builder = build(db);
+      compiled = {
+        query: dialect.sqlToQuery(builder.getSQL()),
+        fields: orderSelectedFields(builder._.selectedFields as Record<string, unknown>),
+        // Which joined tables may be null: how a row of a join is mapped (internal to Drizzle).
+        joins: (builder as unknown as { joinsNotNullableMap: unknown }).joinsNotNullableMap,
+      };
     }
-    return query;
+    const query = db._.session.prepareQuery(
+      compiled.query,
+      compiled.fields as never,
+      name,
+      true,
+    ) as unknown as { joinsNotNullableMap: unknown };
+    query.joinsNotNullableMap = compiled.joins;
+    return query as ReturnType<B['prepare']>;
   };
 }
 

@@ -385,7 +385,7 @@ function violates(error: unknown, constraint: string): boolean {
   return false;
 }
 
-const deliveryByKey = prepared((db) =>
+const deliveryByKey = prepared('delivery_by_key', (db) =>
   db
     .select()
     .from(deliveriesTable)
@@ -395,8 +395,7 @@ const deliveryByKey = prepared((db) =>
         eq(deliveriesTable.senderKey, sql.placeholder('senderKey')),
         eq(deliveriesTable.idempotencyKey, sql.placeholder('key')),
       ),
-    )
-    .prepare('delivery_by_key'),
+    ),
 );
 
 function findByKey(

@@ -5,7 +5,7 @@ import type { ScopeGap } from '../core/scope.ts';
 import { single } from '../core/stream.ts';
 import { validateId } from '../core/validate.ts';
 import type { Db, Queryable, Tx } from '../db/database.ts';
-import { rowsOf } from '../db/sql.ts';
+import { prepared, rowsOf } from '../db/sql.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
 import { readHead } from '../events/sequence.ts';
@@ -323,6 +323,22 @@ export async function takeNextMessage(
   });
 }
 
+/** One page of a followed inbox: run on every ring, so built once. */
+const inboxPage = prepared('inbox_page', (db) =>
+  db
+    .select()
+    .from(deliveriesTable)
+    .where(
+      and(
+        eq(deliveriesTable.goalId, sql.placeholder('goalId')),
+        eq(deliveriesTable.toAgentId, sql.placeholder('recipient')),
+        gt(deliveriesTable.seq, sql.placeholder('cursor')),
+      ),
+    )
+    .orderBy(asc(deliveriesTable.seq))
+    .limit(STREAM_PAGE),
+);
+
 /**
  * Messages arriving in the caller's inbox after `after` (or from now), in sequence order,
  * each once, as a live stream. The sequence is the goal's inbox stream (gap-free under its
@@ -342,12 +358,7 @@ export async function followInbox(
   }
   const start = after === null ? await readHead(db, goalId, 'inbox') : BigInt(after);
   const read = async (cursor: bigint): Promise<Batch<InboxMessage, bigint>> => {
-    const rows = await db
-      .select()
-      .from(deliveriesTable)
-      .where(and(addressedTo(goalId, recipient), gt(deliveriesTable.seq, cursor)))
-      .orderBy(asc(deliveriesTable.seq))
-      .limit(STREAM_PAGE);
+    const rows = await inboxPage(db).execute({ goalId, recipient, cursor: String(cursor) });
     return {
       items: rows.map((row) => ({ type: 'InboxMessage', row, active: false })),
       cursor: rows.at(-1)?.seq ?? cursor,

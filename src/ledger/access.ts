@@ -8,12 +8,44 @@ import type { Caller } from '../core/caller.ts';
 import { ForbiddenError, InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import type { Queryable } from '../db/database.ts';
-import { rowsOf } from '../db/sql.ts';
+import { placeholder, preparedSql } from '../db/sql.ts';
 import { streamHeadsTable } from '../events/tables.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import { agentsTable, delegationsTable } from '../registry/tables.ts';
 import { workSeqSql } from '../work/sql.ts';
 import { visionsTable } from '../work/tables.ts';
+
+/**
+ * Everything a read needs before its scope, in one statement: whether the goal knows the
+ * agent, its roleScope, the ledger head, and the stamp of everything the other-agent frontier
+ * is computed from (ledger head, work sequence, registry).
+ */
+const ledgerContext = preparedSql<{
+  known: boolean;
+  active: boolean;
+  role_scope: string | null;
+  head: string | null;
+  stamp: string;
+}>('ledger_context', () => {
+  const [a, d, v, h] = [agentsTable, delegationsTable, visionsTable, streamHeadsTable];
+  const goalId = placeholder('goalId');
+  const agentId = placeholder('agentId');
+  const ledgerHead = sql`select ${h.seq} from ${h} where ${h.goalId} = ${goalId} and ${h.stream} = 'ledger'`;
+  return sql`select
+    exists (select 1 from ${a} where ${a.goalId} = ${goalId} and ${a.agentId} = ${agentId})
+    or exists (select 1 from ${d} where ${d.goalId} = ${goalId} and ${d.agentId} = ${agentId})
+    as known,
+    ${activeAgentSql(goalId, agentId)} as active,
+    (select ${v.roleScope} from ${v} where ${v.goalId} = ${goalId} and ${v.agentId} = ${agentId})
+    as role_scope,
+    (${ledgerHead})::text as head,
+    concat_ws(':',
+      (${ledgerHead}),
+      (${workSeqSql(goalId)}),
+      (select concat_ws(':', count(*), max(${a.registeredAt}), max(${a.retiredAt}))
+        from ${a} where ${a.goalId} = ${goalId}),
+      (select count(*) from ${d} where ${d.goalId} = ${goalId})) as stamp`;
+});
 
 /**
  * Who may read `agentId`'s ledger in `goalId`. The goal first (a typed gap that says nothing
@@ -31,40 +63,13 @@ export async function checkLedgerAccess(
   if (caller?.kind === 'PROVIDER') {
     throw new ForbiddenError('a PROVIDER may not read evidence ledgers');
   }
-  const a = agentsTable;
-  const d = delegationsTable;
-  const v = visionsTable;
-  const h = streamHeadsTable;
-  const ledgerHead = sql`select ${h.seq} from ${h} where ${h.goalId} = ${goalId} and ${h.stream} = 'ledger'`;
-  // Everything else a read needs before its scope, in the same round trip: whether the goal
-  // knows the agent, its roleScope, the ledger head, and the stamp of everything the
-  // other-agent frontier is computed from (ledger head, work sequence, registry).
-  // The goal scope check is independent of it: both are sent at once (one round trip).
-  const [gap, contextRows] = await Promise.all([
+  // The goal scope check is independent of the context: both are sent at once (one round trip).
+  const [gap, rows] = await Promise.all([
     checkGoalScope(q, caller, goalId),
-    q.execute(sql`select
-      exists (select 1 from ${a} where ${a.goalId} = ${goalId} and ${a.agentId} = ${agentId})
-      or exists (select 1 from ${d} where ${d.goalId} = ${goalId} and ${d.agentId} = ${agentId})
-      as known,
-      ${activeAgentSql(goalId, agentId)} as active,
-      (select ${v.roleScope} from ${v} where ${v.goalId} = ${goalId} and ${v.agentId} = ${agentId})
-      as role_scope,
-      (${ledgerHead})::text as head,
-      concat_ws(':',
-        (${ledgerHead}),
-        (${workSeqSql(goalId)}),
-        (select concat_ws(':', count(*), max(${a.registeredAt}), max(${a.retiredAt}))
-          from ${a} where ${a.goalId} = ${goalId}),
-        (select count(*) from ${d} where ${d.goalId} = ${goalId})) as stamp`),
+    ledgerContext(q, { goalId, agentId }),
   ]);
   if (gap) return gap;
-  const [context] = rowsOf<{
-    known: boolean;
-    active: boolean;
-    role_scope: string | null;
-    head: string | null;
-    stamp: string;
-  }>(contextRows);
+  const [context] = rows;
   if (!context?.known) {
     throw new InputError(
       `agentId "${agentId}" is not an agent registered in goal "${goalId}": pass a registered agent id (a host surface such as codex, codex-cli or claude-code is not an agent id)`,

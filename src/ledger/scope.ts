@@ -26,7 +26,7 @@
 
 import { and, eq, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
-import { textArray } from '../db/sql.ts';
+import { prepared, textArrayLiteral } from '../db/sql.ts';
 import { covers, parseDecisionScope, parseResumeCondition } from '../work/rules.ts';
 import { gatesTable, type TodoStatus, todosTable, visionsTable } from '../work/tables.ts';
 import type { LedgerEvent, LedgerRelevance } from './append.ts';
@@ -81,6 +81,41 @@ export async function loadAgentScope(
   return scopes.get(agentId) as AgentScope;
 }
 
+/** The todos the agents claim, and the unclaimed live ones any of the lane prefixes selects. */
+const scopeTodos = prepared('ledger_scope_todos', (db) => {
+  const t = todosTable;
+  return db
+    .select({
+      id: t.id,
+      claimedBy: t.claimedBy,
+      status: t.status,
+      writeScope: t.writeScope,
+      dependsOn: t.dependsOn,
+      resumeWhen: t.resumeWhen,
+      requiredDecisionScopes: t.requiredDecisionScopes,
+    })
+    .from(t)
+    .where(
+      and(
+        eq(t.goalId, sql.placeholder('goalId')),
+        or(
+          sql`${t.claimedBy} = any(${sql.placeholder('agentIds')}::text[])`,
+          sql`(${t.claimedBy} is null and ${inArray(t.status, liveStatuses)} and exists (
+            select 1 from unnest(${t.writeScope}) ws, unnest(${sql.placeholder('prefixes')}::text[]) p
+            where ws = p or starts_with(ws, p || '/')))`,
+        ),
+      ),
+    );
+});
+
+const goalGates = prepared('ledger_scope_gates', (db) => {
+  const g = gatesTable;
+  return db
+    .select({ id: g.id, kind: g.kind, granularity: g.granularity, scopeKey: g.scopeKey })
+    .from(g)
+    .where(eq(g.goalId, sql.placeholder('goalId')));
+});
+
 /**
  * The scopes of several agents of a goal at once, in two statements whatever their number:
  * the todos any of them claims or any of their lanes selects, and the goal's gates.
@@ -90,36 +125,15 @@ export async function loadAgentScopes(
   goalId: string,
   agents: readonly { agentId: string; roleScope: string | null }[],
 ): Promise<Map<string, AgentScope>> {
-  const t = todosTable;
-  const g = gatesTable;
   const prefixesOf = new Map(agents.map((a) => [a.agentId, lanePrefixesOf(a.roleScope)]));
   const allPrefixes = [...new Set([...prefixesOf.values()].flat())];
-  const inLane =
-    allPrefixes.length === 0
-      ? sql`false`
-      : sql`(${t.claimedBy} is null and ${inArray(t.status, liveStatuses)} and exists (
-          select 1 from unnest(${t.writeScope}) ws, unnest(${textArray(allPrefixes)}) p
-          where ws = p or starts_with(ws, p || '/')))`;
-  const agentIds = agents.map((a) => a.agentId);
   const [todos, gates] = await Promise.all([
-    q
-      .select({
-        id: t.id,
-        claimedBy: t.claimedBy,
-        status: t.status,
-        writeScope: t.writeScope,
-        dependsOn: t.dependsOn,
-        resumeWhen: t.resumeWhen,
-        requiredDecisionScopes: t.requiredDecisionScopes,
-      })
-      .from(t)
-      .where(
-        and(eq(t.goalId, goalId), or(sql`${t.claimedBy} = any(${textArray(agentIds)})`, inLane)),
-      ),
-    q
-      .select({ id: g.id, kind: g.kind, granularity: g.granularity, scopeKey: g.scopeKey })
-      .from(g)
-      .where(eq(g.goalId, goalId)),
+    scopeTodos(q).execute({
+      goalId,
+      agentIds: textArrayLiteral(agents.map((a) => a.agentId)),
+      prefixes: textArrayLiteral(allPrefixes),
+    }),
+    goalGates(q).execute({ goalId }),
   ]);
   const scopes = new Map<string, AgentScope>();
   for (const { agentId } of agents) {

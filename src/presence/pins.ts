@@ -29,7 +29,7 @@ export interface Pin {
   readonly presence: Presence;
 }
 
-const presenceOfAgents = prepared((db) =>
+const presenceOfAgents = prepared('presence_of_agents', (db) =>
   db
     .select({ row: presenceTable, provider: providersTable })
     .from(presenceTable)
@@ -40,8 +40,7 @@ const presenceOfAgents = prepared((db) =>
         sql`${presenceTable.agentId} = any(${sql.placeholder('agentIds')}::text[])`,
       ),
     )
-    .orderBy(asc(presenceTable.stateChangeSeq))
-    .prepare('presence_of_agents'),
+    .orderBy(asc(presenceTable.stateChangeSeq)),
 );
 
 /**

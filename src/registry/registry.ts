@@ -93,7 +93,7 @@ export async function registerAgent(
   return { type: 'AgentAlreadyRegistered', agent: existing };
 }
 
-const agentById = prepared((db) =>
+const agentById = prepared('agent_by_id', (db) =>
   db
     .select()
     .from(agentsTable)
@@ -102,8 +102,7 @@ const agentById = prepared((db) =>
         eq(agentsTable.goalId, sql.placeholder('goalId')),
         eq(agentsTable.agentId, sql.placeholder('agentId')),
       ),
-    )
-    .prepare('agent_by_id'),
+    ),
 );
 
 export function findAgent(

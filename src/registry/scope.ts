@@ -65,13 +65,12 @@ function buildScopeQuery(kind: Caller['kind'], narrowed: boolean) {
       break;
   }
   const only = narrowed ? eq(goalsTable.id, sql.placeholder('only')) : undefined;
-  return prepared((db) =>
+  return prepared(`goals_in_scope_${kind}_${narrowed}`, (db) =>
     db
       .select({ id: goalsTable.id })
       .from(goalsTable)
       .where(and(membership, only))
-      .orderBy(goalsTable.id)
-      .prepare(`goals_in_scope_${kind}_${narrowed}`),
+      .orderBy(goalsTable.id),
   );
 }
 

@@ -127,6 +127,10 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     renderGraphiQL,
     // Unexpected errors are logged once, by maskError; client mistakes are not server events.
     logging: false,
+    // Bodies are bounded before Yoga sees them (bodyRefusal: a Content-Length of at most
+    // maxBodyBytes, and Node reads no more than that): Yoga's own limit would pipe every body
+    // through a counting stream again.
+    maxRequestBodySize: false,
     maskedErrors: {
       errorMessage: UNEXPECTED_MESSAGE,
       maskError: (error, message) => maskError(error, message, deps),

@@ -12,7 +12,7 @@ import { bare, placeholder, prepared, preparedSql } from '../db/sql.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
 import { appendAtNextSeqSql } from '../events/sequence.ts';
-import { currentPins } from '../presence/pins.ts';
+import { currentPins, type Pin } from '../presence/pins.ts';
 import { type Liveness, providersTable } from '../presence/tables.ts';
 import { findAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
@@ -232,17 +232,23 @@ export async function deliver(db: Db, caller: Caller, input: DeliverInput): Prom
   if (v.to !== null && v.to === recipientIn(caller, v.goalId)) {
     throw new InputError('to must name another agent: an agent does not deliver to itself', 'to');
   }
-  const gap = await checkGoalScope(db, caller, v.goalId);
+  // The reads before the write do not depend on each other: they are sent at once (one round
+  // trip) and judged in order, so a caller out of scope learns nothing from the others.
+  const gapRead = checkGoalScope(db, caller, v.goalId);
+  const todoRead = checkTodoInGoal(db, v.goalId, v.todoId);
+  const existingRead = findByKey(db, v.goalId, sender.key, v.idempotencyKey);
+  const namedRead = v.to === null ? null : readTarget(db, v.goalId, v.to);
+  for (const read of [todoRead, existingRead, namedRead]) read?.catch(() => {});
+  const gap = await gapRead;
   if (gap) return refused(v.goalId, 'SCOPE_GAP', { scopeGap: gap, target: v.to });
-  await checkTodoInGoal(db, v.goalId, v.todoId);
-
-  const existing = await findByKey(db, v.goalId, sender.key, v.idempotencyKey);
+  await todoRead;
+  const existing = await existingRead;
   if (existing) return replay(db, existing, v);
 
-  const target = await resolveTarget(db, sender, v);
-  if (typeof target !== 'string') return target;
+  const resolved = await resolveTarget(db, sender, v, namedRead);
+  if (resolved.type === 'DeliveryRefused') return resolved;
+  const { target, pin } = resolved;
   const threadId = await resolveThread(db, caller, sender, v);
-  const pin = (await currentPins(db, v.goalId, [target])).get(target);
   if (pin?.presence.liveness === 'BLOCKED') {
     return refused(v.goalId, 'AGENT_BLOCKED', {
       target,
@@ -432,26 +438,46 @@ async function replay(db: Db, original: DeliveryRow, v: Validated): Promise<Deli
   };
 }
 
-/** `to` as named, or from the sender's roster: its primary, else its one connected peer. */
+/** What a delivery needs to know of its target: whether it is registered, and its pin. */
+interface TargetReads {
+  readonly agent: Awaited<ReturnType<typeof findAgent>>;
+  readonly pin: Pin | undefined;
+}
+
+async function readTarget(db: Db, goalId: string, to: string): Promise<TargetReads> {
+  const [agent, pins] = await Promise.all([
+    findAgent(db, goalId, to),
+    currentPins(db, goalId, [to]),
+  ]);
+  return { agent, pin: pins.get(to) };
+}
+
+/**
+ * `to` as named (its reads already sent: `named`), or from the sender's roster: its primary,
+ * else its one connected peer.
+ */
 async function resolveTarget(
   db: Db,
   sender: Sender,
   v: Validated,
-): Promise<string | DeliveryRefused> {
+  named: Promise<TargetReads> | null,
+): Promise<{ type: 'Target'; target: string; pin: Pin | undefined } | DeliveryRefused> {
   let to = v.to;
-  if (to === null) {
+  let reads = named;
+  if (to === null || reads === null) {
     const roster = await connectedTargets(db, v.goalId, sender.key);
     if (roster.primaryPeer !== null) to = roster.primaryPeer;
     else if (roster.connected.length === 1) to = roster.connected[0] as string;
     else if (roster.connected.length === 0) {
       return refused(v.goalId, 'NOT_READY', { notReadyReason: 'NO_CONNECTED_PEER' });
     } else return refused(v.goalId, 'AMBIGUOUS_TARGET', { choices: roster.connected });
+    reads = readTarget(db, v.goalId, to);
   }
-  const agent = await findAgent(db, v.goalId, to);
+  const { agent, pin } = await reads;
   if (!agent) return refused(v.goalId, 'UNKNOWN_TARGET', { target: to });
   if (agent.retiredAt)
     return refused(v.goalId, 'NOT_READY', { target: to, notReadyReason: 'TARGET_RETIRED' });
-  return to;
+  return { type: 'Target', target: to, pin };
 }
 
 /**

@@ -114,14 +114,21 @@ export function classifyChange(
 
 /** Presence changes of a goal after `after`, in order, a page at a time. */
 const CHANGE_PAGE = 1000;
-function changesAfter(db: Queryable, goalId: string, after: bigint): Promise<PresenceChangeRow[]> {
-  return db
+const changesPage = prepared('presence_changes_after', (db) =>
+  db
     .select()
     .from(presenceChangesTable)
-    .where(and(eq(presenceChangesTable.goalId, goalId), gt(presenceChangesTable.seq, after)))
+    .where(
+      and(
+        eq(presenceChangesTable.goalId, sql.placeholder('goalId')),
+        gt(presenceChangesTable.seq, sql.placeholder('after')),
+      ),
+    )
     .orderBy(asc(presenceChangesTable.seq))
-    .limit(CHANGE_PAGE);
-}
+    .limit(CHANGE_PAGE),
+);
+const changesAfter = (db: Queryable, goalId: string, after: bigint): Promise<PresenceChangeRow[]> =>
+  changesPage(db).execute({ goalId, after: String(after) });
 
 /**
  * Feeds a goal's change log to readers (waits, deliveries) that each keep their own cursor:

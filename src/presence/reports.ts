@@ -4,7 +4,7 @@ import { InputError } from '../core/errors.ts';
 import { refuse, transactOrRefuse } from '../core/transaction.ts';
 import { validateId, validateText } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
-import { jsonRows, textArray } from '../db/sql.ts';
+import { jsonRows, prepared, textArrayLiteral } from '../db/sql.ts';
 import { advanceHead, lockHead } from '../events/sequence.ts';
 import { agentsTable } from '../registry/tables.ts';
 import { MAX_REF_LENGTH, MAX_REPORTS_PER_BATCH } from './providers.ts';
@@ -125,6 +125,41 @@ function parseReportSeq(value: string): bigint {
 const keyOf = (r: { goalId: string; agentId: string; providerSessionRef: string }) =>
   JSON.stringify([r.goalId, r.agentId, r.providerSessionRef]);
 
+/** The provider's current rows for some agents of a goal (read under the presence head lock). */
+const presenceOfProvider = prepared('presence_of_provider', (db) =>
+  db
+    .select()
+    .from(presenceTable)
+    .where(
+      and(
+        eq(presenceTable.goalId, sql.placeholder('goalId')),
+        eq(presenceTable.providerId, sql.placeholder('providerId')),
+        sql`${presenceTable.agentId} = any(${sql.placeholder('agentIds')}::text[])`,
+      ),
+    ),
+);
+
+const providerById = prepared('provider_by_id', (db) =>
+  db
+    .select()
+    .from(providersTable)
+    .where(eq(providersTable.providerId, sql.placeholder('providerId'))),
+);
+
+/** Which of the (goal, agent) pairs, given as two parallel arrays, are registered and not retired. */
+const registeredAgents = prepared('registered_agent_pairs', (db) =>
+  db
+    .select({ goalId: agentsTable.goalId, agentId: agentsTable.agentId })
+    .from(agentsTable)
+    .where(
+      and(
+        isNull(agentsTable.retiredAt),
+        sql`(${agentsTable.goalId}, ${agentsTable.agentId}) in (select * from unnest(
+          ${sql.placeholder('goalIds')}::text[], ${sql.placeholder('agentIds')}::text[]))`,
+      ),
+    ),
+);
+
 /**
  * The one write path for presence. Validates the whole batch first (a refusal writes
  * nothing), then per goal: locks the presence head, reads the current rows, applies the
@@ -159,16 +194,11 @@ async function applyReports(
       const goalReports = byGoal.get(goalId) ?? [];
       const head = await lockHead(tx, goalId, 'presence');
       const current = new Map<string, PresenceRow>();
-      const existing = await tx
-        .select()
-        .from(presenceTable)
-        .where(
-          and(
-            eq(presenceTable.goalId, goalId),
-            eq(presenceTable.providerId, providerId),
-            sql`${presenceTable.agentId} = any(${textArray(goalReports.map((r) => r.agentId))})`,
-          ),
-        );
+      const existing = await presenceOfProvider(tx).execute({
+        goalId,
+        providerId,
+        agentIds: textArrayLiteral(goalReports.map((r) => r.agentId)),
+      });
       for (const row of existing) current.set(keyOf(row), row);
 
       const changes: (typeof presenceChangesTable.$inferInsert)[] = [];
@@ -276,25 +306,16 @@ export async function screenReports(
       reason,
     },
   });
-  const [provider] = await db
-    .select()
-    .from(providersTable)
-    .where(eq(providersTable.providerId, caller.providerId));
+  const [provider] = await providerById(db).execute({ providerId: caller.providerId });
   if (!provider) return refuse(0, 'PROVIDER_NOT_REGISTERED');
   const outside = reports.findIndex(
     (r) => !caller.goalIds.includes(r.goalId) || !provider.goalIds.includes(r.goalId),
   );
   if (outside >= 0) return refuse(outside, 'GOAL_NOT_IN_SCOPE');
-  const registered = await db
-    .select({ goalId: agentsTable.goalId, agentId: agentsTable.agentId })
-    .from(agentsTable)
-    .where(
-      and(
-        isNull(agentsTable.retiredAt),
-        sql`(${agentsTable.goalId}, ${agentsTable.agentId}) in (select * from unnest(
-          ${textArray(reports.map((r) => r.goalId))}, ${textArray(reports.map((r) => r.agentId))}))`,
-      ),
-    );
+  const registered = await registeredAgents(db).execute({
+    goalIds: textArrayLiteral(reports.map((r) => r.goalId)),
+    agentIds: textArrayLiteral(reports.map((r) => r.agentId)),
+  });
   const known = new Set(registered.map((row) => JSON.stringify([row.goalId, row.agentId])));
   const unknown = reports.findIndex((r) => !known.has(JSON.stringify([r.goalId, r.agentId])));
   return unknown >= 0 ? refuse(unknown, 'AGENT_NOT_REGISTERED') : { provider };

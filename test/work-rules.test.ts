@@ -1,8 +1,9 @@
 /**
  * The work graph's small pure functions, table-driven: repository identities, the
- * pull-request references of `pr_merged:` conditions, and write-scope overlap.
+ * pull-request references of `pr_merged:` conditions, write-scope overlap and conflicts.
  */
 import { describe, expect, it } from 'vitest';
+import { conflictFinder, type ScopedWork } from '../src/work/conflicts.ts';
 import { parsePullRequestRef, parseRepository } from '../src/work/repository.ts';
 import { mergeKeyOf, parseResumeCondition } from '../src/work/rules.ts';
 import {
@@ -175,5 +176,106 @@ describe('write-scope overlap', () => {
     expect(writeScopeProblem('./')).toContain('must name a path');
     expect(normalizeWriteScope('./src//ledger/./x/')).toBe('src/ledger/x/');
     expect(normalizeWriteScope('src/ledger')).toBe('src/ledger');
+  });
+});
+
+describe('write-scope conflicts', () => {
+  const work = (
+    id: string,
+    writeScope: string[],
+    claimedBy: string | null = null,
+    claimOrder: number | null = null,
+    taskRepository: string | null = 'git:example.org/o/r',
+  ): ScopedWork => ({ id, taskRepository, writeScope, claimedBy, claimOrder });
+
+  it('a todo that is its owner’s named claim gets the owner’s next claim, or none', () => {
+    const todos = [
+      work('x1', ['src/**'], 'x', 1),
+      work('x2', ['src/a/**'], 'x', 2),
+      work('y1', ['src/a/b.ts'], 'y', 3),
+      work('open', ['src/a/**']),
+    ];
+    const conflicts = conflictFinder(todos, 'me');
+    const named = (todo: ScopedWork) => conflicts(todo).map((c) => [c.owner, c.todoId]);
+    // Unclaimed: every other owner's earliest overlapping claim.
+    expect(named(todos[3] as ScopedWork)).toEqual([
+      ['x', 'x1'],
+      ['y', 'y1'],
+    ]);
+    // The same entries, claimed by x and itself x's earliest: x's next claim instead.
+    expect(named(work('x0', ['src/a/**'], 'x', 0))).toEqual([
+      ['x', 'x1'],
+      ['y', 'y1'],
+    ]);
+    expect(named(todos[0] as ScopedWork)).toEqual([
+      ['x', 'x2'],
+      ['y', 'y1'],
+    ]);
+    expect(named(todos[1] as ScopedWork)).toEqual([
+      ['x', 'x1'],
+      ['y', 'y1'],
+    ]);
+    // y's only claim: no conflict with y itself.
+    expect(named(todos[2] as ScopedWork)).toEqual([['x', 'x1']]);
+    // Another repository, or none, shares nothing.
+    expect(named(work('elsewhere', ['src/**'], null, null, 'git:example.org/o/other'))).toEqual([]);
+    expect(named(work('unnamed', ['src/**'], null, null, null))).toEqual([]);
+  });
+
+  it('names, for each todo, each other owner’s earliest overlapping claim (random graphs)', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)] as T;
+    const entries = [
+      'src/**',
+      'src/a/**',
+      'src/a/x.ts',
+      'src/b',
+      'src/*/x.ts',
+      'docs/*.md',
+      'README.md',
+    ];
+    const owners = ['me', 'o1', 'o2', 'o3'];
+    const first = (a: ScopedWork, b: ScopedWork) =>
+      (a.claimOrder ?? 0) - (b.claimOrder ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    for (let round = 0; round < 20; round++) {
+      const todos = Array.from({ length: 40 }, (_, i) => {
+        const owner = next() < 0.5 ? pick(owners) : null;
+        const scope = [...new Set([pick(entries), ...(next() < 0.3 ? [pick(entries)] : [])])];
+        return work(
+          `t${i}`,
+          scope,
+          owner,
+          owner ? Math.floor(next() * 10) : null,
+          pick(['r1', 'r2']),
+        );
+      });
+      const conflicts = conflictFinder(todos, 'me');
+      for (const todo of todos) {
+        const overlaps = (other: ScopedWork) =>
+          todo.writeScope.some((a) => other.writeScope.some((b) => scopesOverlap(a, b)));
+        const expected = owners
+          .filter((owner) => owner !== 'me')
+          .flatMap((owner) => {
+            const earliest = todos
+              .filter(
+                (other) =>
+                  other.claimedBy === owner &&
+                  other.id !== todo.id &&
+                  other.taskRepository === todo.taskRepository &&
+                  (todo.claimedBy !== 'me' || first(other, todo) < 0) &&
+                  overlaps(other),
+              )
+              .sort(first)[0];
+            return earliest ? [[owner, earliest.id]] : [];
+          });
+        const found = conflicts(todo);
+        expect(found.map((c) => [c.owner, c.todoId])).toEqual(expected);
+        for (const c of found) expect(scopesOverlap(c.writeScope, c.otherWriteScope)).toBe(true);
+      }
+    }
   });
 });

@@ -88,13 +88,14 @@ export function conflictFinder(
     }
     return found;
   };
-  return (todo) => {
+  /** The conflicts of a todo, or of one owner only. */
+  const find = (todo: ScopedWork, onlyOwner?: string): WriteScopeConflict[] => {
     const repository = todo.taskRepository ?? '';
-    if (todo.writeScope.length === 0 || !claims.has(repository)) return [];
     const own = todo.claimedBy === agentId;
     const byOwner = new Map<string, { claim: Claim; entry: string }>();
     for (const entry of todo.writeScope) {
       for (const [owner, list] of overlappingOf(repository, entry)) {
+        if (onlyOwner !== undefined && owner !== onlyOwner) continue;
         const claim = list.find(
           (c) => c.work.id !== todo.id && (!own || claimedFirst(c.work, todo) < 0),
         );
@@ -114,5 +115,27 @@ export function conflictFinder(
         writeScope: entry,
         otherWriteScope: claim.entry,
       }));
+  };
+  // Todos writing the same entries of a repository mostly share their conflicts: an unclaimed
+  // one appears in no claim, so its answer depends on the entries alone. One claimed by
+  // another agent shares it but for its own owner's entry when that names the todo itself.
+  const shared = new Map<string, WriteScopeConflict[]>();
+  return (todo) => {
+    const repository = todo.taskRepository ?? '';
+    if (todo.writeScope.length === 0 || !claims.has(repository)) return [];
+    if (todo.claimedBy === agentId) return find(todo);
+    const key = `${repository}\u0000${todo.writeScope.join('\u0000')}`;
+    let answer = shared.get(key);
+    if (answer === undefined) {
+      answer = find({ ...todo, id: '', claimedBy: null, claimOrder: null });
+      shared.set(key, answer);
+    }
+    const itself = answer.findIndex((c) => c.todoId === todo.id);
+    if (itself < 0) return answer;
+    const [next] = find(todo, (answer[itself] as WriteScopeConflict).owner);
+    const adjusted = answer.slice();
+    if (next) adjusted[itself] = next;
+    else adjusted.splice(itself, 1);
+    return adjusted;
   };
 }

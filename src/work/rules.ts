@@ -279,7 +279,8 @@ interface GuardContext {
   readonly endOf: EndOf;
   readonly gatesById: ReadonlyMap<string, FrontierGate>;
   readonly gatesByKind: ReadonlyMap<GateKind, readonly FrontierGate[]>;
-  readonly conflicts: (todo: FrontierTodo) => WriteScopeConflict[];
+  /** WRITE_SCOPE_CONFLICT guards: todos writing the same entries share them (conflicts.ts). */
+  readonly conflictGuards: (todo: FrontierTodo) => FrontierGuard[];
   /** Stored strings repeat across todos: parse each once (stored values were validated). */
   readonly scope: (text: string) => DecisionScope;
   readonly condition: (text: string) => ResumeCondition;
@@ -320,7 +321,7 @@ export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>)
     endOf: lineageEnds(facts.todos, facts.retired),
     gatesById,
     gatesByKind,
-    conflicts: conflictFinder(facts.todos, facts.agentId),
+    conflictGuards: conflictGuardsOf(conflictFinder(facts.todos, facts.agentId)),
     scope: memoize((text) => parseDecisionScope('requiredDecisionScopes', text)),
     condition: memoize((text) => parseResumeCondition('resumeWhen', text)),
   };
@@ -334,7 +335,7 @@ export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>)
     claimGuards(todo, context, guards);
     capabilityGuards(todo, context, guards);
     workspaceGuards(todo, context, guards);
-    writeScopeGuards(todo, context, guards);
+    guards.push(...context.conflictGuards(todo));
     leaseGuards(todo, context, guards);
     // Freshness: a deferred todo whose resume condition now holds is back for replanning,
     // not runnable as written: the plan it was deferred with may be out of date.
@@ -528,17 +529,27 @@ function workspaceGuards(todo: FrontierTodo, context: GuardContext, guards: Fron
   guards.push({ kind: 'WORKSPACE', detail, repository, workspaceReason: reason });
 }
 
-function writeScopeGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
-  for (const conflict of context.conflicts(todo)) {
-    guards.push({
-      kind: 'WRITE_SCOPE_CONFLICT',
-      detail: `writes ${conflict.writeScope}, which overlaps ${conflict.otherWriteScope} of ${conflict.todoId}, claimed by ${conflict.owner}${conflict.repository ? ` in ${conflict.repository}` : ''}`,
-      todoId: conflict.todoId,
-      agentId: conflict.owner,
-      writeScope: conflict.otherWriteScope,
-      ...(conflict.repository ? { repository: conflict.repository } : {}),
-    });
-  }
+/** A guard per conflict, built once: the finder returns the same conflicts for many todos. */
+function conflictGuardsOf(
+  conflicts: (todo: FrontierTodo) => WriteScopeConflict[],
+): (todo: FrontierTodo) => FrontierGuard[] {
+  const built = new Map<WriteScopeConflict, FrontierGuard>();
+  const guardOf = (conflict: WriteScopeConflict): FrontierGuard => {
+    let guard = built.get(conflict);
+    if (guard === undefined) {
+      guard = {
+        kind: 'WRITE_SCOPE_CONFLICT',
+        detail: `writes ${conflict.writeScope}, which overlaps ${conflict.otherWriteScope} of ${conflict.todoId}, claimed by ${conflict.owner}${conflict.repository ? ` in ${conflict.repository}` : ''}`,
+        todoId: conflict.todoId,
+        agentId: conflict.owner,
+        writeScope: conflict.otherWriteScope,
+        ...(conflict.repository ? { repository: conflict.repository } : {}),
+      };
+      built.set(conflict, guard);
+    }
+    return guard;
+  };
+  return (todo) => conflicts(todo).map(guardOf);
 }
 
 function leaseGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {

@@ -72,11 +72,19 @@ await new Promise<void>((resolve) =>
     { next: () => {}, error: resolve, complete: resolve },
   ),
 );
+// Heap per wait is read over the second half of the waits: V8 compiles the wait path's hot
+// functions once, during the first few hundred (1.6 KB of code per wait over the first 1,000
+// in a heap snapshot), and that code is not held per wait.
 const heapBefore = await heapUsed();
 progress('waits', `${WAITS} waits pending`);
-for (const agentId of agentIds) waitFor(agentId, 'DONE');
+const half = Math.floor(WAITS / 2);
+for (const agentId of agentIds.slice(0, half)) waitFor(agentId, 'DONE');
+await until(() => pendingSeen.size === half, `${half} waits to be pending`);
+const heapAtHalf = await heapUsed();
+for (const agentId of agentIds.slice(half)) waitFor(agentId, 'DONE');
 await until(() => pendingSeen.size === WAITS, `${WAITS} waits to be pending`);
-const heapPerWaitBytes = Math.round(((await heapUsed()) - heapBefore) / WAITS);
+const heapAtAll = await heapUsed();
+const heapPerWaitBytes = Math.round((heapAtAll - heapAtHalf) / (WAITS - half));
 
 // One at a time: each report satisfies one wait.
 progress('waits', `${SINGLE_ROUNDS} satisfied one at a time, then a burst`);
@@ -139,7 +147,7 @@ printReport(
       atMost: 100,
       source: 'issue 17',
     }),
-    figure('gateway heap per pending wait', heapPerWaitBytes, 'bytes', {
+    figure('gateway heap per pending wait (second half)', heapPerWaitBytes, 'bytes', {
       atMost: 8 * 1024,
       source: 'issue 17',
     }),
@@ -154,7 +162,10 @@ printReport(
   {
     waits: WAITS,
     reportToSatisfiedMs: { oneAtATime, burst: burstMs },
-    heapPerPendingWaitBytesInGateway: heapPerWaitBytes,
+    heapPerPendingWaitBytesInGateway: {
+      secondHalf: heapPerWaitBytes,
+      allWaitsWithWarmUp: Math.round((heapAtAll - heapBefore) / WAITS),
+    },
     catchUpAfterListenerLossMs: catchUp,
     notSatisfied: wrong,
   },

@@ -181,7 +181,7 @@ class TrackedStream<T> implements AsyncIterableIterator<T> {
   private ended = false;
   private drained = false;
   private final: { value: T } | null = null;
-  /** Resolves the pending `next`'s race when the stream is told to stop. */
+  /** Ends the pending `next` with the final item when the stream is told to stop. */
   private wake: (() => void) | null = null;
 
   constructor(
@@ -201,28 +201,45 @@ class TrackedStream<T> implements AsyncIterableIterator<T> {
     this.wake?.();
   }
 
-  async next(): Promise<IteratorResult<T>> {
-    if (this.ended) {
-      this.drain();
-      return DONE;
+  /**
+   * The source's next item, or the final item once the stream is told to stop (whichever comes
+   * first). Not an async function: a pending `next` is held by every open subscription, and
+   * a suspended async function with a `Promise.race` held about twice as much.
+   */
+  next(): Promise<IteratorResult<T>> {
+    if (this.ended || this.final) return Promise.resolve(this.afterStop());
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        this.wake = null;
+        resolve(this.afterStop());
+      };
+      this.wake = wake;
+      this.iterator.next().then(
+        (next) => {
+          if (this.wake !== wake) return;
+          this.wake = null;
+          resolve(this.final ? this.afterStop() : this.passOn(next));
+        },
+        (error) => {
+          if (this.wake !== wake) return;
+          this.wake = null;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private passOn(next: IteratorResult<T>): IteratorResult<T> {
+    if (next.done) {
+      this.finish();
+      return next;
     }
-    if (!this.final) {
-      const next = await Promise.race([
-        this.iterator.next(),
-        new Promise<void>((resolve) => {
-          this.wake = resolve;
-        }),
-      ]);
-      this.wake = null;
-      if (next && !this.final) {
-        if (next.done) {
-          this.finish();
-          return next;
-        }
-        return { done: false, value: tagResult(next.value, this.record) };
-      }
-    }
-    const last = this.final as { value: T } | null;
+    return { done: false, value: tagResult(next.value, this.record) };
+  }
+
+  /** After `stop`: the final item once, then the end. */
+  private afterStop(): IteratorResult<T> {
+    const last = this.final;
     if (last && !this.ended) {
       this.finish();
       void this.iterator.return?.().catch(() => {});

@@ -286,13 +286,14 @@ interface GuardContext {
   readonly condition: (text: string) => ResumeCondition;
 }
 
-const memoize = <T>(parse: (text: string) => T) => {
-  const cache = new Map<string, T>();
-  return (text: string): T => {
-    let value = cache.get(text);
+/** `compute` called once per key (a string, or an object by identity). */
+const memoize = <K, T>(compute: (key: K) => T) => {
+  const cache = new Map<K, T>();
+  return (key: K): T => {
+    let value = cache.get(key);
     if (value === undefined) {
-      value = parse(text);
-      cache.set(text, value);
+      value = compute(key);
+      cache.set(key, value);
     }
     return value;
   };
@@ -322,8 +323,8 @@ export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>)
     gatesById,
     gatesByKind,
     conflictGuards: conflictGuardsOf(conflictFinder(facts.todos, facts.agentId)),
-    scope: memoize((text) => parseDecisionScope('requiredDecisionScopes', text)),
-    condition: memoize((text) => parseResumeCondition('resumeWhen', text)),
+    scope: memoize((text: string) => parseDecisionScope('requiredDecisionScopes', text)),
+    condition: memoize((text: string) => parseResumeCondition('resumeWhen', text)),
   };
   const runnable: FrontierRow<T>[] = [];
   const held: FrontierRow<T>[] = [];
@@ -533,22 +534,16 @@ function workspaceGuards(todo: FrontierTodo, context: GuardContext, guards: Fron
 function conflictGuardsOf(
   conflicts: (todo: FrontierTodo) => WriteScopeConflict[],
 ): (todo: FrontierTodo) => FrontierGuard[] {
-  const built = new Map<WriteScopeConflict, FrontierGuard>();
-  const guardOf = (conflict: WriteScopeConflict): FrontierGuard => {
-    let guard = built.get(conflict);
-    if (guard === undefined) {
-      guard = {
-        kind: 'WRITE_SCOPE_CONFLICT',
-        detail: `writes ${conflict.writeScope}, which overlaps ${conflict.otherWriteScope} of ${conflict.todoId}, claimed by ${conflict.owner}${conflict.repository ? ` in ${conflict.repository}` : ''}`,
-        todoId: conflict.todoId,
-        agentId: conflict.owner,
-        writeScope: conflict.otherWriteScope,
-        ...(conflict.repository ? { repository: conflict.repository } : {}),
-      };
-      built.set(conflict, guard);
-    }
-    return guard;
-  };
+  const guardOf = memoize(
+    (conflict: WriteScopeConflict): FrontierGuard => ({
+      kind: 'WRITE_SCOPE_CONFLICT',
+      detail: `writes ${conflict.writeScope}, which overlaps ${conflict.otherWriteScope} of ${conflict.todoId}, claimed by ${conflict.owner}${conflict.repository ? ` in ${conflict.repository}` : ''}`,
+      todoId: conflict.todoId,
+      agentId: conflict.owner,
+      writeScope: conflict.otherWriteScope,
+      ...(conflict.repository ? { repository: conflict.repository } : {}),
+    }),
+  );
   return (todo) => conflicts(todo).map(guardOf);
 }
 

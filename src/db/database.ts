@@ -311,6 +311,15 @@ function isAlive(pid: number): boolean {
 }
 
 /**
+ * The embedded database's buffer pool. Postgres's default (128MB) is set up inside
+ * WebAssembly on every open: opening an existing data folder took 910 ms with it and 592 ms
+ * with 32MB (medians of 5 on a 2-core machine), and the process held 290 MB resident against
+ * 194 MB. A miss reads the data folder's file through the OS cache; an embedded goal's
+ * working set fits in 32MB.
+ */
+const PGLITE_SHARED_BUFFERS = '32MB';
+
+/**
  * PGlite on disk (or in memory when `dataDir` is null), with every migration applied. Drizzle
  * applies those newer than the last one the database recorded, so a data folder (or a restored
  * template) from an older migration set is brought up to date here.
@@ -320,7 +329,11 @@ export async function createMigratedPglite(
   loadDataDir?: Blob,
   folder = migrationsFolder,
 ): Promise<PGlite> {
-  const client = await PGlite.create({ dataDir: dataDir ?? undefined, loadDataDir });
+  const client = await PGlite.create({
+    dataDir: dataDir ?? undefined,
+    loadDataDir,
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
   await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
   return client;
 }

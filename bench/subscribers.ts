@@ -8,7 +8,8 @@
  *   DATABASE_URL=postgres://… npm run bench:subscribers
  *
  * Every socket is a file descriptor in the gateway: `ulimit -n` must exceed SUBSCRIBERS.
- * Options (env): SUBSCRIBERS (10000), ROUNDS (10), CLIENT_PROCESSES (1 per 2,500 subscribers).
+ * Options (env): SUBSCRIBERS (10000), ROUNDS (10), WARM_UP (2), CLIENT_PROCESSES (1 per 2,500
+ * subscribers). The fan-out is timed after WARM_UP rounds, reported apart, as in bench:presence.
  */
 import {
   benchGateway,
@@ -26,6 +27,7 @@ import {
 
 const SUBSCRIBERS = setting('SUBSCRIBERS', 10_000, 1000);
 const ROUNDS = setting('ROUNDS', 10, 3);
+const WARM_UP = setting('WARM_UP', 2, 1);
 const CLIENT_PROCESSES = setting('CLIENT_PROCESSES', Math.ceil(SUBSCRIBERS / 2500), 1);
 
 const files = openFileLimit();
@@ -58,8 +60,10 @@ const heapConnected = await heapUsed();
 progress('subscribers', `${SUBSCRIBERS} subscriptions starting`);
 await subscribers.subscribe(PRESENCE_SUBSCRIPTION, { g: goal.goalId }, 'presenceChanged.seq');
 const heapSubscribed = await heapUsed();
-progress('subscribers', `fan-out, ${ROUNDS} rounds`);
-const fanOutMs = summary(await fanOut(subscribers, ROUNDS, (l) => goal.report([agent], l)));
+const change = (liveness: string) => goal.report([agent], liveness);
+progress('subscribers', `fan-out, ${WARM_UP} rounds to warm up, then ${ROUNDS} timed`);
+const warmUpMs = summary(await fanOut(subscribers, WARM_UP, change));
+const fanOutMs = summary(await fanOut(subscribers, ROUNDS, change, WARM_UP + 1));
 await subscribers.close();
 
 const perConnection = (heapConnected - heapBefore) / SUBSCRIBERS;
@@ -85,6 +89,8 @@ printReport(
     openFileLimit: files,
     rounds: ROUNDS,
     reportToReceiptMs: fanOutMs,
+    warmUpRounds: WARM_UP,
+    warmUpMs,
     gatewayHeapBytes: { before: heapBefore, connected: heapConnected, subscribed: heapSubscribed },
   },
 );

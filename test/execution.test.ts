@@ -1,10 +1,11 @@
 /**
- * Compiled execution (graphql-jit) for queries and mutations, and why subscriptions stay on
- * the standard executor: graphql-jit 0.8.7 hands a subscription field's `subscribe` the
- * operation's variables as its arguments. Documents whose variables are named after the
- * arguments (as this suite's are) do not notice; `goalId: $g` or `after: "0"` lose the
- * argument, the resolver runs without a goal, and the stream's one item is a masked internal
- * error without data: a null payload to a client reading `data.presenceChanged`. These tests
+ * Compiled execution (graphql-jit) for queries, mutations and subscription events, and why a
+ * subscription's source stream stays on the standard executor: graphql-jit 0.8.7 hands a
+ * subscription field's `subscribe` the operation's variables as its arguments. Documents whose
+ * variables are named after the arguments (as this suite's are) do not notice; `goalId: $g` or
+ * `after: "0"` lose the argument, the resolver runs without a goal, and the stream's one item
+ * is a masked internal error without data: a null payload to a client reading
+ * `data.presenceChanged`. These tests
  * subscribe with such documents, over a real socket in process and against the gateway run
  * as its own process (node --import tsx, as `npm start` runs it), and fail on null payloads.
  */
@@ -20,6 +21,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeEvent } from '../src/graphql/execution/jit.ts';
 import { t } from './support/gateway-per-file.ts';
 import {
   createGoal,
@@ -82,6 +84,37 @@ describe(`compiled execution (${driver})`, () => {
     await stream.next();
     // If this starts failing, graphql-jit passes arguments now: subscriptions may be compiled.
     expect(seen).toEqual({ g: 'goal-1' });
+  });
+
+  it('executes each subscription event compiled, with the arguments a query would get', async () => {
+    const schema = new GraphQLSchema({
+      query: new GraphQLObjectType({ name: 'Query', fields: { x: { type: GraphQLString } } }),
+      subscription: new GraphQLObjectType({
+        name: 'Subscription',
+        fields: {
+          changed: {
+            type: GraphQLString,
+            args: { goalId: { type: new GraphQLNonNull(GraphQLID) }, after: { type: GraphQLID } },
+            resolve: (event, args) => `${event} of ${args.goalId} after ${args.after}`,
+          },
+        },
+      }),
+    });
+    const document = parse('subscription($g: ID!) { changed(goalId: $g, after: "0") }');
+    const event = (variableValues: Record<string, unknown>) =>
+      executeEvent({ schema, document, rootValue: 'event', variableValues });
+    // Compiled: the result carries the compiled operation's serializer.
+    expect(await event({ g: 'goal-1' })).toEqual({
+      data: { changed: 'event of goal-1 after 0' },
+      stringify: expect.any(Function),
+    });
+    // Variables that do not coerce: the standard executor's answer, nothing resolved.
+    const bad = await event({});
+    expect(bad.data).toBeUndefined();
+    expect(bad).not.toHaveProperty('stringify');
+    expect(bad.errors?.map((e) => e.message)).toEqual([
+      'Variable "$g" of required type "ID!" was not provided.',
+    ]);
   });
 
   it('a subscription whose variables are not named after its arguments gets real payloads (real socket)', async () => {

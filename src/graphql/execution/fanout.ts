@@ -1,4 +1,4 @@
-import { buildExecutionContext, execute, subscribe } from '@graphql-tools/executor';
+import { buildExecutionContext, subscribe } from '@graphql-tools/executor';
 import {
   createSourceEventStream,
   type DocumentNode,
@@ -9,6 +9,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { Caller } from '../../core/caller.ts';
 import { DONE, isAsyncIterable } from '../../core/stream.ts';
+import { executeEvent } from './jit.ts';
 
 /** What this plugin reads of the request context (not `Context`: that module names this one). */
 interface ExecutionContext {
@@ -55,9 +56,9 @@ export class FanOutGroups {
   };
 
   /**
-   * The subscription as the executor Yoga uses would run it (same source stream, same per-event
-   * execution of the selection set with the event as root value), with each event's execution
-   * shared within the group.
+   * The subscription as the executor Yoga uses would run it (same source stream; each event's
+   * selection set executed with the event as root value, compiled: executeEvent), with each
+   * event's execution shared within the group.
    */
   async subscribe(
     args: ExecutionArgs,
@@ -108,7 +109,7 @@ export class FanOutGroups {
 
   private async run(event: unknown, args: ExecutionArgs): Promise<ExecutionResult> {
     this.stats.executions++;
-    return this.masked((await execute({ ...args, rootValue: event })) as ExecutionResult);
+    return this.masked(await executeEvent({ ...args, rootValue: event }));
   }
 
   private masked(result: ExecutionResult): ExecutionResult {

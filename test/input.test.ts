@@ -41,6 +41,9 @@ describe(`bad input is BAD_USER_INPUT (${driver})`, () => {
       expect(['BAD_USER_INPUT', 'GRAPHQL_PARSE_FAILED']).toContain(
         viaLiteral.errors?.[0]?.extensions?.code,
       );
+      // The same document again (its literals are checked once per parsed document).
+      const again = await t.gql(literal);
+      expect(again.errors?.[0]?.extensions?.code).toBe(viaLiteral.errors?.[0]?.extensions?.code);
       expect(await goalCount(goalId)).toBe(0);
     });
   }

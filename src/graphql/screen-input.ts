@@ -1,4 +1,4 @@
-import { GraphQLError, Kind, visit } from 'graphql';
+import { type DocumentNode, GraphQLError, visit } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 /**
@@ -16,16 +16,28 @@ function unstorableIn(value: unknown): boolean {
   return false;
 }
 
-function refusal(args: { document: unknown; variableValues?: unknown }): GraphQLError | null {
-  let found = unstorableIn(args.variableValues);
-  if (!found) {
-    visit(args.document as Parameters<typeof visit>[0], {
+/**
+ * Whether a document has such a literal, by document: Yoga's parser cache hands out one
+ * document per operation text, so each is walked once, not on every request that sends it.
+ */
+const literalsChecked = new WeakMap<DocumentNode, boolean>();
+
+function unstorableLiteralIn(document: DocumentNode): boolean {
+  let found = literalsChecked.get(document);
+  if (found === undefined) {
+    found = false;
+    visit(document, {
       StringValue(node) {
-        if (node.kind === Kind.STRING && UNSTORABLE.test(node.value)) found = true;
+        if (UNSTORABLE.test(node.value)) found = true;
       },
     });
+    literalsChecked.set(document, found);
   }
-  return found
+  return found;
+}
+
+function refusal(args: { document: DocumentNode; variableValues?: unknown }): GraphQLError | null {
+  return unstorableIn(args.variableValues) || unstorableLiteralIn(args.document)
     ? new GraphQLError('text must not contain NUL characters or unpaired UTF-16 surrogates', {
         extensions: { code: 'BAD_USER_INPUT' },
       })

@@ -265,23 +265,31 @@ async function applyReports(
         current.set(key, next);
         touched.add(key);
       }
+      // The writes do not depend on each other: sent at once, one round trip (a failed one
+      // fails the transaction, and with it the rest).
+      const writes: Promise<unknown>[] = [];
       const rows = [...touched].map((key) => current.get(key) as PresenceRow);
       if (rows.length > 0) {
         const upsert = jsonRows(presenceTable, rows);
-        await tx.execute(sql`insert into ${presenceTable} (${upsert.columns})
+        writes.push(
+          tx.execute(sql`insert into ${presenceTable} (${upsert.columns})
           select ${upsert.columns} from ${upsert.source}
           on conflict (goal_id, agent_id, provider_id, provider_session_ref) do update set
             instance_id = excluded.instance_id, occupant_ref = excluded.occupant_ref,
             liveness = excluded.liveness, basis = excluded.basis,
             observed_at = excluded.observed_at, report_seq = excluded.report_seq,
-            state_change_seq = excluded.state_change_seq, ended_at = excluded.ended_at`);
+            state_change_seq = excluded.state_change_seq, ended_at = excluded.ended_at`),
+        );
       }
       if (changes.length > 0) {
         const changed = jsonRows(presenceChangesTable, changes);
-        await tx.execute(sql`insert into ${presenceChangesTable} (${changed.columns})
-          select ${changed.columns} from ${changed.source}`);
-        await advanceHead(tx, goalId, 'presence', seq);
+        writes.push(
+          tx.execute(sql`insert into ${presenceChangesTable} (${changed.columns})
+          select ${changed.columns} from ${changed.source}`),
+          advanceHead(tx, goalId, 'presence', seq),
+        );
       }
+      await Promise.all(writes);
     }
     return result;
   });
@@ -306,16 +314,19 @@ export async function screenReports(
       reason,
     },
   });
-  const [provider] = await providerById(db).execute({ providerId: caller.providerId });
+  // Both reads at once (one round trip), judged in order.
+  const [[provider], registered] = await Promise.all([
+    providerById(db).execute({ providerId: caller.providerId }),
+    registeredAgents(db).execute({
+      goalIds: textArrayLiteral(reports.map((r) => r.goalId)),
+      agentIds: textArrayLiteral(reports.map((r) => r.agentId)),
+    }),
+  ]);
   if (!provider) return refuse(0, 'PROVIDER_NOT_REGISTERED');
   const outside = reports.findIndex(
     (r) => !caller.goalIds.includes(r.goalId) || !provider.goalIds.includes(r.goalId),
   );
   if (outside >= 0) return refuse(outside, 'GOAL_NOT_IN_SCOPE');
-  const registered = await registeredAgents(db).execute({
-    goalIds: textArrayLiteral(reports.map((r) => r.goalId)),
-    agentIds: textArrayLiteral(reports.map((r) => r.agentId)),
-  });
   const known = new Set(registered.map((row) => JSON.stringify([row.goalId, row.agentId])));
   const unknown = reports.findIndex((r) => !known.has(JSON.stringify([r.goalId, r.agentId])));
   return unknown >= 0 ? refuse(unknown, 'AGENT_NOT_REGISTERED') : { provider };

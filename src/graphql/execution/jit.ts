@@ -2,7 +2,6 @@ import { execute, normalizedExecutor } from '@graphql-tools/executor';
 import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from '../context.ts';
 
 /**
  * Queries and mutations run compiled (graphql-jit): one function per operation, compiled on
@@ -21,7 +20,7 @@ import type { Context } from '../context.ts';
  * payload (test/execution.test.ts fails that way with subscriptions compiled). Each event of
  * the stream is executed compiled (executeEvent): that path computes arguments as a query does.
  */
-export const compiledExecution: Plugin<Context> = {
+export const compiledExecution: Plugin = {
   onExecute: ({ setExecuteFn }) => {
     setExecuteFn(executeCompiled as never);
   },

@@ -23,6 +23,7 @@ import {
   setting,
   startSubscribers,
   summary,
+  warmedFanOut,
 } from './support.ts';
 
 if (!process.env.DATABASE_URL) {
@@ -52,9 +53,8 @@ const change = (liveness: string, round: number) =>
   fan.report([agent], liveness, gateways[round % INSTANCES]!.gql);
 
 // One round through each instance first, so no instance's report path is cold when timed.
-await fanOut(subscribers, INSTANCES, change);
-progress('instances', `fan-out, ${ROUNDS} rounds`);
-const quiet = summary(await fanOut(subscribers, ROUNDS, change, INSTANCES + 1));
+progress('instances', `fan-out, ${INSTANCES} rounds to warm up, then ${ROUNDS} timed`);
+const { fanOutMs: quiet } = await warmedFanOut(subscribers, INSTANCES, ROUNDS, change);
 
 progress('instances', `ingest: ${INSTANCES} providers × ${BATCHES} batches of ${BATCH}`);
 const goals = await Promise.all(gateways.map((g) => seedGoal(g.gql, BATCH)));

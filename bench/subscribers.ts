@@ -13,7 +13,6 @@
  */
 import {
   benchGateway,
-  fanOut,
   figure,
   openFileLimit,
   PRESENCE_SUBSCRIPTION,
@@ -22,7 +21,7 @@ import {
   seedGoal,
   setting,
   startSubscribers,
-  summary,
+  warmedFanOut,
 } from './support.ts';
 
 const SUBSCRIBERS = setting('SUBSCRIBERS', 10_000, 1000);
@@ -62,8 +61,7 @@ await subscribers.subscribe(PRESENCE_SUBSCRIPTION, { g: goal.goalId }, 'presence
 const heapSubscribed = await heapUsed();
 const change = (liveness: string) => goal.report([agent], liveness);
 progress('subscribers', `fan-out, ${WARM_UP} rounds to warm up, then ${ROUNDS} timed`);
-const warmUpMs = summary(await fanOut(subscribers, WARM_UP, change));
-const fanOutMs = summary(await fanOut(subscribers, ROUNDS, change, WARM_UP + 1));
+const { warmUpMs, fanOutMs } = await warmedFanOut(subscribers, WARM_UP, ROUNDS, change);
 await subscribers.close();
 
 const perConnection = (heapConnected - heapBefore) / SUBSCRIBERS;

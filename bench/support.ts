@@ -366,3 +366,19 @@ export async function fanOut(
   }
   return latencies;
 }
+
+/**
+ * `warmUp` rounds of fanOut, then `rounds` timed on their own: the first rounds after the
+ * subscribers join are slower while V8 compiles the per-subscriber path (and each instance's
+ * report path), and a gateway serves its subscribers long after that. A summary of each.
+ */
+export async function warmedFanOut(
+  subscribers: Subscribers,
+  warmUp: number,
+  rounds: number,
+  report: (liveness: string, round: number) => Promise<unknown>,
+) {
+  const warmUpMs = summary(await fanOut(subscribers, warmUp, report));
+  const fanOutMs = summary(await fanOut(subscribers, rounds, report, warmUp + 1));
+  return { warmUpMs, fanOutMs };
+}

@@ -5,9 +5,9 @@
  * variables are named after the arguments (as this suite's are) do not notice; `goalId: $g` or
  * `after: "0"` lose the argument, the resolver runs without a goal, and the stream's one item
  * is a masked internal error without data: a null payload to a client reading
- * `data.presenceChanged`. These tests
- * subscribe with such documents, over a real socket in process and against the gateway run
- * as its own process (node --import tsx, as `npm start` runs it), and fail on null payloads.
+ * `data.presenceChanged`. These tests subscribe with such documents, over a real socket in
+ * process and against the gateway run as its own process (node --import tsx, as `npm start`
+ * runs it), and fail on null payloads.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -79,7 +79,7 @@ const changedSchema = new GraphQLSchema({
 });
 
 describe(`compiled execution (${driver})`, () => {
-  it('graphql-jit 0.8.7 gives a subscription field the variables, not its arguments (why subscriptions are not compiled)', async () => {
+  it('graphql-jit 0.8.7 gives a subscription field the variables, not its arguments (why source streams are not compiled)', async () => {
     const compiled = compileQuery(
       changedSchema,
       parse('subscription($g: ID!) { changed(goalId: $g) }'),
@@ -87,7 +87,7 @@ describe(`compiled execution (${driver})`, () => {
     if (!isCompiledQuery(compiled) || !compiled.subscribe) throw new Error('did not compile');
     const stream = (await compiled.subscribe({}, {}, { g: 'goal-1' })) as AsyncIterator<unknown>;
     await stream.next();
-    // If this starts failing, graphql-jit passes arguments now: subscriptions may be compiled.
+    // If this starts failing, graphql-jit passes arguments now: source streams may be compiled.
     expect(subscribedWith).toEqual({ g: 'goal-1' });
   });
 

@@ -41,12 +41,25 @@ const claimedFirst = (a: ScopedWork, b: ScopedWork) =>
 /** Per owner, its two earliest claims (two, so that one remains when the first is the todo itself). */
 type Earliest = Map<string, Claim[]>;
 
-function addEarliest(into: Earliest, claim: Claim): void {
-  const list = into.get(claim.owner) ?? [];
-  if (list.some((c) => c.work.id === claim.work.id)) return;
-  list.push(claim);
-  list.sort((a, b) => claimedFirst(a.work, b.work));
-  into.set(claim.owner, list.slice(0, 2));
+/** The value at `key`, made on first use. */
+function kept<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
+/** Per owner, its two earliest of `claims` (of distinct todos). Sorts `claims`. */
+function earliestByOwner(claims: Claim[]): Earliest {
+  const earliest: Earliest = new Map();
+  for (const claim of claims.sort((a, b) => claimedFirst(a.work, b.work))) {
+    const list = earliest.get(claim.owner);
+    if (!list) earliest.set(claim.owner, [claim]);
+    else if (list.length < 2 && list[0]?.work.id !== claim.work.id) list.push(claim);
+  }
+  return earliest;
 }
 
 /**
@@ -62,40 +75,58 @@ export function conflictFinder(
   agentId: string,
 ): (todo: ScopedWork) => WriteScopeConflict[] {
   // Other agents' claims, by repository, then by write-scope entry.
-  const claims = new Map<string, Map<string, Earliest>>();
+  const claims = new Map<string, Map<string, Claim[]>>();
   for (const work of todos) {
     if (work.claimedBy === null || work.claimedBy === agentId) continue;
-    const repository = work.taskRepository ?? '';
-    const entries = claims.get(repository) ?? new Map<string, Earliest>();
-    claims.set(repository, entries);
+    const entries = kept(claims, work.taskRepository ?? '', () => new Map<string, Claim[]>());
     for (const entry of work.writeScope) {
-      const earliest = entries.get(entry) ?? new Map();
-      entries.set(entry, earliest);
-      addEarliest(earliest, { work, owner: work.claimedBy, entry });
+      kept(entries, entry, () => []).push({ work, owner: work.claimedBy, entry });
     }
   }
-  const overlapping = new Map<string, Earliest>();
-  const overlappingOf = (repository: string, entry: string): Earliest => {
-    const key = `${repository}\u0000${entry}`;
-    let found = overlapping.get(key);
-    if (!found) {
-      found = new Map();
-      for (const [other, earliest] of claims.get(repository) ?? []) {
-        if (!scopesOverlap(entry, other)) continue;
-        for (const list of earliest.values()) for (const claim of list) addEarliest(found, claim);
-      }
-      overlapping.set(key, found);
-    }
-    return found;
-  };
+  // By repository, then entry: the claims that overlap the entry.
+  const overlapping = new Map<string, Map<string, Earliest>>();
+  const overlappingOf = (repository: string, entry: string): Earliest =>
+    kept(
+      kept(overlapping, repository, () => new Map()),
+      entry,
+      () => {
+        const met: Claim[] = [];
+        for (const [other, list] of claims.get(repository) ?? []) {
+          if (scopesOverlap(entry, other)) for (const claim of list) met.push(claim);
+        }
+        return earliestByOwner(met);
+      },
+    );
+  // A claim meets many todos through the same entry: one conflict for each such pair.
+  const conflicts = new Map<Claim, Map<string, WriteScopeConflict>>();
+  const conflictOf = (claim: Claim, entry: string): WriteScopeConflict =>
+    kept(
+      kept(conflicts, claim, () => new Map()),
+      entry,
+      () => ({
+        todoId: claim.work.id,
+        owner: claim.owner,
+        // Claims are grouped by repository: the claim's is the todo's.
+        repository: claim.work.taskRepository,
+        writeScope: entry,
+        otherWriteScope: claim.entry,
+      }),
+    );
   /** The conflicts of a todo, or of one owner only. */
   const find = (todo: ScopedWork, onlyOwner?: string): WriteScopeConflict[] => {
     const repository = todo.taskRepository ?? '';
     const own = todo.claimedBy === agentId;
     const byOwner = new Map<string, { claim: Claim; entry: string }>();
     for (const entry of todo.writeScope) {
-      for (const [owner, list] of overlappingOf(repository, entry)) {
-        if (onlyOwner !== undefined && owner !== onlyOwner) continue;
+      const overlapping = overlappingOf(repository, entry);
+      const owners =
+        onlyOwner === undefined
+          ? overlapping.keys()
+          : overlapping.has(onlyOwner)
+            ? [onlyOwner]
+            : [];
+      for (const owner of owners) {
+        const list = overlapping.get(owner) as Claim[];
         const claim = list.find(
           (c) => c.work.id !== todo.id && (!own || claimedFirst(c.work, todo) < 0),
         );
@@ -108,13 +139,7 @@ export function conflictFinder(
     }
     return [...byOwner.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([owner, { claim, entry }]) => ({
-        todoId: claim.work.id,
-        owner,
-        repository: todo.taskRepository,
-        writeScope: entry,
-        otherWriteScope: claim.entry,
-      }));
+      .map(([, { claim, entry }]) => conflictOf(claim, entry));
   };
   // Todos writing the same entries of a repository mostly share their conflicts: an unclaimed
   // one appears in no claim, so its answer depends on the entries alone. One claimed by

@@ -376,9 +376,11 @@ type EndOf = (id: string) => ChainEnd | undefined;
  */
 function lineageEnds(live: readonly FrontierTodo[], retired: ReadonlyMap<string, Retired>): EndOf {
   const liveById = new Map<string, ChainEnd>(live.map((t) => [t.id, t]));
-  const memo = new Map<string, ChainEnd | undefined>();
+  // null: known to be done, so a known ref takes one lookup.
+  const memo = new Map<string, ChainEnd | null>();
   return (ref) => {
-    if (memo.has(ref)) return memo.get(ref);
+    const known = memo.get(ref);
+    if (known !== undefined) return known ?? undefined;
     let id: string | null = ref;
     let end: ChainEnd | undefined;
     // Supersession only ever names a live todo, so a chain cannot loop; the bound is a guard.
@@ -392,7 +394,7 @@ function lineageEnds(live: readonly FrontierTodo[], retired: ReadonlyMap<string,
       }
       id = gone.supersededBy;
     }
-    memo.set(ref, end);
+    memo.set(ref, end ?? null);
     return end;
   };
 }
@@ -544,7 +546,9 @@ function conflictGuardsOf(
       ...(conflict.repository ? { repository: conflict.repository } : {}),
     }),
   );
-  return (todo) => conflicts(todo).map(guardOf);
+  // Todos writing the same entries get the same list of conflicts: map each list once.
+  const guardsOf = memoize((list: WriteScopeConflict[]) => list.map(guardOf));
+  return (todo) => guardsOf(conflicts(todo));
 }
 
 function leaseGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {

@@ -65,8 +65,26 @@ export function segmentsOverlap(a: string, b: string): boolean {
   return false;
 }
 
+/**
+ * Answers by pair of entries: a goal's todos share a few entries, which every frontier read
+ * and claim compares again. Bounded; emptied when full.
+ */
+const overlaps = new Map<string, boolean>();
+const MAX_OVERLAPS = 50_000;
+
 /** Whether two write-scope entries cover a common path (the same walk, one segment at a time). */
 export function scopesOverlap(a: string, b: string): boolean {
+  const key = `${a}\u0000${b}`;
+  let answer = overlaps.get(key);
+  if (answer === undefined) {
+    answer = walkOverlap(a, b);
+    if (overlaps.size >= MAX_OVERLAPS) overlaps.clear();
+    overlaps.set(key, answer);
+  }
+  return answer;
+}
+
+function walkOverlap(a: string, b: string): boolean {
   const x = tokensOf(a);
   const y = tokensOf(b);
   const seen = new Set<number>();

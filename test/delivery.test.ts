@@ -686,6 +686,29 @@ describe(`idempotency (${driver})`, () => {
     expect((await counts(goalId))?.deliveries).toBe(2);
   });
 
+  it('a retry is answered with its original even where a new request would now be refused', async () => {
+    const { goalId, alpha, seeBeta } = await world({ provider: true });
+    const input = request(goalId);
+    const sent = await send(alpha.token, input);
+    await seeBeta('BLOCKED');
+    expect(await send(alpha.token, input)).toMatchObject({
+      __typename: 'Delivery',
+      id: sent.id,
+      replayed: true,
+    });
+    expect(await send(alpha.token, { ...input, body: 'something else entirely' })).toMatchObject({
+      __typename: 'IdempotencyConflict',
+      differingFields: ['BODY'],
+      original: { id: sent.id },
+    });
+    // A new key is refused, and writes nothing.
+    expect(await send(alpha.token, { ...input, idempotencyKey: uid('key') })).toMatchObject({
+      __typename: 'DeliveryRefused',
+      reason: 'AGENT_BLOCKED',
+    });
+    expect((await counts(goalId))?.deliveries).toBe(1);
+  });
+
   it('concurrent requests with one key write one delivery and all answer with it', async () => {
     const { goalId, alpha } = await world();
     const input = request(goalId);

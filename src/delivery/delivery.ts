@@ -236,15 +236,48 @@ export async function deliver(db: Db, caller: Caller, input: DeliverInput): Prom
   // trip) and judged in order, so a caller out of scope learns nothing from the others.
   const gapRead = checkGoalScope(db, caller, v.goalId);
   const todoRead = checkTodoInGoal(db, v.goalId, v.todoId);
-  const existingRead = findByKey(db, v.goalId, sender.key, v.idempotencyKey);
   const namedRead = v.to === null ? null : readTarget(db, v.goalId, v.to);
-  for (const read of [todoRead, existingRead, namedRead]) read?.catch(() => {});
+  for (const read of [todoRead, namedRead]) read?.catch(() => {});
   const gap = await gapRead;
   if (gap) return refused(v.goalId, 'SCOPE_GAP', { scopeGap: gap, target: v.to });
   await todoRead;
-  const existing = await existingRead;
-  if (existing) return replay(db, existing, v);
 
+  // A retried key is answered with its original, whatever has changed since. The key is looked
+  // up only when the answer would not be a new delivery: before a refusal or an input error,
+  // and when the write finds the key taken (its unique index, so no read on the way to a
+  // write, where a lookup would also depend on the planner choosing that index).
+  const original = () => findByKey(db, v.goalId, sender.key, v.idempotencyKey);
+  let decided: { type: 'Write'; values: NewDelivery } | DeliveryRefused;
+  try {
+    decided = await decide(db, caller, sender, v, namedRead);
+  } catch (error) {
+    const existing = error instanceof InputError ? await original() : undefined;
+    if (existing) return replay(db, existing, v);
+    throw error;
+  }
+  if (decided.type === 'DeliveryRefused') {
+    const existing = await original();
+    return existing ? replay(db, existing, v) : decided;
+  }
+  try {
+    const written = await appendDelivery(db, decided.values);
+    return { type: 'Delivery', row: written, history: [], notices: [], replayed: false };
+  } catch (error) {
+    if (!violates(error, 'deliveries_idempotency_idx')) throw error;
+    const existing = await original();
+    if (!existing) throw new Error('idempotency key conflicted but its delivery cannot be read');
+    return replay(db, existing, v);
+  }
+}
+
+/** The delivery to write, with its target, thread and pin; or why it is refused. */
+async function decide(
+  db: Db,
+  caller: Caller,
+  sender: Sender,
+  v: Validated,
+  namedRead: Promise<TargetReads> | null,
+): Promise<{ type: 'Write'; values: NewDelivery } | DeliveryRefused> {
   const resolved = await resolveTarget(db, sender, v, namedRead);
   if (resolved.type === 'DeliveryRefused') return resolved;
   const { target, pin } = resolved;
@@ -267,7 +300,6 @@ export async function deliver(db: Db, caller: Caller, input: DeliverInput): Prom
       ? 'NO_PRESENCE_AT_SUBMISSION'
       : 'NO_PROVIDER';
   const pinned = pinState === 'PINNED' ? pin : undefined;
-
   const id = `dlv_${randomUUID()}`;
   const values: NewDelivery = {
     id,
@@ -296,16 +328,7 @@ export async function deliver(db: Db, caller: Caller, input: DeliverInput): Prom
     pinOccupantRef: pinned?.occupantRef ?? null,
     baselineSeq: pinned?.stateChangeSeq ?? 0n,
   };
-  try {
-    const written = await appendDelivery(db, values);
-    return { type: 'Delivery', row: written, history: [], notices: [], replayed: false };
-  } catch (error) {
-    if (!violates(error, 'deliveries_idempotency_idx')) throw error;
-    // A concurrent request with the same key committed first: answer as a retry would.
-    const original = await findByKey(db, v.goalId, sender.key, v.idempotencyKey);
-    if (!original) throw new Error('idempotency key conflicted but its delivery cannot be read');
-    return replay(db, original, v);
-  }
+  return { type: 'Write', values };
 }
 
 type AppendedRow = { seq: string; submitted_at: number; window_ends_at: number; deadline: number };

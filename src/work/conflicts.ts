@@ -41,15 +41,18 @@ const claimedFirst = (a: ScopedWork, b: ScopedWork) =>
 /** Per owner, its two earliest claims (two, so that one remains when the first is the todo itself). */
 type Earliest = Map<string, Claim[]>;
 
-/** The value at `key`, made on first use. */
-function kept<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) {
-    value = make();
-    map.set(key, value);
-  }
-  return value;
-}
+/** `compute` called once per key (a string, or an object by identity). */
+export const memoize = <K, T>(compute: (key: K) => T) => {
+  const cache = new Map<K, T>();
+  return (key: K): T => {
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = compute(key);
+      cache.set(key, value);
+    }
+    return value;
+  };
+};
 
 /** Per owner, its two earliest of `claims` (of distinct todos). Sorts `claims`. */
 function earliestByOwner(claims: Claim[]): Earliest {
@@ -78,32 +81,30 @@ export function conflictFinder(
   const claims = new Map<string, Map<string, Claim[]>>();
   for (const work of todos) {
     if (work.claimedBy === null || work.claimedBy === agentId) continue;
-    const entries = kept(claims, work.taskRepository ?? '', () => new Map<string, Claim[]>());
+    const repository = work.taskRepository ?? '';
+    const entries = claims.get(repository) ?? new Map<string, Claim[]>();
+    claims.set(repository, entries);
     for (const entry of work.writeScope) {
-      kept(entries, entry, () => []).push({ work, owner: work.claimedBy, entry });
+      const claim = { work, owner: work.claimedBy, entry };
+      const list = entries.get(entry);
+      if (list) list.push(claim);
+      else entries.set(entry, [claim]);
     }
   }
-  // By repository, then entry: the claims that overlap the entry.
-  const overlapping = new Map<string, Map<string, Earliest>>();
-  const overlappingOf = (repository: string, entry: string): Earliest =>
-    kept(
-      kept(overlapping, repository, () => new Map()),
-      entry,
-      () => {
-        const met: Claim[] = [];
-        for (const [other, list] of claims.get(repository) ?? []) {
-          if (scopesOverlap(entry, other)) for (const claim of list) met.push(claim);
-        }
-        return earliestByOwner(met);
-      },
-    );
+  // The claims that overlap an entry of a repository.
+  const overlappingOf = memoize((repository: string) =>
+    memoize((entry: string): Earliest => {
+      const met: Claim[] = [];
+      for (const [other, list] of claims.get(repository) ?? []) {
+        if (scopesOverlap(entry, other)) for (const claim of list) met.push(claim);
+      }
+      return earliestByOwner(met);
+    }),
+  );
   // A claim meets many todos through the same entry: one conflict for each such pair.
-  const conflicts = new Map<Claim, Map<string, WriteScopeConflict>>();
-  const conflictOf = (claim: Claim, entry: string): WriteScopeConflict =>
-    kept(
-      kept(conflicts, claim, () => new Map()),
-      entry,
-      () => ({
+  const conflictOf = memoize((claim: Claim) =>
+    memoize(
+      (entry: string): WriteScopeConflict => ({
         todoId: claim.work.id,
         owner: claim.owner,
         // Claims are grouped by repository: the claim's is the todo's.
@@ -111,14 +112,15 @@ export function conflictFinder(
         writeScope: entry,
         otherWriteScope: claim.entry,
       }),
-    );
+    ),
+  );
   /** The conflicts of a todo, or of one owner only. */
   const find = (todo: ScopedWork, onlyOwner?: string): WriteScopeConflict[] => {
     const repository = todo.taskRepository ?? '';
     const own = todo.claimedBy === agentId;
     const byOwner = new Map<string, { claim: Claim; entry: string }>();
     for (const entry of todo.writeScope) {
-      const overlapping = overlappingOf(repository, entry);
+      const overlapping = overlappingOf(repository)(entry);
       const owners =
         onlyOwner === undefined
           ? overlapping.keys()
@@ -139,7 +141,7 @@ export function conflictFinder(
     }
     return [...byOwner.entries()]
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([, { claim, entry }]) => conflictOf(claim, entry));
+      .map(([, { claim, entry }]) => conflictOf(claim)(entry));
   };
   // Todos writing the same entries of a repository mostly share their conflicts: an unclaimed
   // one appears in no claim, so its answer depends on the entries alone. One claimed by

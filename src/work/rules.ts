@@ -5,7 +5,7 @@
 
 import { InputError } from '../core/errors.ts';
 import { validateId } from '../core/validate.ts';
-import { conflictFinder, type ScopedWork, type WriteScopeConflict } from './conflicts.ts';
+import { conflictFinder, memoize, type ScopedWork, type WriteScopeConflict } from './conflicts.ts';
 import {
   formatPullRequestRef,
   mergeKey,
@@ -285,19 +285,6 @@ interface GuardContext {
   readonly scope: (text: string) => DecisionScope;
   readonly condition: (text: string) => ResumeCondition;
 }
-
-/** `compute` called once per key (a string, or an object by identity). */
-const memoize = <K, T>(compute: (key: K) => T) => {
-  const cache = new Map<K, T>();
-  return (key: K): T => {
-    let value = cache.get(key);
-    if (value === undefined) {
-      value = compute(key);
-      cache.set(key, value);
-    }
-    return value;
-  };
-};
 
 /**
  * Every live todo with the guards that hold it back for `agentId`, in guard order:

@@ -41,8 +41,8 @@ interface Target {
 
 /**
  * Keep-alive connections for the senders. node:http rather than fetch: on this 2-core machine
- * the load generator shares the cores with the gateway and Postgres, and fetch (undici) costs
- * it about twice the CPU per request.
+ * the load generator shares the cores with the gateway and Postgres, and fetch (undici) cost
+ * it 1.1 ms of CPU per request against 0.4 ms.
  */
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 

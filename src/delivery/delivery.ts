@@ -246,27 +246,28 @@ export async function deliver(db: Db, caller: Caller, input: DeliverInput): Prom
   // up only when the answer would not be a new delivery: before a refusal or an input error,
   // and when the write finds the key taken (its unique index, so no read on the way to a
   // write, where a lookup would also depend on the planner choosing that index).
-  const original = () => findByKey(db, v.goalId, sender.key, v.idempotencyKey);
+  const originalOr = async (otherwise: () => DeliverResult): Promise<DeliverResult> => {
+    const original = await findByKey(db, v.goalId, sender.key, v.idempotencyKey);
+    return original ? replay(db, original, v) : otherwise();
+  };
   let decided: { type: 'Write'; values: NewDelivery } | DeliveryRefused;
   try {
     decided = await decide(db, caller, sender, v, namedRead);
   } catch (error) {
-    const existing = error instanceof InputError ? await original() : undefined;
-    if (existing) return replay(db, existing, v);
-    throw error;
+    if (!(error instanceof InputError)) throw error;
+    return originalOr(() => {
+      throw error;
+    });
   }
-  if (decided.type === 'DeliveryRefused') {
-    const existing = await original();
-    return existing ? replay(db, existing, v) : decided;
-  }
+  if (decided.type === 'DeliveryRefused') return originalOr(() => decided);
   try {
     const written = await appendDelivery(db, decided.values);
     return { type: 'Delivery', row: written, history: [], notices: [], replayed: false };
   } catch (error) {
     if (!violates(error, 'deliveries_idempotency_idx')) throw error;
-    const existing = await original();
-    if (!existing) throw new Error('idempotency key conflicted but its delivery cannot be read');
-    return replay(db, existing, v);
+    return originalOr(() => {
+      throw new Error('idempotency key conflicted but its delivery cannot be read');
+    });
   }
 }
 

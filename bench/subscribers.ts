@@ -3,6 +3,8 @@
  * client processes (so the load generator shares no event loop with the gateway): fan-out of
  * one presence change, report → receipt; and the gateway's heap per idle connection (socket
  * open, connection_init acknowledged) and per idle subscription on it, each after full GCs.
+ * Then the floor, for comparison: the same subscribers on a bare `ws` server that sends one
+ * frame, serialized once, to every socket (bench/raw-broadcast-process.ts).
  *
  *   npm run bench:subscribers                          # PGlite
  *   DATABASE_URL=postgres://… npm run bench:subscribers
@@ -13,6 +15,7 @@
  */
 import {
   benchGateway,
+  benchProcess,
   figure,
   openFileLimit,
   PRESENCE_SUBSCRIPTION,
@@ -63,6 +66,23 @@ const change = (liveness: string) => goal.report([agent], liveness);
 progress('subscribers', `fan-out, ${WARM_UP} rounds to warm up, then ${ROUNDS} timed`);
 const { warmUpMs, fanOutMs } = await warmedFanOut(subscribers, WARM_UP, ROUNDS, change);
 await subscribers.close();
+await stop();
+
+// The floor: the same subscribers on a bare ws server that sends each event, serialized once.
+progress('subscribers', `the same over a bare ws server (bench/raw-broadcast-process.ts)`);
+const raw = benchProcess('./raw-broadcast-process.ts', { execArgv: ['--max-semi-space-size=64'] });
+const { wsUrl: rawUrl } = await raw.next<{ wsUrl: string }>('ready');
+const rawSubscribers = await startSubscribers(
+  [{ wsUrl: rawUrl, token: 'none', count: SUBSCRIBERS }],
+  CLIENT_PROCESSES,
+);
+await rawSubscribers.connect();
+await rawSubscribers.subscribe(PRESENCE_SUBSCRIPTION, {}, 'presenceChanged.seq');
+const broadcast = async (_liveness: string, round: number) =>
+  raw.send({ type: 'broadcast', seq: String(round + 1) });
+const floor = await warmedFanOut(rawSubscribers, WARM_UP, ROUNDS, broadcast);
+await rawSubscribers.close();
+await raw.stop();
 
 const perConnection = (heapConnected - heapBefore) / SUBSCRIBERS;
 const perSubscription = (heapSubscribed - heapConnected) / SUBSCRIBERS;
@@ -74,6 +94,16 @@ printReport(
       atMost: 250,
       source: 'issue 17',
     }),
+    figure(
+      `bare ws server, one frame to ${SUBSCRIBERS} sockets, send → receipt p50`,
+      floor.fanOutMs.p50,
+      'ms',
+    ),
+    figure(
+      `bare ws server, one frame to ${SUBSCRIBERS} sockets, send → receipt p99`,
+      floor.fanOutMs.p99,
+      'ms',
+    ),
     figure('gateway heap per idle subscription', perSubscription, 'bytes', {
       atMost: 8 * 1024,
       source: 'issue 17',
@@ -89,8 +119,8 @@ printReport(
     reportToReceiptMs: fanOutMs,
     warmUpRounds: WARM_UP,
     warmUpMs,
+    bareWsServerSendToReceiptMs: floor.fanOutMs,
     gatewayHeapBytes: { before: heapBefore, connected: heapConnected, subscribed: heapSubscribed },
   },
 );
-await stop();
 process.exit(0);

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { startGateway } from '../src/gateway.ts';
 import { FanOutGroups } from '../src/graphql/execution/fanout.ts';
-import { BatchedWebSocket } from '../src/http/batched-websocket.ts';
+import { BatchedWebSocket, MAX_CORKED } from '../src/http/batched-websocket.ts';
 import { createLogger } from '../src/log.ts';
 import { CLOSE_FORBIDDEN } from '../src/server.ts';
 import { t } from './support/gateway-per-file.ts';
@@ -382,6 +382,45 @@ describe('frames sent to one socket by one callback', () => {
     expect(batched.writes).toBe(1);
     // The library's own socket: one write per frame.
     expect((await writesFor(WebSocket, 20)).writes).toBe(20);
+  });
+
+  it('to many sockets start leaving before the callback ends, at most MAX_CORKED held at once', async () => {
+    const server = new WebSocketServer({ port: 0, WebSocket: BatchedWebSocket });
+    await new Promise((resolve) => server.once('listening', resolve));
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const count = MAX_CORKED * 2 + 10;
+    const accepted: WebSocket[] = [];
+    server.on('connection', (ws) => accepted.push(ws));
+    const received: string[] = [];
+    const clients = Array.from({ length: count }, () => {
+      const client = new WebSocket(url);
+      client.on('message', (data) => received.push(String(data)));
+      return client;
+    });
+    await eventually(() => (accepted.length === count ? true : undefined), 'every socket');
+    // Which server sockets have written to the kernel so far.
+    const written = new Set<number>();
+    for (const [i, ws] of accepted.entries()) {
+      const tcp = (ws as unknown as { _socket: Socket & Record<string, unknown> })._socket;
+      for (const method of ['_write', '_writev'] as const) {
+        const original = tcp[method] as (...args: unknown[]) => unknown;
+        tcp[method] = (...args: unknown[]) => {
+          written.add(i);
+          return original.apply(tcp, args);
+        };
+      }
+    }
+    // One callback sends one frame to every socket (a fan-out).
+    for (const [i, ws] of accepted.entries()) ws.send(`frame ${i}`);
+    const duringCallback = new Set(written);
+    expect(duringCallback.has(0)).toBe(true);
+    expect(count - duringCallback.size).toBeGreaterThan(0);
+    expect(count - duringCallback.size).toBeLessThanOrEqual(MAX_CORKED);
+    await eventually(() => (received.length === count ? true : undefined), 'every frame');
+    expect(written.size).toBe(count);
+    expect(received.sort()).toEqual(accepted.map((_, i) => `frame ${i}`).sort());
+    for (const client of clients) client.close();
+    await new Promise((resolve) => server.close(resolve));
   });
 
   it('hold a stream that sends each frame once the last is written to no pace of the event loop', async () => {

@@ -5,11 +5,11 @@
  * every socket. No database, no GraphQL, no per-subscription stream: what is left is the
  * sockets. Started by bench/subscribers.ts with the gateway's flags; prints its URL over IPC.
  */
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 
 const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
 /** Each open socket's subscription id (null until it subscribes). */
-const sockets = new Map<import('ws').WebSocket, string | null>();
+const sockets = new Map<WebSocket, string | null>();
 
 /** The payload of `PRESENCE_SUBSCRIPTION` (bench/support.ts) for change `seq`. */
 const event = (seq: string) => ({

@@ -354,21 +354,26 @@ describe('frames sent to one socket by one callback', () => {
     return { ws, received, close };
   }
 
+  /** Calls `onWrite` whenever the server side's TCP socket of `ws` writes to the kernel. */
+  function onKernelWrite(ws: WebSocket, onWrite: () => void): void {
+    const tcp = (ws as unknown as { _socket: Socket & Record<string, unknown> })._socket;
+    for (const method of ['_write', '_writev'] as const) {
+      const original = tcp[method] as (...args: unknown[]) => unknown;
+      tcp[method] = (...args: unknown[]) => {
+        onWrite();
+        return original.apply(tcp, args);
+      };
+    }
+  }
+
   /** Writes the server side's TCP socket makes for `frames` sends in one callback. */
   async function writesFor(
     WebSocketClass: typeof WebSocket,
     frames: number,
   ): Promise<{ writes: number; received: string[] }> {
     const { ws, received, close } = await connected(WebSocketClass);
-    const tcp = (ws as unknown as { _socket: Socket & Record<string, unknown> })._socket;
     let writes = 0;
-    for (const method of ['_write', '_writev'] as const) {
-      const original = tcp[method] as (...args: unknown[]) => unknown;
-      tcp[method] = (...args: unknown[]) => {
-        writes++;
-        return original.apply(tcp, args);
-      };
-    }
+    onKernelWrite(ws, () => writes++);
     for (let i = 0; i < frames; i++) ws.send(`frame ${i}`);
     await eventually(() => (received.length === frames ? true : undefined), 'every frame');
     const sent = writes;
@@ -400,16 +405,7 @@ describe('frames sent to one socket by one callback', () => {
     await eventually(() => (accepted.length === count ? true : undefined), 'every socket');
     // Which server sockets have written to the kernel so far.
     const written = new Set<number>();
-    for (const [i, ws] of accepted.entries()) {
-      const tcp = (ws as unknown as { _socket: Socket & Record<string, unknown> })._socket;
-      for (const method of ['_write', '_writev'] as const) {
-        const original = tcp[method] as (...args: unknown[]) => unknown;
-        tcp[method] = (...args: unknown[]) => {
-          written.add(i);
-          return original.apply(tcp, args);
-        };
-      }
-    }
+    for (const [i, ws] of accepted.entries()) onKernelWrite(ws, () => written.add(i));
     // One callback sends one frame to every socket (a fan-out).
     for (const [i, ws] of accepted.entries()) ws.send(`frame ${i}`);
     const duringCallback = new Set(written);

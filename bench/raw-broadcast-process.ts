@@ -3,7 +3,8 @@
  * graphql-transport-ws for bench/subscriber-process.ts (acknowledges, answers each subscribe
  * with one event) and, when told over IPC, serializes one presence event once and sends it to
  * every socket. No database, no GraphQL, no per-subscription stream: what is left is the
- * sockets. Started by bench/subscribers.ts with the gateway's flags; prints its URL over IPC.
+ * sockets. Started by bench/subscribers.ts with the gateway's young-generation size; prints
+ * its URL over IPC.
  */
 import { type WebSocket, WebSocketServer } from 'ws';
 

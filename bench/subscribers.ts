@@ -25,6 +25,7 @@ import {
   setting,
   startSubscribers,
   warmedFanOut,
+  YOUNG_GENERATION,
 } from './support.ts';
 
 const SUBSCRIBERS = setting('SUBSCRIBERS', 10_000, 1000);
@@ -70,7 +71,7 @@ await stop();
 
 // The floor: the same subscribers on a bare ws server that sends each event, serialized once.
 progress('subscribers', `the same over a bare ws server (bench/raw-broadcast-process.ts)`);
-const raw = benchProcess('./raw-broadcast-process.ts', { execArgv: ['--max-semi-space-size=64'] });
+const raw = benchProcess('./raw-broadcast-process.ts', { execArgv: [YOUNG_GENERATION] });
 const { wsUrl: rawUrl } = await raw.next<{ wsUrl: string }>('ready');
 const rawSubscribers = await startSubscribers(
   [{ wsUrl: rawUrl, token: 'none', count: SUBSCRIBERS }],

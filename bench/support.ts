@@ -137,15 +137,20 @@ export function benchProcess(
 }
 
 /**
+ * The young-generation size `npm start` runs the gateway with; the servers a benchmark compares
+ * it against run with it too.
+ */
+export const YOUNG_GENERATION = '--max-semi-space-size=64';
+
+/**
  * A gateway on port 0 over DATABASE_URL (or in-memory PGlite), in a child process so the
  * benchmark's clients do not compete with it for its event loop. `env` reaches its config
  * (bench/gateway-process.ts reads the environment as `npm start` does).
  */
 export async function benchGateway(options: { env?: Record<string, string> } = {}) {
   const gateway = benchProcess('./gateway-process.ts', {
-    // The same young-generation size as `npm start`.
     execArgv: [
-      '--max-semi-space-size=64',
+      YOUNG_GENERATION,
       '--expose-gc',
       ...(process.env.PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
     ],

@@ -195,7 +195,7 @@ describe('write-scope conflicts', () => {
       work('y1', ['src/a/b.ts'], 'y', 3),
       work('open', ['src/a/**']),
     ];
-    const conflicts = conflictFinder(todos, 'me');
+    const conflicts = conflictFinder(todos, 'me', (conflict) => conflict);
     const named = (todo: ScopedWork) => conflicts(todo).map((c) => [c.owner, c.todoId]);
     // Unclaimed: every other owner's earliest overlapping claim.
     expect(named(todos[3] as ScopedWork)).toEqual([
@@ -253,7 +253,7 @@ describe('write-scope conflicts', () => {
           pick(['r1', 'r2']),
         );
       });
-      const conflicts = conflictFinder(todos, 'me');
+      const conflicts = conflictFinder(todos, 'me', (conflict) => conflict);
       for (const todo of todos) {
         const overlaps = (other: ScopedWork) =>
           todo.writeScope.some((a) => other.writeScope.some((b) => scopesOverlap(a, b)));

@@ -1195,6 +1195,29 @@ describe(`lifecycle (${driver})`, () => {
 });
 
 describe(`the frontier (${driver})`, () => {
+  it('lists runnable rows first, each part by priority, then creation, then id', async () => {
+    const { goalId, a } = await team();
+    const first = await todo(a.token, goalId, { priority: 5 });
+    const top = await todo(a.token, goalId, { priority: 9 });
+    const second = await todo(a.token, goalId, { priority: 5 });
+    const held = await todo(a.token, goalId, { priority: 10, dependsOn: [first.id] });
+    const tied = [
+      await todo(a.token, goalId, { priority: 3 }),
+      await todo(a.token, goalId, { priority: 3 }),
+    ];
+    // Todos created in one transaction share their creation time: the id decides.
+    await database.db.execute(sql`update todos set created_at = '2026-01-01T00:00:00Z'
+      where id in (${tied[0]?.id}, ${tied[1]?.id})`);
+    const frontier = await frontierOf(a.token, goalId);
+    expect(frontier.rows.map((row) => row.todo.id)).toEqual([
+      top.id,
+      first.id,
+      second.id,
+      ...tied.map((row) => row.id as string).sort(),
+      held.id,
+    ]);
+  });
+
   it('explains every non-runnable todo with its guards, in guard order', async () => {
     const { goalId, a, b } = await team();
     await t.ok(SET_CAPABILITIES, { input: { goalId, capabilities: ['shell'] } }, a.token);

@@ -99,13 +99,10 @@ async function claimWarnings(tx: Tx, todo: Todo, agentId: string): Promise<Claim
       ),
     );
   // As if unclaimed: every overlapping claim is reported, whichever is older.
-  return conflictFinder(
-    others,
-    agentId,
-  )({ ...todo, claimedBy: null, claimOrder: null }).map((conflict) => ({
-    kind: 'WRITE_SCOPE_CONFLICT',
+  return conflictFinder(others, agentId, (conflict) => ({
+    kind: 'WRITE_SCOPE_CONFLICT' as const,
     ...conflict,
-  }));
+  }))({ ...todo, claimedBy: null, claimOrder: null });
 }
 
 /** Drops the claim: by its owner, or by an ADMIN or STEWARD (reassignment). The lease is untouched. */

@@ -54,7 +54,7 @@ export const memoize = <K, T>(compute: (key: K) => T) => {
   };
 };
 
-/** Per owner, its two earliest of `claims` (of distinct todos). Sorts `claims`. */
+/** Per owner (in owner order), its two earliest of `claims` (of distinct todos). Sorts `claims`. */
 function earliestByOwner(claims: Claim[]): Earliest {
   const earliest: Earliest = new Map();
   for (const claim of claims.sort((a, b) => claimedFirst(a.work, b.work))) {
@@ -62,21 +62,28 @@ function earliestByOwner(claims: Claim[]): Earliest {
     if (!list) earliest.set(claim.owner, [claim]);
     else if (list.length < 2 && list[0]?.work.id !== claim.work.id) list.push(claim);
   }
-  return earliest;
+  return new Map([...earliest].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
+
+/** The first of `claims` that `todo` can conflict with: not itself; if `own`, claimed before it. */
+const firstOther = (claims: readonly Claim[], todo: ScopedWork, own: boolean) =>
+  claims.find((c) => c.work.id !== todo.id && (!own || claimedFirst(c.work, todo) < 0));
 
 /**
  * A function from a live todo to its conflicts for `agentId`: for each other agent that
  * claims a live todo of the same repository (no repository matches only no repository)
  * whose write scope overlaps the todo's, one conflict naming that agent's earliest such
- * claim. When `agentId` claims the todo itself, only claims older than its own conflict:
- * of two overlapping claimed todos the later claim is held back, so one of them stays
- * runnable. Overlaps are computed once per pair of distinct entries of a repository.
+ * claim, by owner. When `agentId` claims the todo itself, only claims older than its own
+ * conflict: of two overlapping claimed todos the later claim is held back, so one of them
+ * stays runnable. Overlaps are computed once per pair of distinct entries of a repository.
+ * A list holds what `build` makes of each conflict (the frontier's guards), once per
+ * conflict; todos writing the same entries get the same list.
  */
-export function conflictFinder(
+export function conflictFinder<T>(
   todos: readonly ScopedWork[],
   agentId: string,
-): (todo: ScopedWork) => WriteScopeConflict[] {
+  build: (conflict: WriteScopeConflict) => T,
+): (todo: ScopedWork) => T[] {
   // Other agents' claims, by repository, then by write-scope entry.
   const claims = new Map<string, Map<string, Claim[]>>();
   for (const work of todos) {
@@ -114,54 +121,73 @@ export function conflictFinder(
       }),
     ),
   );
-  /** The conflicts of a todo, or of one owner only. */
-  const find = (todo: ScopedWork, onlyOwner?: string): WriteScopeConflict[] => {
-    const repository = todo.taskRepository ?? '';
+  /**
+   * `owner`'s conflict with `todo`: its earliest claim overlapping one of the todo's entries,
+   * other than the todo itself (and, for a todo `agentId` claims, claimed before it).
+   */
+  const conflictWith = (todo: ScopedWork, owner: string): WriteScopeConflict | undefined => {
+    const overlapping = overlappingOf(todo.taskRepository ?? '');
     const own = todo.claimedBy === agentId;
-    const byOwner = new Map<string, { claim: Claim; entry: string }>();
+    let earliest: Claim | undefined;
+    let earliestEntry = '';
     for (const entry of todo.writeScope) {
-      const overlapping = overlappingOf(repository)(entry);
-      const owners =
-        onlyOwner === undefined
-          ? overlapping.keys()
-          : overlapping.has(onlyOwner)
-            ? [onlyOwner]
-            : [];
-      for (const owner of owners) {
-        const list = overlapping.get(owner) as Claim[];
-        const claim = list.find(
-          (c) => c.work.id !== todo.id && (!own || claimedFirst(c.work, todo) < 0),
-        );
+      const claim = firstOther(overlapping(entry).get(owner) ?? [], todo, own);
+      if (claim && (!earliest || claimedFirst(claim.work, earliest.work) < 0)) {
+        earliest = claim;
+        earliestEntry = entry;
+      }
+    }
+    return earliest && conflictOf(earliest)(earliestEntry);
+  };
+  /** The conflicts of a todo, one per other owner, by owner. */
+  const find = (todo: ScopedWork): WriteScopeConflict[] => {
+    const overlapping = overlappingOf(todo.taskRepository ?? '');
+    const own = todo.claimedBy === agentId;
+    const earliest = new Map<string, { claim: Claim; entry: string }>();
+    for (const entry of todo.writeScope) {
+      for (const [owner, list] of overlapping(entry)) {
+        const claim = firstOther(list, todo, own);
         if (!claim) continue;
-        const seen = byOwner.get(owner);
+        const seen = earliest.get(owner);
         if (!seen || claimedFirst(claim.work, seen.claim.work) < 0) {
-          byOwner.set(owner, { claim, entry });
+          earliest.set(owner, { claim, entry });
         }
       }
     }
-    return [...byOwner.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([, { claim, entry }]) => conflictOf(claim)(entry));
+    // One entry's owners come in owner order; several entries' need sorting.
+    const found = [...earliest];
+    if (todo.writeScope.length > 1) found.sort(([a], [b]) => (a < b ? -1 : 1));
+    return found.map(([, { claim, entry }]) => conflictOf(claim)(entry));
   };
+  const itemOf = memoize(build);
   // Todos writing the same entries of a repository mostly share their conflicts: an unclaimed
   // one appears in no claim, so its answer depends on the entries alone. One claimed by
-  // another agent shares it but for its own owner's entry when that names the todo itself.
-  const shared = new Map<string, WriteScopeConflict[]>();
+  // another agent shares it but for its own owner's conflict when that names the todo itself.
+  const sharedOf = memoize(
+    (_repository: string) => new Map<string, { conflicts: WriteScopeConflict[]; items: T[] }>(),
+  );
   return (todo) => {
     const repository = todo.taskRepository ?? '';
     if (todo.writeScope.length === 0 || !claims.has(repository)) return [];
-    if (todo.claimedBy === agentId) return find(todo);
-    const key = `${repository}\u0000${todo.writeScope.join('\u0000')}`;
+    if (todo.claimedBy === agentId) return find(todo).map(itemOf);
+    const shared = sharedOf(repository);
+    const key =
+      todo.writeScope.length === 1
+        ? (todo.writeScope[0] as string)
+        : todo.writeScope.join('\u0000');
     let answer = shared.get(key);
     if (answer === undefined) {
-      answer = find({ ...todo, id: '', claimedBy: null, claimOrder: null });
+      const conflicts = find({ ...todo, id: '', claimedBy: null, claimOrder: null });
+      answer = { conflicts, items: conflicts.map(itemOf) };
       shared.set(key, answer);
     }
-    const itself = answer.findIndex((c) => c.todoId === todo.id);
-    if (itself < 0) return answer;
-    const [next] = find(todo, (answer[itself] as WriteScopeConflict).owner);
-    const adjusted = answer.slice();
-    if (next) adjusted[itself] = next;
+    const owner = todo.claimedBy;
+    if (owner === null) return answer.items;
+    const itself = answer.conflicts.findIndex((c) => c.owner === owner);
+    if (itself < 0 || answer.conflicts[itself]?.todoId !== todo.id) return answer.items;
+    const next = conflictWith(todo, owner);
+    const adjusted = answer.items.slice();
+    if (next) adjusted[itself] = itemOf(next);
     else adjusted.splice(itself, 1);
     return adjusted;
   };

@@ -14,6 +14,7 @@ import { mergeKey } from './repository.ts';
 import { computeFrontier, type FrontierGate, type FrontierRow, type Retired } from './rules.ts';
 import {
   claimOrderSql,
+  createdOrderSql,
   gateStateSql,
   leaseStateSql,
   todoLiveSql,
@@ -63,6 +64,8 @@ export type FrontierTodo = Pick<
  * the frontier's cost, so it reads only routing columns, in types both drivers decode the
  * same way and cheaply: lists are joined with ',' (validated ids, capabilities and scopes
  * never contain one) and split here, and Dates are built only for the few leased rows.
+ * Rows are put in display order here, not by the statement: unsorted, they stream while
+ * Postgres scans, and are decoded meanwhile, instead of all arriving after a sort.
  */
 async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
   const t = todosTable;
@@ -80,6 +83,7 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
     write_scope: string;
     claimed_by: string | null;
     claim_order: number | string | null;
+    created_order: number | string;
     lease_holder: string | null;
     lease_fence: string;
     lease_expires_at: string | null;
@@ -93,14 +97,19 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
         ${t.requiredCapability} as required_capability,
         ${t.taskRepository} as task_repository,
         array_to_string(${t.writeScope}, ',') as write_scope, ${t.claimedBy} as claimed_by,
-        ${claimOrderSql} as claim_order,
+        ${claimOrderSql} as claim_order, ${createdOrderSql} as created_order,
         ${t.leaseHolder} as lease_holder, ${t.leaseFence}::text as lease_fence,
         to_char(${t.leaseExpiresAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
           as lease_expires_at,
         ${leaseStateSql} as lease_state
       from ${t}
-      where ${t.goalId} = ${goalId} and ${todoLiveSql}
-      order by ${t.priority} desc, ${t.createdAt}, ${t.id}`),
+      where ${t.goalId} = ${goalId} and ${todoLiveSql}`),
+  );
+  rows.sort(
+    (a, b) =>
+      b.priority - a.priority ||
+      Number(a.created_order) - Number(b.created_order) ||
+      (a.id < b.id ? -1 : 1),
   );
   const list = (joined: string) => (joined === '' ? [] : joined.split(','));
   return rows.map((row) => ({

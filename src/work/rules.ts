@@ -309,7 +309,7 @@ export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>)
     endOf: lineageEnds(facts.todos, facts.retired),
     gatesById,
     gatesByKind,
-    conflictGuards: conflictGuardsOf(conflictFinder(facts.todos, facts.agentId)),
+    conflictGuards: conflictFinder(facts.todos, facts.agentId, conflictGuard),
     scope: memoize((text: string) => parseDecisionScope('requiredDecisionScopes', text)),
     condition: memoize((text: string) => parseResumeCondition('resumeWhen', text)),
   };
@@ -362,10 +362,13 @@ type EndOf = (id: string) => ChainEnd | undefined;
  * a todo closed without follow-up, or (undefined) a DONE one. Memoized per frontier.
  */
 function lineageEnds(live: readonly FrontierTodo[], retired: ReadonlyMap<string, Retired>): EndOf {
-  const liveById = new Map<string, ChainEnd>(live.map((t) => [t.id, t]));
-  // null: known to be done, so a known ref takes one lookup.
+  const liveById = new Map<string, ChainEnd>();
+  for (const todo of live) liveById.set(todo.id, todo);
+  // The ends of retired and done refs (null: done), so a known ref takes one lookup.
   const memo = new Map<string, ChainEnd | null>();
   return (ref) => {
+    const alive = liveById.get(ref);
+    if (alive) return alive;
     const known = memo.get(ref);
     if (known !== undefined) return known ?? undefined;
     let id: string | null = ref;
@@ -519,23 +522,15 @@ function workspaceGuards(todo: FrontierTodo, context: GuardContext, guards: Fron
   guards.push({ kind: 'WORKSPACE', detail, repository, workspaceReason: reason });
 }
 
-/** A guard per conflict, built once: the finder returns the same conflicts for many todos. */
-function conflictGuardsOf(
-  conflicts: (todo: FrontierTodo) => WriteScopeConflict[],
-): (todo: FrontierTodo) => FrontierGuard[] {
-  const guardOf = memoize(
-    (conflict: WriteScopeConflict): FrontierGuard => ({
-      kind: 'WRITE_SCOPE_CONFLICT',
-      detail: `writes ${conflict.writeScope}, which overlaps ${conflict.otherWriteScope} of ${conflict.todoId}, claimed by ${conflict.owner}${conflict.repository ? ` in ${conflict.repository}` : ''}`,
-      todoId: conflict.todoId,
-      agentId: conflict.owner,
-      writeScope: conflict.otherWriteScope,
-      ...(conflict.repository ? { repository: conflict.repository } : {}),
-    }),
-  );
-  // Todos writing the same entries get the same list of conflicts: map each list once.
-  const guardsOf = memoize((list: WriteScopeConflict[]) => list.map(guardOf));
-  return (todo) => guardsOf(conflicts(todo));
+function conflictGuard(conflict: WriteScopeConflict): FrontierGuard {
+  return {
+    kind: 'WRITE_SCOPE_CONFLICT',
+    detail: `writes ${conflict.writeScope}, which overlaps ${conflict.otherWriteScope} of ${conflict.todoId}, claimed by ${conflict.owner}${conflict.repository ? ` in ${conflict.repository}` : ''}`,
+    todoId: conflict.todoId,
+    agentId: conflict.owner,
+    writeScope: conflict.otherWriteScope,
+    ...(conflict.repository ? { repository: conflict.repository } : {}),
+  };
 }
 
 function leaseGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {

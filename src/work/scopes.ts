@@ -69,17 +69,27 @@ export function segmentsOverlap(a: string, b: string): boolean {
  * Answers by pair of entries: a goal's todos share a few entries, which every frontier read
  * and claim compares again. Bounded; emptied when full.
  */
-const overlaps = new Map<string, boolean>();
+const overlaps = new Map<string, Map<string, boolean>>();
+let overlapsKept = 0;
 const MAX_OVERLAPS = 50_000;
 
 /** Whether two write-scope entries cover a common path (the same walk, one segment at a time). */
 export function scopesOverlap(a: string, b: string): boolean {
-  const key = `${a}\u0000${b}`;
-  let answer = overlaps.get(key);
+  let withA = overlaps.get(a);
+  let answer = withA?.get(b);
   if (answer === undefined) {
     answer = walkOverlap(a, b);
-    if (overlaps.size >= MAX_OVERLAPS) overlaps.clear();
-    overlaps.set(key, answer);
+    if (overlapsKept >= MAX_OVERLAPS) {
+      overlaps.clear();
+      overlapsKept = 0;
+      withA = undefined;
+    }
+    if (!withA) {
+      withA = new Map();
+      overlaps.set(a, withA);
+    }
+    withA.set(b, answer);
+    overlapsKept++;
   }
   return answer;
 }

@@ -57,3 +57,6 @@ export const workSeqSql = (goalId: string | SQLWrapper) => headSql(goalId, 'work
 export const claimOrderSql = sql<
   number | null
 >`(extract(epoch from ${todosTable.claimedAt}) * 1000000)::float8`;
+
+/** When a todo was created, in microseconds since the epoch: display order after priority. */
+export const createdOrderSql = sql<number>`(extract(epoch from ${todosTable.createdAt}) * 1000000)::float8`;

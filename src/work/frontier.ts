@@ -57,6 +57,8 @@ export type FrontierTodo = Pick<
 > & {
   /** When it was claimed, in microseconds since the epoch: orders overlapping claims. */
   readonly claimOrder: number | null;
+  /** When it was created, in microseconds since the epoch: orders rows after priority. */
+  readonly createdOrder: number;
 };
 
 /**
@@ -64,7 +66,7 @@ export type FrontierTodo = Pick<
  * the frontier's cost, so it reads only routing columns, in types both drivers decode the
  * same way and cheaply: lists are joined with ',' (validated ids, capabilities and scopes
  * never contain one) and split here, and Dates are built only for the few leased rows.
- * Rows are put in display order here, not by the statement: unsorted, they stream while
+ * Todos are put in display order here, not by the statement: unsorted, rows stream while
  * Postgres scans, and are decoded meanwhile, instead of all arriving after a sort.
  */
 async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
@@ -105,14 +107,8 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
       from ${t}
       where ${t.goalId} = ${goalId} and ${todoLiveSql}`),
   );
-  rows.sort(
-    (a, b) =>
-      b.priority - a.priority ||
-      Number(a.created_order) - Number(b.created_order) ||
-      (a.id < b.id ? -1 : 1),
-  );
   const list = (joined: string) => (joined === '' ? [] : joined.split(','));
-  return rows.map((row) => ({
+  const todos = rows.map((row) => ({
     id: row.id,
     goalId,
     title: row.title,
@@ -127,11 +123,15 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
     writeScope: list(row.write_scope),
     claimedBy: row.claimed_by,
     claimOrder: row.claim_order === null ? null : Number(row.claim_order),
+    createdOrder: Number(row.created_order),
     leaseHolder: row.lease_holder,
     leaseFence: BigInt(row.lease_fence),
     leaseExpiresAt: row.lease_expires_at === null ? null : new Date(row.lease_expires_at),
     leaseState: row.lease_state,
   }));
+  return todos.sort(
+    (a, b) => b.priority - a.priority || a.createdOrder - b.createdOrder || (a.id < b.id ? -1 : 1),
+  );
 }
 
 export interface Frontier {

@@ -1009,6 +1009,21 @@ describe('more verbs', () => {
     expect(directory.stdout).toMatch(new RegExp(`${b.agentId}.*WORKING`));
   });
 
+  it('ends quietly when its reader closes the pipe early (| head)', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['bin/switchboard.js', '--help'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Closed before the child has started: its first write meets a pipe with no reader.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  });
+
   it('the bin says how to build when dist/ is missing', async () => {
     const { cpSync, mkdirSync, mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');

@@ -121,6 +121,12 @@ function safeConnection() {
 
 export async function main(argv = process.argv): Promise<void> {
   const debug = argv.includes('--debug');
+  // A reader that stops early (`switchboard todo list | head`) closes the pipe: the rest of
+  // the output has nowhere to go, which is no error of ours.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit();
+  });
   try {
     const program = buildCli();
     if (argv.length <= 2) {

@@ -57,12 +57,15 @@ export const memoize = <K, T>(compute: (key: K) => T) => {
 /** Per owner (in owner order), its two earliest of `claims` (of distinct todos). Sorts `claims`. */
 function earliestByOwner(claims: Claim[]): Earliest {
   const earliest: Earliest = new Map();
-  for (const claim of claims.sort((a, b) => claimedFirst(a.work, b.work))) {
+  claims.sort((a, b) =>
+    a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : claimedFirst(a.work, b.work),
+  );
+  for (const claim of claims) {
     const list = earliest.get(claim.owner);
     if (!list) earliest.set(claim.owner, [claim]);
     else if (list.length < 2 && list[0]?.work.id !== claim.work.id) list.push(claim);
   }
-  return new Map([...earliest].sort(([a], [b]) => (a < b ? -1 : 1)));
+  return earliest;
 }
 
 /** The first of `claims` that `todo` can conflict with: not itself; if `own`, claimed before it. */
@@ -145,19 +148,19 @@ export function conflictFinder<T>(
     const own = todo.claimedBy === agentId;
     const earliest = new Map<string, { claim: Claim; entry: string }>();
     for (const entry of todo.writeScope) {
-      for (const [owner, list] of overlapping(entry)) {
+      overlapping(entry).forEach((list, owner) => {
         const claim = firstOther(list, todo, own);
-        if (!claim) continue;
+        if (!claim) return;
         const seen = earliest.get(owner);
         if (!seen || claimedFirst(claim.work, seen.claim.work) < 0) {
           earliest.set(owner, { claim, entry });
         }
-      }
+      });
     }
     // One entry's owners come in owner order; several entries' need sorting.
-    const found = [...earliest];
-    if (todo.writeScope.length > 1) found.sort(([a], [b]) => (a < b ? -1 : 1));
-    return found.map(([, { claim, entry }]) => conflictOf(claim)(entry));
+    const found = [...earliest.values()];
+    if (todo.writeScope.length > 1) found.sort((a, b) => (a.claim.owner < b.claim.owner ? -1 : 1));
+    return found.map(({ claim, entry }) => conflictOf(claim)(entry));
   };
   const itemOf = memoize(build);
   // Todos writing the same entries of a repository mostly share their conflicts: an unclaimed

@@ -13,6 +13,7 @@ import {
   registerAgent,
   registerProvider,
   startTestGateway,
+  type TestGateway,
   uid,
 } from './support/harness.ts';
 
@@ -517,7 +518,7 @@ describe(`dashboard (${driver})`, () => {
     await page.getByText(`Todo ${followUp}`).waitFor();
   });
 
-  it('shows the connection state and recovers live updates after a gateway restart', async () => {
+  it('shows the connection state and, after a gateway restart, the changes it missed and later ones', async () => {
     // A gateway of its own, so stopping it does not disturb the other tests.
     const config = { adminToken: `admin-${uid('restart')}` };
     let gateway = await startTestGateway(database, config);
@@ -530,16 +531,39 @@ describe(`dashboard (${driver})`, () => {
       providerId,
       goalIds: [goalId],
     });
+    const report = (through: TestGateway, liveness: string, reportSeq: string) =>
+      through.ok(
+        `mutation($reports: [PresenceReportInput!]!) { reportPresence(reports: $reports) { __typename } }`,
+        {
+          reports: [
+            {
+              goalId,
+              agentId,
+              liveness,
+              providerSessionRef: 'w1:p1',
+              occupantRef: 'pane-1/agent',
+              observedAt: new Date().toISOString(),
+              basis: 'PROVIDER_DETECTION',
+              reportSeq,
+            },
+          ],
+        },
+        token,
+      );
+    const livenessShown = (liveness: string) =>
+      page
+        .locator(`tr[data-agent="${agentId}"] td[data-liveness="${liveness}"]`)
+        .waitFor({ timeout: 5000 });
     const page = await openDashboard(browser, gateway.url, gateway.adminToken, `/g/${goalId}`);
     pages.push(page);
     const link = page.getByTestId('link');
     await link.filter({ hasText: /^live$/ }).waitFor();
     await gateway.stop();
     await link.filter({ hasText: 'reconnecting' }).waitFor();
-    gateway = await startTestGateway(database, { ...config, port });
+    // While the page's gateway is down, the agent starts working (reported to another instance).
+    const other = await startTestGateway(database, config);
     try {
-      await link.filter({ hasText: /^live$/ }).waitFor({ timeout: 10_000 });
-      await gateway.ok(
+      await other.ok(
         `mutation($input: RegisterProviderInput!) { registerProvider(input: $input) { providerId } }`,
         {
           input: {
@@ -556,27 +580,16 @@ describe(`dashboard (${driver})`, () => {
         },
         token,
       );
-      await gateway.ok(
-        `mutation($reports: [PresenceReportInput!]!) { reportPresence(reports: $reports) { __typename } }`,
-        {
-          reports: [
-            {
-              goalId,
-              agentId,
-              liveness: 'WORKING',
-              providerSessionRef: 'w1:p1',
-              occupantRef: 'pane-1/agent',
-              observedAt: new Date().toISOString(),
-              basis: 'PROVIDER_DETECTION',
-              reportSeq: '1',
-            },
-          ],
-        },
-        token,
-      );
-      await page
-        .locator(`tr[data-agent="${agentId}"] td[data-liveness="WORKING"]`)
-        .waitFor({ timeout: 2000 });
+      await report(other, 'WORKING', '1');
+    } finally {
+      await other.stop();
+    }
+    gateway = await startTestGateway(database, { ...config, port });
+    try {
+      await link.filter({ hasText: /^live$/ }).waitFor({ timeout: 10_000 });
+      await livenessShown('WORKING');
+      await report(gateway, 'IDLE', '2');
+      await livenessShown('IDLE');
     } finally {
       await gateway.stop();
     }

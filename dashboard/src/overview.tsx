@@ -1,5 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { DirectoryDocument, type DirectoryQuery, presenceChanges } from '../../src/client/index.ts';
+import {
+  DirectoryDocument,
+  type DirectoryQuery,
+  directoryPresenceSeq,
+  presenceChanges,
+} from '../../src/client/index.ts';
 import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section } from './common.tsx';
 import { ago, BASIS_WORDS, href, REASON_WORDS, words } from './format.ts';
 import { useConnection, useNow } from './hooks.ts';
@@ -28,17 +33,22 @@ function useLiveDirectory(goalId: string) {
           if (abort.signal.aborted) return;
           setPacket(data.directory);
           setError(undefined);
+          return data.directory;
         },
-        (failure: Error) => !abort.signal.aborted && setError(failure.message),
+        (failure: Error) => void (!abort.signal.aborted && setError(failure.message)),
       );
     refresh.current = () => {
       clearTimeout(timer);
       timer = setTimeout(read, 250);
     };
-    void read();
     void (async () => {
+      // Changes are followed from the first read's seq, so none made after it is missed:
+      // not before the stream subscribes, nor while it reconnects to a restarted gateway.
+      const first = await read();
+      const after = first && !first.scopeGap ? directoryPresenceSeq(first) : undefined;
       try {
-        for await (const change of presenceChanges(connection.stream(abort.signal), goalId)) {
+        const stream = connection.stream(abort.signal);
+        for await (const change of presenceChanges(stream, goalId, undefined, after)) {
           if (change.scopeGap) return;
           setPacket(
             (current) =>

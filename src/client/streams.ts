@@ -267,6 +267,20 @@ export function ledgerEvents(
 
 export type PresenceChange = PresenceChangedSubscription['presenceChanged'];
 
+/**
+ * The presence seq a directory read reflects: its rows' latest change ('0' when no row has
+ * presence). Follow `presenceChanges` after it and no change committed after the read is
+ * missed, even one made before the stream subscribes or while it reconnects.
+ */
+export function directoryPresenceSeq(directory: {
+  readonly rows: readonly { readonly presence?: { readonly stateChangeSeq: string } | null }[];
+}): string {
+  return directory.rows.reduce((max, row) => {
+    const seq = row.presence?.stateChangeSeq;
+    return seq !== undefined && BigInt(seq) > BigInt(max) ? seq : max;
+  }, '0');
+}
+
 /** Presence changes of a goal (optionally some agents) after seq `after`. */
 export function presenceChanges(
   options: StreamOptions,

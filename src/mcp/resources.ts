@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   DirectoryDocument,
+  directoryPresenceSeq,
   InboxDocument,
   inboxArrivals,
   presenceChanges,
@@ -124,12 +125,9 @@ export function registerResources(server: McpServer, ctx: McpContext): () => voi
     // the directory
     const directory = await readDirectory(ctx);
     if (directory.scopeGap) throw new Error(`no directory to follow: ${directory.scopeGap.reason}`);
-    const head = directory.rows.reduce((max, row) => {
-      const seq = row.presence?.stateChangeSeq;
-      return seq !== undefined && BigInt(seq) > BigInt(max) ? seq : max;
-    }, '0');
-    return map(presenceChanges(options, goalId, undefined, head), (item) =>
-      item.scopeGap ? { changed: false, why: item.scopeGap.reason } : { changed: true },
+    return map(
+      presenceChanges(options, goalId, undefined, directoryPresenceSeq(directory)),
+      (item) => (item.scopeGap ? { changed: false, why: item.scopeGap.reason } : { changed: true }),
     );
   }
 

@@ -35,7 +35,9 @@ function useLiveDirectory(goalId: string) {
           setError(undefined);
           return data.directory;
         },
-        (failure: Error) => void (!abort.signal.aborted && setError(failure.message)),
+        (failure: Error) => {
+          if (!abort.signal.aborted) setError(failure.message);
+        },
       );
     refresh.current = () => {
       clearTimeout(timer);

@@ -371,18 +371,18 @@ function lineageEnds(live: readonly FrontierTodo[], retired: ReadonlyMap<string,
     if (alive) return alive;
     const known = memo.get(ref);
     if (known !== undefined) return known ?? undefined;
-    let id: string | null = ref;
+    let id = ref;
     let end: ChainEnd | undefined;
     // Supersession only ever names a live todo, so a chain cannot loop; the bound is a guard.
-    for (let hops = 0; id !== null && hops < 1000; hops++) {
-      end = liveById.get(id);
-      if (end) break;
+    for (let hops = 0; hops < 1000; hops++) {
       const gone = retired.get(id);
       if (gone?.status !== 'SUPERSEDED' || gone.supersededBy === null) {
         end = gone ? { id, status: gone.status } : undefined;
         break;
       }
       id = gone.supersededBy;
+      end = liveById.get(id);
+      if (end) break;
     }
     memo.set(ref, end ?? null);
     return end;

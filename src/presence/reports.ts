@@ -186,7 +186,11 @@ async function applyReports(
   const { providerId, instanceId } = screened.provider;
   const result = { type: 'PresenceAccepted' as const, changed: 0, heartbeats: 0, outOfOrder: 0 };
   const byGoal = new Map<string, Report[]>();
-  for (const r of reports) byGoal.set(r.goalId, [...(byGoal.get(r.goalId) ?? []), r]);
+  for (const r of reports) {
+    const goalReports = byGoal.get(r.goalId);
+    if (goalReports) goalReports.push(r);
+    else byGoal.set(r.goalId, [r]);
+  }
   const goalIds = [...byGoal.keys()].sort();
 
   return transactOrRefuse<ReportResult>(db, async (tx) => {

@@ -480,6 +480,40 @@ describe(`rule 6-7: several agents, and scope (${driver})`, () => {
     await close();
   });
 
+  it('ends with the first drop once every pinned target is dropped; an unpinned target is not waited on', async () => {
+    const { goalId, provider, alpha } = await world();
+    await registerAgent(t, goalId, 'gamma'); // no presence: not pinned
+    const beta = (liveness: string) =>
+      provider.report([
+        {
+          goalId,
+          agentId: 'beta',
+          liveness,
+          providerSessionRef: 'w1:p2',
+          occupantRef: 'pane-2/agent',
+        },
+      ]);
+    await beta('WORKING');
+    const { stream, close } = follow(t, {
+      input: { goalId, agentIds: ['alpha', 'beta', 'gamma'], accept: ['DONE'], timeoutMs: 30_000 },
+    });
+    const [pending] = await stream.take(1);
+    expect(pending.targets).toEqual([
+      { agentId: 'alpha', pinned: true, baselineSeq: '1' },
+      { agentId: 'beta', pinned: true, baselineSeq: '2' },
+      { agentId: 'gamma', pinned: false, baselineSeq: '0' },
+    ]);
+    await beta('UNREACHABLE'); // seq 3: the first drop, alpha still pinned
+    expect((await t.ok(READ, { id: pending.id })).wait.status).toBe('PENDING');
+    await alpha('DONE', { occupantRef: 'pane-1/someone-else' }); // seq 4: the last pinned one
+    await stream.completed;
+    expect(stream.items[1]).toMatchObject({
+      status: 'UNREACHABLE',
+      resolution: { agentId: 'beta', seq: '3', liveness: 'UNREACHABLE' },
+    });
+    await close();
+  });
+
   it('only callers whose scope covers the goal may wait, or read a wait', async () => {
     const { goalId } = await world();
     const outsider = await peerInNewGoal(t);

@@ -175,17 +175,20 @@ export interface Outcome {
  * not count, so the outcome does not depend on when (or where) this runs.
  */
 export class Settler {
-  private readonly dropped = new Set<number>();
+  /** The dropped targets' positions, a bit each (a wait has at most MAX_WAIT_TARGETS). */
+  private dropped = 0;
   private firstDrop: Outcome | null = null;
+  /**
+   * The pinned targets, each of another agent (startWait). Held while the wait is pending, so
+   * the targets themselves when all are pinned: a filtered array keeps room for 17 (~150 bytes).
+   */
   private readonly pinned: readonly WaitTargetRow[];
-  /** The pinned targets' agents: only their changes can concern this wait. */
-  private readonly pinnedAgents: readonly string[];
   /** Changes at or below this were already applied. */
   seenSeq: bigint;
 
   constructor(readonly wait: Wait) {
-    this.pinned = wait.targets.filter((t) => t.state === 'PINNED');
-    this.pinnedAgents = [...new Set(this.pinned.map((t) => t.agentId))];
+    const pinned = wait.targets.filter((t) => t.state === 'PINNED');
+    this.pinned = pinned.length === wait.targets.length ? wait.targets : pinned;
     this.seenSeq = minSeq(
       this.pinned.map((t) => t.baselineSeq),
       0n,
@@ -194,7 +197,7 @@ export class Settler {
 
   /** The outcome known without any change: no target could be pinned. */
   start(): Outcome | null {
-    if (this.wait.targets.some((t) => t.state === 'PINNED')) return null;
+    if (this.pinned.length > 0) return null;
     const first = this.wait.targets[0] as WaitTargetRow;
     return first.state === 'PROVIDER_WITHOUT_PINNED_WAITS'
       ? outcome('UNOBSERVABLE', 'PROVIDER_WITHOUT_PINNED_WAITS', first.agentId)
@@ -212,8 +215,8 @@ export class Settler {
   ): Outcome | null {
     const last = changes.at(-1);
     if (!last) return null;
-    const relevant = this.pinnedAgents.flatMap((agentId) => byAgent.get(agentId) ?? []);
-    if (this.pinnedAgents.length > 1) relevant.sort((a, b) => (a.seq < b.seq ? -1 : 1));
+    const relevant = this.pinned.flatMap((target) => byAgent.get(target.agentId) ?? []);
+    if (this.pinned.length > 1) relevant.sort((a, b) => (a.seq < b.seq ? -1 : 1));
     for (const change of relevant) {
       const decided = this.apply(change);
       if (decided) return decided;
@@ -227,7 +230,7 @@ export class Settler {
     this.seenSeq = change.seq;
     if (change.recordedAt.getTime() > this.wait.row.deadline.getTime()) return null;
     for (const target of this.pinned) {
-      if (this.dropped.has(target.position)) continue;
+      if (this.dropped & (1 << target.position)) continue;
       const meaning = classifyChange(target, change);
       if (!meaning) continue;
       const at = { agentId: target.agentId, seq: change.seq, liveness: change.liveness };
@@ -239,9 +242,9 @@ export class Settler {
       else if (this.wait.row.accept.includes(meaning.liveness))
         return outcome('SATISFIED', null, at);
       if (drop) {
-        this.dropped.add(target.position);
+        this.dropped |= 1 << target.position;
         this.firstDrop ??= drop;
-        if (this.dropped.size === this.pinned.length) return this.firstDrop;
+        if (this.pinned.every((t) => this.dropped & (1 << t.position))) return this.firstDrop;
       }
     }
     return null;

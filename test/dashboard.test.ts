@@ -594,4 +594,49 @@ describe(`dashboard (${driver})`, () => {
       await gateway.stop();
     }
   });
+
+  it("an agent's page shows a wait settled while its gateway was restarting, with no change seen before", async () => {
+    const config = { adminToken: `admin-${uid('restart')}` };
+    let gateway = await startTestGateway(database, config);
+    const port = gateway.gateway.port;
+    const goalId = await createGoal(gateway);
+    const agentId = await registerAgent(gateway, goalId);
+    const provider = await registerProvider(gateway, [goalId]);
+    await provider.report([{ goalId, agentId, liveness: 'WORKING', providerSessionRef: 'w1:p1' }]);
+    const started = await gateway.ok(
+      `mutation($input: WaitInput!) { startWait(input: $input) { __typename ... on Wait { id } } }`,
+      { input: { goalId, agentId, accept: ['DONE'], timeoutMs: 60_000 } },
+    );
+    const waitId = started.startWait.id as string;
+    const page = await openDashboard(
+      browser,
+      gateway.url,
+      gateway.adminToken,
+      `/g/${goalId}/agent/${agentId}`,
+    );
+    pages.push(page);
+    const link = page.getByTestId('link');
+    await page.locator(`[data-testid="waits"] tr[data-wait="${waitId}"]`).waitFor();
+    await link.filter({ hasText: /^live$/ }).waitFor();
+    await gateway.stop();
+    await link.filter({ hasText: 'reconnecting' }).waitFor();
+    // While the page's gateway is down the agent finishes (reported to another instance): the
+    // page's stream had seen no change yet, so only a cursor from its first read finds this one.
+    const other = await startTestGateway(database, config);
+    try {
+      await provider.report(
+        [{ goalId, agentId, liveness: 'DONE', providerSessionRef: 'w1:p1' }],
+        other,
+      );
+    } finally {
+      await other.stop();
+    }
+    gateway = await startTestGateway(database, { ...config, port });
+    try {
+      await link.filter({ hasText: /^live$/ }).waitFor({ timeout: 10_000 });
+      await page.getByText('No pending waits on this agent.').waitFor({ timeout: 5000 });
+    } finally {
+      await gateway.stop();
+    }
+  });
 });

@@ -1,6 +1,11 @@
 import { createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { presenceChanges } from '../../src/client/index.ts';
+import {
+  ClientError,
+  DirectoryDocument,
+  directoryPresenceSeq,
+  presenceChanges,
+} from '../../src/client/index.ts';
 import type { Connection } from './session.ts';
 
 export const ConnectionContext = createContext<Connection | null>(null);
@@ -55,7 +60,9 @@ export function useNow(ms = 1000): number {
  * A counter that moves after each settled burst of presence changes in a goal (the gateway's
  * presence stream over graphql-ws, resumed by seq after a drop; no polling). Views re-read
  * when it moves: delivery outcomes and waits are decided by presence changes and the clock
- * (see useWakeAt), so that is when they can change.
+ * (see useWakeAt), so that is when they can change. Changes are followed after the seq of a
+ * directory read, and the counter moves once when that read is in: a change made before the
+ * stream subscribes, or while it reconnects to a restarted gateway, is not missed.
  */
 export function usePresencePulse(goalId: string): {
   pulse: number;
@@ -68,8 +75,12 @@ export function usePresencePulse(goalId: string): {
     const abort = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     void (async () => {
+      const after = await presenceCursor(connection, goalId, abort.signal);
+      if (abort.signal.aborted) return;
+      setPulse((n) => n + 1);
       try {
-        for await (const change of presenceChanges(connection.stream(abort.signal), goalId)) {
+        const stream = connection.stream(abort.signal);
+        for await (const change of presenceChanges(stream, goalId, undefined, after)) {
           if (change.scopeGap) return;
           clearTimeout(timer);
           timer = setTimeout(() => setPulse((n) => n + 1), 150);
@@ -84,6 +95,33 @@ export function usePresencePulse(goalId: string): {
     };
   }, [connection, goalId]);
   return { pulse, stopped };
+}
+
+/**
+ * The presence seq a directory read of the goal reflects, the read retried every second while
+ * the gateway is unreachable or failing; undefined once the view is gone, for a scope gap, or
+ * when the read is refused (the stream then says why).
+ */
+async function presenceCursor(
+  connection: Connection,
+  goalId: string,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  for (;;) {
+    try {
+      const { directory } = await connection.client.request(DirectoryDocument, {
+        goalId,
+        limit: 1000,
+      });
+      return directory.scopeGap ? undefined : directoryPresenceSeq(directory);
+    } catch (failure) {
+      const transient =
+        failure instanceof ClientError &&
+        (failure.kind === 'UNREACHABLE' || failure.kind === 'SERVER');
+      if (!transient || signal.aborted) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
 }
 
 /**

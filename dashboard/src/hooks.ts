@@ -2,6 +2,7 @@ import { createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
 import {
   ClientError,
+  ClientErrorKind,
   DirectoryDocument,
   directoryPresenceSeq,
   presenceChanges,
@@ -117,7 +118,7 @@ async function presenceCursor(
     } catch (failure) {
       const transient =
         failure instanceof ClientError &&
-        (failure.kind === 'UNREACHABLE' || failure.kind === 'SERVER');
+        (failure.kind === ClientErrorKind.UNREACHABLE || failure.kind === ClientErrorKind.SERVER);
       if (!transient || signal.aborted) return undefined;
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }

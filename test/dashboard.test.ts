@@ -25,6 +25,39 @@ const open = async (token: string, route: string) => {
   return page;
 };
 
+/**
+ * A restart of the page's own gateway: once the page is live it is stopped, and while the
+ * page says it is reconnecting `meanwhile` runs against another gateway of the same database;
+ * then the gateway starts again on its port and, once the page is live again, `after` runs
+ * against it. The gateway is stopped at the end.
+ */
+async function restartUnder(
+  page: Page,
+  gateway: TestGateway,
+  config: { adminToken: string },
+  meanwhile: (other: TestGateway) => Promise<unknown>,
+  after: (restarted: TestGateway) => Promise<unknown>,
+): Promise<void> {
+  const port = gateway.gateway.port;
+  const link = page.getByTestId('link');
+  await link.filter({ hasText: /^live$/ }).waitFor();
+  await gateway.stop();
+  await link.filter({ hasText: 'reconnecting' }).waitFor();
+  const other = await startTestGateway(database, config);
+  try {
+    await meanwhile(other);
+  } finally {
+    await other.stop();
+  }
+  const restarted = await startTestGateway(database, { ...config, port });
+  try {
+    await link.filter({ hasText: /^live$/ }).waitFor({ timeout: 10_000 });
+    await after(restarted);
+  } finally {
+    await restarted.stop();
+  }
+}
+
 beforeAll(async () => {
   buildDashboard();
   browser = await launchChromium();
@@ -521,8 +554,7 @@ describe(`dashboard (${driver})`, () => {
   it('shows the connection state and, after a gateway restart, the changes it missed and later ones', async () => {
     // A gateway of its own, so stopping it does not disturb the other tests.
     const config = { adminToken: `admin-${uid('restart')}` };
-    let gateway = await startTestGateway(database, config);
-    const port = gateway.gateway.port;
+    const gateway = await startTestGateway(database, config);
     const goalId = await createGoal(gateway);
     const agentId = await registerAgent(gateway, goalId);
     const providerId = uid('provider');
@@ -556,49 +588,42 @@ describe(`dashboard (${driver})`, () => {
         .waitFor({ timeout: 5000 });
     const page = await openDashboard(browser, gateway.url, gateway.adminToken, `/g/${goalId}`);
     pages.push(page);
-    const link = page.getByTestId('link');
-    await link.filter({ hasText: /^live$/ }).waitFor();
-    await gateway.stop();
-    await link.filter({ hasText: 'reconnecting' }).waitFor();
     // While the page's gateway is down, the agent starts working (reported to another instance).
-    const other = await startTestGateway(database, config);
-    try {
-      await other.ok(
-        `mutation($input: RegisterProviderInput!) { registerProvider(input: $input) { providerId } }`,
-        {
-          input: {
-            providerId,
-            instanceId: 'i-1',
-            membershipProof: 'test',
-            identifierRules: 'test',
-            livenessMapping: [{ providerState: 'busy', liveness: 'WORKING' }],
-            presenceTtlMs: 60_000,
-            observationSources: [],
-            supportsPinnedWaits: false,
-            persistence: 'none',
+    await restartUnder(
+      page,
+      gateway,
+      config,
+      async (other) => {
+        await other.ok(
+          `mutation($input: RegisterProviderInput!) { registerProvider(input: $input) { providerId } }`,
+          {
+            input: {
+              providerId,
+              instanceId: 'i-1',
+              membershipProof: 'test',
+              identifierRules: 'test',
+              livenessMapping: [{ providerState: 'busy', liveness: 'WORKING' }],
+              presenceTtlMs: 60_000,
+              observationSources: [],
+              supportsPinnedWaits: false,
+              persistence: 'none',
+            },
           },
-        },
-        token,
-      );
-      await report(other, 'WORKING', '1');
-    } finally {
-      await other.stop();
-    }
-    gateway = await startTestGateway(database, { ...config, port });
-    try {
-      await link.filter({ hasText: /^live$/ }).waitFor({ timeout: 10_000 });
-      await livenessShown('WORKING');
-      await report(gateway, 'IDLE', '2');
-      await livenessShown('IDLE');
-    } finally {
-      await gateway.stop();
-    }
+          token,
+        );
+        await report(other, 'WORKING', '1');
+      },
+      async (restarted) => {
+        await livenessShown('WORKING');
+        await report(restarted, 'IDLE', '2');
+        await livenessShown('IDLE');
+      },
+    );
   });
 
   it("an agent's page shows a wait settled while its gateway was restarting, with no change seen before", async () => {
     const config = { adminToken: `admin-${uid('restart')}` };
-    let gateway = await startTestGateway(database, config);
-    const port = gateway.gateway.port;
+    const gateway = await startTestGateway(database, config);
     const goalId = await createGoal(gateway);
     const agentId = await registerAgent(gateway, goalId);
     const provider = await registerProvider(gateway, [goalId]);
@@ -615,28 +640,19 @@ describe(`dashboard (${driver})`, () => {
       `/g/${goalId}/agent/${agentId}`,
     );
     pages.push(page);
-    const link = page.getByTestId('link');
     await page.locator(`[data-testid="waits"] tr[data-wait="${waitId}"]`).waitFor();
-    await link.filter({ hasText: /^live$/ }).waitFor();
-    await gateway.stop();
-    await link.filter({ hasText: 'reconnecting' }).waitFor();
     // While the page's gateway is down the agent finishes (reported to another instance): the
     // page's stream had seen no change yet, so only a cursor from its first read finds this one.
-    const other = await startTestGateway(database, config);
-    try {
-      await provider.report(
-        [{ goalId, agentId, liveness: 'DONE', providerSessionRef: 'w1:p1' }],
-        other,
-      );
-    } finally {
-      await other.stop();
-    }
-    gateway = await startTestGateway(database, { ...config, port });
-    try {
-      await link.filter({ hasText: /^live$/ }).waitFor({ timeout: 10_000 });
-      await page.getByText('No pending waits on this agent.').waitFor({ timeout: 5000 });
-    } finally {
-      await gateway.stop();
-    }
+    await restartUnder(
+      page,
+      gateway,
+      config,
+      (other) =>
+        provider.report(
+          [{ goalId, agentId, liveness: 'DONE', providerSessionRef: 'w1:p1' }],
+          other,
+        ),
+      () => page.getByText('No pending waits on this agent.').waitFor({ timeout: 5000 }),
+    );
   });
 });

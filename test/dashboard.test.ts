@@ -557,31 +557,7 @@ describe(`dashboard (${driver})`, () => {
     const gateway = await startTestGateway(database, config);
     const goalId = await createGoal(gateway);
     const agentId = await registerAgent(gateway, goalId);
-    const providerId = uid('provider');
-    const { token } = await issueCredential(gateway, {
-      kind: 'PROVIDER',
-      providerId,
-      goalIds: [goalId],
-    });
-    const report = (through: TestGateway, liveness: string, reportSeq: string) =>
-      through.ok(
-        `mutation($reports: [PresenceReportInput!]!) { reportPresence(reports: $reports) { __typename } }`,
-        {
-          reports: [
-            {
-              goalId,
-              agentId,
-              liveness,
-              providerSessionRef: 'w1:p1',
-              occupantRef: 'pane-1/agent',
-              observedAt: new Date().toISOString(),
-              basis: 'PROVIDER_DETECTION',
-              reportSeq,
-            },
-          ],
-        },
-        token,
-      );
+    const provider = await registerProvider(gateway, [goalId], { supportsPinnedWaits: false });
     const livenessShown = (liveness: string) =>
       page
         .locator(`tr[data-agent="${agentId}"] td[data-liveness="${liveness}"]`)
@@ -593,29 +569,10 @@ describe(`dashboard (${driver})`, () => {
       page,
       gateway,
       config,
-      async (other) => {
-        await other.ok(
-          `mutation($input: RegisterProviderInput!) { registerProvider(input: $input) { providerId } }`,
-          {
-            input: {
-              providerId,
-              instanceId: 'i-1',
-              membershipProof: 'test',
-              identifierRules: 'test',
-              livenessMapping: [{ providerState: 'busy', liveness: 'WORKING' }],
-              presenceTtlMs: 60_000,
-              observationSources: [],
-              supportsPinnedWaits: false,
-              persistence: 'none',
-            },
-          },
-          token,
-        );
-        await report(other, 'WORKING', '1');
-      },
+      (other) => provider.report([{ goalId, agentId, liveness: 'WORKING' }], other),
       async (restarted) => {
         await livenessShown('WORKING');
-        await report(restarted, 'IDLE', '2');
+        await provider.report([{ goalId, agentId, liveness: 'IDLE' }], restarted);
         await livenessShown('IDLE');
       },
     );

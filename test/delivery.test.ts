@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../src/db/sql.ts';
-import { stalledDeliveries } from '../src/delivery/delivery.ts';
 import { trajectory } from '../src/delivery/outcomes.ts';
+import { stalledDeliveries } from '../src/delivery/read.ts';
 import type { DeliveryRow } from '../src/delivery/tables.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {

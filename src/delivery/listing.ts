@@ -6,9 +6,9 @@ import { oneOf, validateId } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
 import { findAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
-import type { Delivery } from './delivery.ts';
 import { noticesOfAll } from './notices.ts';
 import { settle, Tracker } from './outcomes.ts';
+import type { Delivery } from './read.ts';
 import { agentKey, recipientIn, senderOf } from './sender.ts';
 import { deliveriesTable, deliveryOutcomesTable } from './tables.ts';
 

@@ -5,7 +5,7 @@ import { InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import type { Db } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
-import { stalledDeliveries } from '../delivery/delivery.ts';
+import { stalledDeliveries } from '../delivery/read.ts';
 import { type ReplanObligationKind, visionCheckpointMissingSql } from '../ledger/obligations.ts';
 import { type Presence, toPresence } from '../presence/read.ts';
 import {

@@ -10,16 +10,14 @@ import { byType, describeValues } from '../../graphql/values.ts';
 import { LivenessEnum } from '../../presence/graphql.ts';
 import {
   type ConflictField,
-  type Delivery,
   type DeliveryRefused,
   deliver,
   type IdempotencyConflict,
   MAX_BODY_BYTES,
   notReadyReasons,
-  readDelivery,
   refusalReasons,
-  type UnknownDelivery,
 } from '../delivery.ts';
+import { type Delivery, readDelivery, type UnknownDelivery } from '../read.ts';
 import { type DeliveryRow, deliveryKinds, pinStates } from '../tables.ts';
 import { DeliveryNoticeRef } from './notices.ts';
 

@@ -3,7 +3,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { listingRef } from '../../graphql/shared.ts';
 import { describeValues } from '../../graphql/values.ts';
-import type { Delivery } from '../delivery.ts';
 import {
   DEFAULT_DELIVERIES_LIMIT,
   type DeliveryListing,
@@ -12,6 +11,7 @@ import {
   listDeliveries,
   MAX_DELIVERIES_LIMIT,
 } from '../listing.ts';
+import type { Delivery } from '../read.ts';
 import { DeliveryRef } from './deliveries.ts';
 
 const DeliveryDirectionEnum = builder.enumType('DeliveryDirection', {

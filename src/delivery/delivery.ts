@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Repeater } from '@repeaterjs/repeater';
 import { and, type Column, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import { redactSecrets } from '../core/privacy.ts';
 import type { ScopeGap } from '../core/scope.ts';
-import { single } from '../core/stream.ts';
 import { screenText, validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { bare, placeholder, prepared, preparedSql } from '../db/sql.ts';
-import type { Doorbell } from '../events/doorbell.ts';
-import { type Batch, follow } from '../events/follow.ts';
 import { appendAtNextSeqSql } from '../events/sequence.ts';
 import { currentPins, type Pin } from '../presence/pins.ts';
 import { type Liveness, providersTable } from '../presence/tables.ts';
@@ -18,25 +14,10 @@ import { findAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import { checkTodoInGoal } from '../work/reads.ts';
 import { bodyPreview } from './preview.ts';
-import {
-  currentDelivery,
-  type Delivery,
-  historyOf,
-  loadDelivery,
-  type OutcomeChange,
-  outcomeChanges,
-  type UnknownDelivery,
-  visible,
-} from './read.ts';
+import { currentDelivery, type Delivery } from './read.ts';
 import { connectedTargets } from './roster.ts';
 import { recipientIn, type Sender, senderOf } from './sender.ts';
-import {
-  type DeliveryKind,
-  type DeliveryRow,
-  deliveriesTable,
-  type PinState,
-  terminalOutcomes,
-} from './tables.ts';
+import { type DeliveryKind, type DeliveryRow, deliveriesTable, type PinState } from './tables.ts';
 
 /** What the sender decides; the database adds the sequence number, the times and the state. */
 type NewDelivery = Omit<
@@ -534,57 +515,4 @@ async function providerCoversGoal(db: Queryable, goalId: string): Promise<boolea
     .where(sql`${goalId} = any(${providersTable.goalIds})`)
     .limit(1);
   return rows.length > 0;
-}
-
-// ---- following ----------------------------------------------------------------------
-
-const isFinal = (row: Pick<DeliveryRow, 'outcome' | 'pinState'>) =>
-  terminalOutcomes.includes(row.outcome) || row.pinState !== 'PINNED';
-
-/** Keeps a followed delivery settled while a client follows it (see DeliveryKeeper). */
-export interface OutcomeDriver {
-  keep(row: DeliveryRow): () => void;
-}
-
-/**
- * Every change of a delivery's outcome after version `after` (all of them, from SUBMITTED,
- * when omitted), then the end once no further change can come. The history table is the
- * truth: this reads it from the cursor on each ring, whichever instance recorded the change;
- * `driver` makes this instance settle the delivery meanwhile (ring, timer, reconnect).
- */
-export async function followOutcome(
-  db: Db,
-  doorbell: Doorbell,
-  driver: OutcomeDriver,
-  caller: Caller | null,
-  id: string,
-  after: number | null,
-): Promise<AsyncIterable<OutcomeChange | UnknownDelivery>> {
-  if (after !== null && (!Number.isInteger(after) || after < 0)) {
-    throw new InputError('after must be a version (an integer, 0 or more)', 'after');
-  }
-  const row = await loadDelivery(db, id);
-  if (!row || !(await visible(db, caller, row))) {
-    return single({ type: 'UnknownDelivery' as const, deliveryId: id });
-  }
-  const read = async (cursor: number): Promise<Batch<OutcomeChange, number>> => {
-    const current = (await loadDelivery(db, id)) as DeliveryRow;
-    // Whole (at most STALLED and one terminal step), so each step knows its previous outcome.
-    const history = await historyOf(db, id);
-    const items = outcomeChanges(current, history).filter((c) => c.version > cursor);
-    const last = items.at(-1)?.version ?? cursor;
-    return { items, cursor: last, done: isFinal(current) && last >= current.outcomeVersion };
-  };
-  // A Repeater, not an async generator: a client that leaves mid-wait must stop both at once.
-  return new Repeater<OutcomeChange>(async (push, stop) => {
-    const release = isFinal(row) ? () => {} : driver.keep(row);
-    const changes = follow(doorbell, 'delivery', id, after ?? -1, read);
-    void stop.then(() => changes.return?.());
-    try {
-      for await (const change of changes) await push(change);
-    } finally {
-      release();
-    }
-    stop();
-  });
 }

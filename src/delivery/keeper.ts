@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { GoalWatchers } from '../presence/watchers.ts';
-import type { OutcomeDriver } from './delivery.ts';
+import type { OutcomeDriver } from './follow.ts';
 import { nextBoundary, settle, Tracker } from './outcomes.ts';
 import type { DeliveryRow } from './tables.ts';
 

@@ -7,7 +7,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
 import { LivenessEnum } from '../../presence/graphql.ts';
-import { followOutcome } from '../delivery.ts';
+import { followOutcome } from '../follow.ts';
 import { type Delivery, type OutcomeChange, outcomeChanges } from '../read.ts';
 import { outcomeReasons, outcomes } from '../tables.ts';
 import { DeliveryRef, UnknownDeliveryRef } from './deliveries.ts';

@@ -18,7 +18,7 @@ import {
 } from '../core/validate.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
-import { type DeliveryRefused, deliver } from '../delivery/delivery.ts';
+import { type DeliveryRefused, deliver } from '../delivery/deliver.ts';
 import type { Delivery } from '../delivery/read.ts';
 import { handoffEvent, type LedgerEvent } from '../ledger/append.ts';
 import { ledgerEventsTable } from '../ledger/tables.ts';

@@ -16,7 +16,7 @@ import {
   MAX_BODY_BYTES,
   notReadyReasons,
   refusalReasons,
-} from '../delivery.ts';
+} from '../deliver.ts';
 import { type Delivery, readDelivery, type UnknownDelivery } from '../read.ts';
 import { type DeliveryRow, deliveryKinds, pinStates } from '../tables.ts';
 import { DeliveryNoticeRef } from './notices.ts';

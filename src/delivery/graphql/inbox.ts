@@ -7,7 +7,7 @@ import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
 import { UnknownAgentRef } from '../../registry/graphql.ts';
-import { MAX_BODY_BYTES } from '../delivery.ts';
+import { MAX_BODY_BYTES } from '../deliver.ts';
 import {
   followInbox,
   type Inbox,

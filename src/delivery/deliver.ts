@@ -1,3 +1,10 @@
+/**
+ * Delivering (README, "Delivery, inbox and roster"): `deliver` validates its input, finds the
+ * target (named, or from the sender's roster) and the thread, decides every refusal before
+ * anything is written, answers a retried idempotency key with its original, and otherwise
+ * writes the delivery (append.ts). Reading one is read.ts; following its outcome is follow.ts.
+ */
+
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';

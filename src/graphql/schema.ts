@@ -1,5 +1,8 @@
 import { builder } from './builder.ts';
-import '../registry/graphql.ts';
+import '../registry/graphql/goals.ts';
+import '../registry/graphql/agents.ts';
+import '../registry/graphql/credentials.ts';
+import '../registry/graphql/delegations.ts';
 import '../work/graphql/todos.ts';
 import '../work/graphql/claims.ts';
 import '../work/graphql/leases.ts';

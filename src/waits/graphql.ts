@@ -6,7 +6,7 @@ import type { ContextOf } from '../graphql/context.ts';
 import { listingRef, ScopeGapRef } from '../graphql/shared.ts';
 import { byType } from '../graphql/values.ts';
 import { LivenessEnum } from '../presence/graphql.ts';
-import { UnknownAgentRef } from '../registry/graphql.ts';
+import { UnknownAgentRef } from '../registry/graphql/agents.ts';
 import { DEFAULT_WAITS_LIMIT, listWaits, MAX_WAITS_LIMIT, type WaitListing } from './listing.ts';
 import type { PinState, WaitTargetRow, waitReasons, waitStatuses } from './tables.ts';
 import { readWait, startWait, type UnknownWait, type Wait, type WaitInput } from './waits.ts';

@@ -6,7 +6,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
-import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import { MAX_BODY_BYTES } from '../deliver.ts';
 import {
   followInbox,

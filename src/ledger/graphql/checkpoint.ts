@@ -6,7 +6,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
-import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import { VisionRef } from '../../work/graphql/visions.ts';
 import {
   type LedgerDigestMismatch,

@@ -7,7 +7,7 @@ import type { Boundary } from '../../core/privacy.ts';
 import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
-import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import { ActorRef, UnknownTodoRef } from '../../work/graphql/write.ts';
 import { type LedgerEvent, type LedgerRelevance, ledgerRelevances } from '../append.ts';
 import { recordEvent } from '../record.ts';

@@ -2,7 +2,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { listingRef, ScopeGapRef } from '../../graphql/shared.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
-import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import { type ExternalEvent, listExternalEvents, recordExternalEvent } from '../external.ts';
 import { type ExternalEventKind, type ExternalEventRow, externalEventKinds } from '../tables.ts';
 import { ActorRef, AGENT_ID } from './write.ts';

@@ -3,7 +3,7 @@ import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
 import { ReplanObligationKindEnum } from '../../ledger/graphql/obligations.ts';
-import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import { type Frontier, type FrontierTodo, frontier } from '../frontier.ts';
 import {
   type FrontierGuard,

@@ -2,7 +2,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { listingRef, ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
-import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import { openGate, resolveGate } from '../gates.ts';
 import { listGates } from '../reads.ts';
 import type { GateDecision, GateGranularity, GateKind } from '../tables.ts';

@@ -3,7 +3,7 @@ import { DeliveryRef, DeliveryRefusedRef } from '../../delivery/graphql/deliveri
 import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
-import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import {
   AUTHORITY_BOUNDARY,
   type EvidenceFreshness,

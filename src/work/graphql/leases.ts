@@ -2,7 +2,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
-import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import { acquireLease, releaseLease, renewLease } from '../leases.ts';
 import type { Lease, LeaseHeld, LeaseState, StaleFence } from '../values.ts';
 import { AGENT_ID, IllegalTransitionRef, refusals, UnknownTodoRef } from './write.ts';

@@ -2,7 +2,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { listingRef, ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
-import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import { DEFAULT_TODOS_LIMIT, listTodos, listTransitions, type TodoListing } from '../reads.ts';
 import type { ContinuationPolicy, TaskClass, TodoTransitionRow } from '../tables.ts';
 import { createTodo, setDependencies } from '../todos.ts';

@@ -2,7 +2,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { listingRef, ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
-import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import { listVisions } from '../reads.ts';
 import type { AgentCapabilities, Vision } from '../tables.ts';
 import { setCapabilities, setVision } from '../visions.ts';

@@ -5,7 +5,7 @@
 import type { Caller } from '../../core/caller.ts';
 import { builder } from '../../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../../graphql/shared.ts';
-import { UnknownAgentRef } from '../../registry/graphql.ts';
+import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import type { TodoStatus, TodoTransitionKind } from '../tables.ts';
 import type { ClaimedByOther, IllegalTransition, UnknownTodo } from '../values.ts';
 

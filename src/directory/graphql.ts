@@ -1,7 +1,8 @@
 import { builder } from '../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
 import { ReplanObligationKindEnum } from '../ledger/graphql/obligations.ts';
-import { LivenessEnum, ObservationLimitEnum, PresenceRef } from '../presence/graphql.ts';
+import { ObservationLimitEnum } from '../presence/graphql/observation.ts';
+import { LivenessEnum, PresenceRef } from '../presence/graphql/presence.ts';
 import { LeaseStateEnum } from '../work/graphql/leases.ts';
 import {
   type Attention,

@@ -5,7 +5,7 @@ import { builder } from '../graphql/builder.ts';
 import type { ContextOf } from '../graphql/context.ts';
 import { listingRef, ScopeGapRef } from '../graphql/shared.ts';
 import { byType } from '../graphql/values.ts';
-import { LivenessEnum } from '../presence/graphql.ts';
+import { LivenessEnum } from '../presence/graphql/presence.ts';
 import { UnknownAgentRef } from '../registry/graphql/agents.ts';
 import { DEFAULT_WAITS_LIMIT, listWaits, MAX_WAITS_LIMIT, type WaitListing } from './listing.ts';
 import type { PinState, WaitTargetRow, waitReasons, waitStatuses } from './tables.ts';

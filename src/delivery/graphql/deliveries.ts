@@ -7,7 +7,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../../graphql/shared.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
-import { LivenessEnum } from '../../presence/graphql.ts';
+import { LivenessEnum } from '../../presence/graphql/presence.ts';
 import {
   type ConflictField,
   type DeliveryRefused,

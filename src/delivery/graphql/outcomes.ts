@@ -6,7 +6,7 @@
 
 import { builder } from '../../graphql/builder.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
-import { LivenessEnum } from '../../presence/graphql.ts';
+import { LivenessEnum } from '../../presence/graphql/presence.ts';
 import { followOutcome } from '../follow.ts';
 import { type Delivery, type OutcomeChange, outcomeChanges } from '../read.ts';
 import { outcomeReasons, outcomes } from '../tables.ts';

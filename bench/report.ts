@@ -1,7 +1,7 @@
 /**
- * The report of `npm run bench` (bench/run.ts) and how it is shown: the table of figures, and
- * the change of each figure against an earlier report. Pure functions, unit-tested in
- * test/bench.test.ts.
+ * The report of `npm run bench` (bench/run.ts) and how it is shown: the table of figures, the
+ * change of each figure against an earlier report, and the results section of bench/README.md.
+ * Pure functions, unit-tested in test/bench.test.ts and test/docs.test.ts.
  */
 import type { Figure, Target } from './support.ts';
 
@@ -153,4 +153,48 @@ export function compareTable(changes: Change[]): string {
         : `${verdict(c.pass.before) || '–'} → ${verdict(c.pass.after) || '–'}`,
     ]),
   );
+}
+
+/** The lines of bench/README.md between which `npm run bench -- --markdown` writes the results. */
+export const RESULTS_START = '<!-- results: start (written by `npm run bench -- --markdown`) -->';
+export const RESULTS_END = '<!-- results: end -->';
+
+/**
+ * A report as the results section of bench/README.md: the machine, revision and driver it ran
+ * on, how many targets it met, then every figure. Each benchmark of `names` the report does not
+ * hold (a run with `--only`) gets a row saying so, so a partial report never reads as complete.
+ */
+export function resultsMarkdown(report: BenchReport, names: readonly string[]): string {
+  const ran = new Set(report.benchmarks.map((b) => b.name));
+  const missing: BenchmarkRun[] = names
+    .filter((name) => !ran.has(name))
+    .map((name) => ({ name, status: 'skipped', seconds: 0, reason: 'not in this run' }));
+  const { machine, git } = report;
+  const judged = report.figures.filter((f) => f.pass !== null);
+  const lines = [
+    `Run of ${report.date.slice(0, 16).replace('T', ' ')} UTC at \`${git.revision.slice(0, 9)}\`` +
+      `${git.dirty ? ' (with uncommitted changes)' : ''} on ${report.driver}: ` +
+      `${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.node}; ` +
+      `load average ${machine.loadAverage.start.join(' ')} at the start, ` +
+      `${machine.loadAverage.end.join(' ')} at the end. ` +
+      `${judged.filter((f) => f.pass).length} of ${judged.length} targets met.`,
+  ];
+  if (report.quick)
+    lines.push(
+      '',
+      '**A quick run (reduced sizes): its figures are not comparable with the targets.**',
+    );
+  lines.push('', figureTable({ ...report, benchmarks: [...report.benchmarks, ...missing] }));
+  return lines.join('\n');
+}
+
+/** `readme` with the lines between the two markers replaced by `section`. */
+export function withResults(readme: string, section: string): string {
+  const start = readme.indexOf(RESULTS_START);
+  const end = readme.indexOf(RESULTS_END);
+  if (start === -1 || end < start)
+    throw new Error(
+      `bench/README.md needs the lines ${RESULTS_START} and ${RESULTS_END}, in that order`,
+    );
+  return `${readme.slice(0, start + RESULTS_START.length)}\n\n${section}\n\n${readme.slice(end)}`;
 }

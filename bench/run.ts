@@ -8,9 +8,11 @@
  *   npm run bench -- --quick                 # a smoke run at small sizes (BENCH_QUICK=1)
  *   npm run bench -- --compare FILE          # run, then each figure's change against FILE
  *   npm run bench -- --compare OLD NEW       # compare two reports, run nothing
+ *   npm run bench -- --markdown [FILE]       # render a report (default: the newest) into
+ *                                            # bench/README.md's results, run nothing
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import {
@@ -20,6 +22,8 @@ import {
   compareTable,
   figureTable,
   type ReportFigure,
+  resultsMarkdown,
+  withResults,
 } from './report.ts';
 import type { Figure } from './support.ts';
 
@@ -44,10 +48,34 @@ const { values, positionals } = parseArgs({
     only: { type: 'string' },
     quick: { type: 'boolean', default: false },
     compare: { type: 'string' },
+    markdown: { type: 'boolean', default: false },
   },
   allowPositionals: true,
 });
 const readReport = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
+const folder = new URL('./results/', import.meta.url);
+
+if (values.markdown) {
+  // The newest report by name: names start with the run's date and time.
+  const names = existsSync(folder)
+    ? readdirSync(folder).filter((name) => name.endsWith('.json'))
+    : [];
+  const file =
+    positionals[0] ??
+    (names.length > 0 ? new URL(names.sort().at(-1) as string, folder).pathname : null);
+  if (file === null) {
+    console.error('no report in bench/results/: run `npm run bench` first, or name a report');
+    process.exit(2);
+  }
+  const readme = new URL('./README.md', import.meta.url);
+  const section = resultsMarkdown(
+    readReport(file),
+    BENCHMARKS.map((b) => b.name),
+  );
+  writeFileSync(readme, withResults(readFileSync(readme, 'utf8'), section));
+  console.log(`bench/README.md: results of ${file}`);
+  process.exit(0);
+}
 
 if (values.compare && positionals[0]) {
   console.log(compareTable(compareReports(readReport(values.compare), readReport(positionals[0]))));
@@ -166,7 +194,6 @@ const report: BenchReport = {
   benchmarks: runs,
   figures,
 };
-const folder = new URL('./results/', import.meta.url);
 mkdirSync(folder, { recursive: true });
 const stamp = started.toISOString().slice(0, 19).replace(/:/g, '-');
 const file = new URL(`${stamp}-${revision.slice(0, 9)}${dirty ? '-dirty' : ''}.json`, folder);

@@ -1,0 +1,83 @@
+/**
+ * The documentation as files: bench/README.md's results section is what the renderer makes of a
+ * report.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  type BenchReport,
+  RESULTS_END,
+  RESULTS_START,
+  resultsMarkdown,
+  withResults,
+} from '../bench/report.ts';
+import { figure } from '../bench/support.ts';
+
+describe('bench/README.md results', () => {
+  const report: BenchReport = {
+    kind: 'switchboard-bench-report',
+    date: '2026-12-01T09:30:12.000Z',
+    git: { revision: '0123456789abcdef', branch: 'main', dirty: false },
+    machine: {
+      cpuModel: 'Example CPU',
+      cpus: 2,
+      memoryGiB: 8,
+      node: 'v20.20.2',
+      loadAverage: { start: [0.5, 0.4, 0.3], end: [1.5, 1, 0.5] },
+    },
+    driver: 'postgres',
+    quick: false,
+    benchmarks: [
+      { name: 'waits', status: 'ok', seconds: 30 },
+      { name: 'tmux', status: 'failed', seconds: 2, reason: 'exit 1' },
+    ],
+    figures: [
+      {
+        benchmark: 'waits',
+        ...figure('one at a time, p50', 8.25, 'ms', { atMost: 10, source: 'issue 17' }),
+      },
+      {
+        benchmark: 'waits',
+        ...figure('heap per wait', 9000, 'bytes', { atMost: 8192, source: 'issue 17' }),
+      },
+      { benchmark: 'waits', ...figure('one at a time, p99', 20, 'ms') },
+    ],
+  };
+
+  it('says where the report ran, then every figure with its target and verdict', () => {
+    const section = resultsMarkdown(report, ['waits', 'tmux', 'delivery']);
+    expect(section.split('\n')[0]).toBe(
+      'Run of 2026-12-01 09:30 UTC at `012345678` on postgres: 2 × Example CPU, 8 GiB, ' +
+        'Node v20.20.2; load average 0.5 0.4 0.3 at the start, 1.5 1 0.5 at the end. ' +
+        '1 of 2 targets met.',
+    );
+    // Every target of the report is in the table, beside its figure.
+    for (const f of report.figures.filter((f) => f.target)) {
+      const row = section.split('\n').find((line) => line.includes(f.name));
+      expect(row, f.name).toContain(`(${f.target?.source})`);
+    }
+    expect(section).toContain(
+      '| one at a time, p50       | 8.25 ms | ≤ 10 ms (issue 17)  | pass |',
+    );
+    expect(section).toContain(
+      '| heap per wait            | 8.8 KB  | ≤ 8.0 KB (issue 17) | FAIL |',
+    );
+    // A benchmark that failed, and one the report does not hold, are said in words.
+    expect(section).toContain('| tmux      | failed: exit 1');
+    expect(section).toContain('| delivery  | skipped: not in this run');
+    expect(section).not.toContain('quick run');
+    expect(resultsMarkdown({ ...report, quick: true }, ['waits'])).toContain(
+      '**A quick run (reduced sizes): its figures are not comparable with the targets.**',
+    );
+  });
+
+  it('replaces exactly the text between the markers, and refuses a README without them', () => {
+    const readme = `# Benchmarks\n\n${RESULTS_START}\nold table\n${RESULTS_END}\nafter\n`;
+    expect(withResults(readme, 'new table')).toBe(
+      `# Benchmarks\n\n${RESULTS_START}\n\nnew table\n\n${RESULTS_END}\nafter\n`,
+    );
+    expect(() => withResults('# Benchmarks\n', 'x')).toThrow(RESULTS_START);
+    const real = readFileSync('bench/README.md', 'utf8');
+    expect(real.indexOf(RESULTS_START)).toBeLessThan(real.indexOf(RESULTS_END));
+  });
+});

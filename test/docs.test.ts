@@ -1,8 +1,10 @@
 /**
- * The documentation as files: bench/README.md's results section is what the renderer makes of a
- * report.
+ * The documentation as files: every relative link of the README, docs/ and bench/README.md
+ * points at a file that exists and every #anchor at a heading that exists; the README stays a
+ * front door; bench/README.md's results section is what the renderer makes of a report.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type BenchReport,
@@ -12,6 +14,91 @@ import {
   withResults,
 } from '../bench/report.ts';
 import { figure } from '../bench/support.ts';
+
+const DOCUMENTS = [
+  'README.md',
+  'bench/README.md',
+  ...readdirSync('docs')
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+
+/** Markdown without its fenced code blocks, where a `#` or a link is only text. */
+const withoutFences = (markdown: string) =>
+  markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1$/gm, '');
+
+/** Every link and image target outside code: `[text](target)`, `![alt](target)`. */
+const linksOf = (markdown: string) =>
+  [
+    ...withoutFences(markdown)
+      .replace(/`[^`\n]*`/g, '')
+      .matchAll(/!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g),
+  ].map((match) => match[1] as string);
+
+/**
+ * The anchors of a document's headings as GitHub makes them: lower case, punctuation dropped,
+ * each space a hyphen, and a repeated heading suffixed -1, -2, ….
+ */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const [, heading] of withoutFences(markdown).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
+    const slug = (heading as string)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
+}
+
+describe('links', () => {
+  it('anchors follow GitHub: lower case, punctuation dropped, spaces as hyphens, repeats numbered', () => {
+    const anchors = anchorsOf(
+      '# The `switchboard` CLI\n## Delivery, inbox and roster\n```sh\n# not a heading\n```\n## Notes\n## Notes\n',
+    );
+    expect([...anchors]).toEqual([
+      'the-switchboard-cli',
+      'delivery-inbox-and-roster',
+      'notes',
+      'notes-1',
+    ]);
+    expect(linksOf('[a](x.md#y) `[b](not-a-link.md)` ![c](d.png "title") [e](https://x)')).toEqual([
+      'x.md#y',
+      'd.png',
+      'https://x',
+    ]);
+  });
+
+  it.each(DOCUMENTS)(
+    'every relative link of %s points at a file and heading that exist',
+    (file) => {
+      const markdown = readFileSync(file, 'utf8');
+      const broken: string[] = [];
+      for (const link of linksOf(markdown)) {
+        if (/^[a-z][a-z+.-]*:/i.test(link)) continue; // https:, mailto:: not a file of this repository
+        const [target = '', anchor] = link.split('#');
+        const resolved = target === '' ? file : path.join(path.dirname(file), target);
+        if (!existsSync(resolved)) {
+          broken.push(`${link}: no file ${resolved}`);
+          continue;
+        }
+        if (anchor === undefined) continue;
+        if (!resolved.endsWith('.md'))
+          broken.push(`${link}: an anchor into a file that is not markdown`);
+        else if (!anchorsOf(readFileSync(resolved, 'utf8')).has(anchor))
+          broken.push(`${link}: no heading #${anchor} in ${resolved}`);
+      }
+      expect(broken).toEqual([]);
+    },
+  );
+
+  it('the README is a front door: at most 300 lines', () => {
+    expect(readFileSync('README.md', 'utf8').split('\n').length).toBeLessThanOrEqual(300);
+  });
+});
 
 describe('bench/README.md results', () => {
   const report: BenchReport = {

@@ -11,7 +11,7 @@ export function mcpCommand(program: Command): void {
   program
     .command('mcp')
     .description(
-      'serve Switchboard as MCP tools over stdio, acting as your credential (README "MCP server")',
+      'serve Switchboard as MCP tools over stdio, acting as your credential (docs/agents.md, "The MCP server")',
     )
     .option(
       '--tools <sets>',

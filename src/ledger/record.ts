@@ -11,11 +11,11 @@ import type { ScopeGap } from '../core/scope.ts';
 import { oneOf, validateId, validateOptionalId } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
+import { resolveActor } from '../registry/actor.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import { todosTable } from '../work/tables.ts';
 import type { UnknownTodo } from '../work/values.ts';
-import { resolveActor } from '../work/write.ts';
 import { appendEvent, type LedgerEvent, refusalError } from './append.ts';
 import { goalChanges, type LedgerEventKind, ledgerEventKinds, systemOnlyKinds } from './tables.ts';
 

@@ -9,11 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Actor, Caller } from '../core/caller.ts';
-import { ForbiddenError, InputError } from '../core/errors.ts';
+import { InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { refuse, transactOrRefuse } from '../core/transaction.ts';
 import { unique } from '../core/validate.ts';
-import type { Db, Queryable, Tx } from '../db/database.ts';
+import type { Db, Tx } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { nextSeq } from '../events/sequence.ts';
 import {
@@ -22,8 +22,9 @@ import {
   type NewLedgerEvent,
   todoTransitionEvent,
 } from '../ledger/append.ts';
-import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
-import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
+import { resolveActor } from '../registry/actor.ts';
+import type { UnknownAgent } from '../registry/registry.ts';
+import { checkGoalScope } from '../registry/scope.ts';
 import type { ResumeCondition } from './rules.ts';
 import type { TodoSpec } from './spec.ts';
 import { todoColumns } from './sql.ts';
@@ -68,40 +69,6 @@ export async function workWrite<T>(
  */
 export function moveWorkSeq(tx: Tx, goalId: string): Promise<bigint> {
   return nextSeq(tx, goalId, 'work');
-}
-
-/**
- * The agent a write acts as. A PEER acts as its own agent, always (naming another is
- * forbidden); an ADMIN or STEWARD may name an active agent of the goal, or act as itself.
- */
-export async function resolveActor(
-  q: Queryable,
-  caller: Caller,
-  goalId: string,
-  named: string | null,
-): Promise<{ type: 'Actor'; actor: Actor } | UnknownAgent> {
-  const base = { kind: caller.kind, credentialId: caller.credentialId };
-  switch (caller.kind) {
-    case 'PEER':
-      if (named !== null && named !== caller.agentId) {
-        throw new ForbiddenError('a PEER acts as its own agent: agentId may only name itself');
-      }
-      return { type: 'Actor', actor: { ...base, agentId: caller.agentId } };
-    case 'ADMIN':
-    case 'STEWARD':
-      if (named === null) return { type: 'Actor', actor: { ...base, agentId: null } };
-      if (!(await isActiveAgent(q, goalId, named))) return unknownAgent(goalId, named);
-      return { type: 'Actor', actor: { ...base, agentId: named } };
-    case 'PROVIDER':
-      throw new ForbiddenError('a PROVIDER may not write the work graph');
-  }
-}
-
-async function isActiveAgent(q: Queryable, goalId: string, agentId: string): Promise<boolean> {
-  const [row] = rowsOf<{ active: boolean }>(
-    await q.execute(sql`select ${activeAgentSql(goalId, agentId)} as active`),
-  );
-  return row?.active === true;
 }
 
 export const overrides = (actor: Actor) => actor.kind === 'ADMIN' || actor.kind === 'STEWARD';

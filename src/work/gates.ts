@@ -10,8 +10,9 @@ import type { ScopeGap } from '../core/scope.ts';
 import { refuse } from '../core/transaction.ts';
 import { LIMITS, oneOf, screenText, validateId, validateOptionalId } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
-import { appendEvent, gateEvent } from '../ledger/append.ts';
+import { appendEvent } from '../ledger/append.ts';
 import type { UnknownAgent } from '../registry/registry.ts';
+import { gateEvent } from './events.ts';
 import { validateScopeKey } from './rules.ts';
 import { gateColumns } from './sql.ts';
 import {

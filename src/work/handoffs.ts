@@ -20,10 +20,11 @@ import type { Db, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { type DeliveryRefused, deliver } from '../delivery/deliver.ts';
 import type { Delivery } from '../delivery/read.ts';
-import { handoffEvent, type LedgerEvent } from '../ledger/append.ts';
+import type { LedgerEvent } from '../ledger/append.ts';
 import { ledgerEventsTable } from '../ledger/tables.ts';
 import type { UnknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
+import { handoffEvent } from './events.ts';
 import { type FrontierTodo, loadFrontier } from './frontier.ts';
 import {
   covers,

@@ -16,15 +16,11 @@ import { unique } from '../core/validate.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { rowsOf, textArray } from '../db/sql.ts';
 import { nextSeq } from '../events/sequence.ts';
-import {
-  appendEvent,
-  type LedgerEvent,
-  type NewLedgerEvent,
-  todoTransitionEvent,
-} from '../ledger/append.ts';
+import { appendEvent, type LedgerEvent, type NewLedgerEvent } from '../ledger/append.ts';
 import { resolveActor } from '../registry/actor.ts';
 import type { UnknownAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
+import { todoTransitionEvent } from './events.ts';
 import type { ResumeCondition } from './rules.ts';
 import type { TodoSpec } from './spec.ts';
 import { todoColumns } from './sql.ts';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Config } from './config.ts';
 import { type Database, ensureWritableFolder, openDatabase } from './db/database.ts';
 import { DeliveryKeeper } from './delivery/keeper.ts';
+import { goalStamp } from './directory/stamp.ts';
 import { Doorbell } from './events/doorbell.ts';
 import { StreamHub } from './events/hub.ts';
 import type { AppDeps } from './graphql/context.ts';
@@ -82,7 +83,7 @@ export async function startGateway(
     deliveries,
     log,
     fanOut: new FanOutGroups((error) => maskError(error, UNEXPECTED_MESSAGE, { config, log })),
-    responses: new ResponseCache(doorbell, config.responseCache ?? true),
+    responses: new ResponseCache(doorbell, goalStamp, config.responseCache ?? true),
     credentials: new CredentialCache(database.db, hashToken(adminToken), doorbell, {
       ...options.credentials,
       log,

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import {
   type ExecutionArgs,
   type ExecutionResult,
@@ -9,11 +8,7 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { Caller } from '../../core/caller.ts';
 import type { Db, Queryable } from '../../db/database.ts';
-import { rowsOf } from '../../db/sql.ts';
 import type { Doorbell } from '../../events/doorbell.ts';
-import { streamHeadsTable } from '../../events/tables.ts';
-import { presenceTable, providersTable } from '../../presence/tables.ts';
-import { agentsTable, delegationsTable } from '../../registry/tables.ts';
 import { operationKey } from './fanout.ts';
 
 /** What this plugin reads of the request context (not `Context`: that module names this one). */
@@ -38,14 +33,17 @@ interface Entry {
 }
 
 /**
+ * Everything the cacheable reads of a goal are computed from, as one text, read in one
+ * statement (directory/stamp.ts `goalStamp`, handed in by the gateway).
+ */
+export type GoalStamp = (db: Queryable, goalId: string) => Promise<string>;
+
+/**
  * Answers to reads of an unchanged goal (directory, attention, frontier), kept per instance.
  * An answer is keyed by the caller's scope, the operation (document, name, variables) and the
- * goal's stamp: every sequence the reads are computed from (the goal's stream heads: work,
- * presence, inbox (deliveries) and ledger; the registry's agents and delegations; presence
- * rows, heartbeats included; the providers reporting for it), read in one statement of the
- * request's own. A commit that finished before the request arrived is in that statement's
- * snapshot, so it moves the stamp and misses the cache: no caller is answered from before a
- * commit it could have observed. Rings for the goal drop its answers; while the doorbell is
+ * goal's stamp, read on the request's own connection. A commit that finished before the
+ * request arrived is in that statement's snapshot, so it moves the stamp and misses the cache:
+ * no caller is answered from before a commit it could have observed. Rings for the goal drop its answers; while the doorbell is
  * not listening nothing is cached or served; errors are never cached.
  */
 export class ResponseCache {
@@ -56,6 +54,7 @@ export class ResponseCache {
 
   constructor(
     private readonly doorbell: Doorbell,
+    private readonly stamp: GoalStamp,
     private readonly enabled: boolean,
     private readonly capacity = 500,
   ) {
@@ -87,7 +86,7 @@ export class ResponseCache {
         return;
       }
       const context = args.contextValue as ExecutionContext;
-      const key = `${goalId}\u0000${await goalStamp(context.db, goalId)}\u0000${operationKey(args)}`;
+      const key = `${goalId}\u0000${await this.stamp(context.db, goalId)}\u0000${operationKey(args)}`;
       const entry = this.entries.get(key);
       if (entry && performance.now() - entry.at <= MAX_AGE_MS) {
         this.stats.hits++;
@@ -163,27 +162,4 @@ function cacheableGoal(args: ExecutionArgs): string | null {
     goalId = value;
   }
   return goalId;
-}
-
-/** Everything the cacheable reads of a goal are computed from, as one text. */
-async function goalStamp(db: Queryable, goalId: string): Promise<string> {
-  const h = streamHeadsTable;
-  const a = agentsTable;
-  const d = delegationsTable;
-  const p = presenceTable;
-  const v = providersTable;
-  const [row] = rowsOf<{ stamp: string }>(
-    await db.execute(sql`select concat_ws('|',
-      (select string_agg(${h.stream} || '=' || ${h.seq}, ',' order by ${h.stream})
-        from ${h} where ${h.goalId} = ${goalId}),
-      (select concat_ws(':', count(*), max(${a.registeredAt}), max(${a.retiredAt}))
-        from ${a} where ${a.goalId} = ${goalId}),
-      (select count(*) from ${d} where ${d.goalId} = ${goalId}),
-      (select concat_ws(':', count(*), sum(${p.reportSeq}), max(${p.observedAt}))
-        from ${p} where ${p.goalId} = ${goalId}),
-      (select string_agg(${v.providerId} || ':' || ${v.instanceId} || ':' || ${v.presenceTtlMs}, ','
-          order by ${v.providerId})
-        from ${v} where ${goalId} = any(${v.goalIds}))) as stamp`),
-  );
-  return row?.stamp ?? '';
 }

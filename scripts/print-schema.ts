@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { printSchema } from 'graphql';
-import { schema } from '../src/graphql/schema.ts';
+import { schema } from '../src/schema.ts';
 
 const file = fileURLToPath(new URL('../schema/schema.graphql', import.meta.url));
 const printed = `${printSchema(schema)}\n`;

@@ -26,7 +26,6 @@ import {
   UNEXPECTED_MESSAGE,
   withoutSuggestions,
 } from './graphql/masking.ts';
-import { schema } from './graphql/schema.ts';
 import { screenInput } from './graphql/screen-input.ts';
 import { BatchedWebSocket } from './http/batched-websocket.ts';
 import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts';
@@ -43,6 +42,7 @@ import {
   type WithRecord,
 } from './http/operations.ts';
 import type { Tracing } from './http/tracing.ts';
+import { schema } from './schema.ts';
 import { OpenStreams } from './streams.ts';
 
 export interface Server {

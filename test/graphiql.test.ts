@@ -1,8 +1,8 @@
 import { parse, validate } from 'graphql';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../src/graphql/schema.ts';
 import { GRAPHIQL_HINT, GRAPHIQL_TABS } from '../src/http/graphiql.ts';
+import { schema } from '../src/schema.ts';
 import { launchChromium, screenshot } from './support/browser.ts';
 import { t } from './support/gateway-per-file.ts';
 import { createGoal, driver, registerAgent, registerProvider } from './support/harness.ts';

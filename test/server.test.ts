@@ -7,8 +7,8 @@ import { describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { startGateway } from '../src/gateway.ts';
-import { schema } from '../src/graphql/schema.ts';
 import { createLogger } from '../src/log.ts';
+import { schema } from '../src/schema.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
   driver,

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { askProvider } from '../src/providers/hooks.ts';
+import { askProvider } from '../src/providers/tmux/hooks.ts';
 import { asCaller, goalWithPeers, runCli, startGateway, tempHome } from './support/cli.ts';
 import {
   type Gw,

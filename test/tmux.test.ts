@@ -3,8 +3,8 @@
  * pane, the bundled `switchboard provider tmux` / `run` / `attach` / `send`, and a real gateway.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { askProvider } from '../src/providers/hooks.ts';
-import { Patterns } from '../src/providers/patterns.ts';
+import { askProvider } from '../src/providers/tmux/hooks.ts';
+import { Patterns } from '../src/providers/tmux/patterns.ts';
 import { asCaller, eventually, goalWithPeers, runCli, startGateway } from './support/cli.ts';
 import {
   type Gw,

@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import { InboxDocument, type Liveness, TakeNextMessageDocument } from '../../client/index.ts';
-import type { TmuxServer } from '../../providers/control.ts';
+import type { TmuxServer } from '../../providers/tmux/connection.ts';
 import { type Context, collect, duration, examples, run } from '../context.ts';
 import { Exit, ExitCode, usage } from '../exit-codes.ts';
 
@@ -32,7 +32,7 @@ const withServer = (command: Command) =>
 async function hookSocket(server: TmuxServer): Promise<string | undefined> {
   if (process.env.SWITCHBOARD_HOOK_SOCKET) return process.env.SWITCHBOARD_HOOK_SOCKET;
   if (!process.env.TMUX && !server.socketPath && !server.socketName) return undefined;
-  const { tmux } = await import('../../providers/control.ts');
+  const { tmux } = await import('../../providers/tmux/connection.ts');
   const out = await tmux(server, ['show-options', '-gqv', '@switchboard_hook_socket']).catch(
     () => '',
   );
@@ -114,7 +114,7 @@ export function tmuxCommands(program: Command): void {
           const socket = o.hookSocket ?? (await hookSocket(server));
           if (!socket)
             throw new Exit(ExitCode.NOT_RUNNING, 'no tmux provider found for this tmux server');
-          const { askProvider } = await import('../../providers/hooks.ts');
+          const { askProvider } = await import('../../providers/tmux/hooks.ts');
           const answer = await askProvider(socket, { op: 'status' }).catch((error: Error) => {
             throw new Exit(ExitCode.NOT_RUNNING, error.message);
           });
@@ -143,8 +143,8 @@ export function tmuxCommands(program: Command): void {
         const goals = named.length ? named : me.goalIds;
         if (!goals.length) throw usage('no goal: pass --goal <id>');
         const [{ TmuxProvider }, { Patterns }] = await Promise.all([
-          import('../../providers/tmux-provider.ts'),
-          import('../../providers/patterns.ts'),
+          import('../../providers/tmux/provider.ts'),
+          import('../../providers/tmux/patterns.ts'),
         ]);
         const { configDir } = await import('../../client/profiles.ts');
         const { existsSync } = await import('node:fs');
@@ -201,7 +201,7 @@ export function tmuxCommands(program: Command): void {
           const server = serverOf(o);
           const pane = o.pane ?? process.env.TMUX_PANE;
           if (!pane) throw usage('no pane: pass --pane %N or run inside tmux');
-          const { tmux } = await import('../../providers/control.ts');
+          const { tmux } = await import('../../providers/tmux/connection.ts');
           const goal = ctx.connection.goal;
           const set = async (name: string, value: string | undefined) =>
             value === undefined || o.detach
@@ -257,7 +257,7 @@ export function tmuxCommands(program: Command): void {
         [string, string[]]
       >(async (ctx, o, agent, command) => {
         const server = serverOf(o);
-        const { tmux } = await import('../../providers/control.ts');
+        const { tmux } = await import('../../providers/tmux/connection.ts');
         const socket = await hookSocket(server).catch(() => undefined);
         const env: string[] = [`SWITCHBOARD_AGENT=${agent}`];
         if (ctx.connection.goal) env.push(`SWITCHBOARD_GOAL=${ctx.connection.goal}`);
@@ -341,7 +341,7 @@ export function tmuxCommands(program: Command): void {
       ),
   ).action(
     run<ServerArgs & { deliver: boolean }>(async (ctx, o) => {
-      const { claudeEffect } = await import('../../providers/hooks.ts');
+      const { claudeEffect } = await import('../../providers/tmux/hooks.ts');
       let payload: Record<string, unknown> = {};
       const text = await readStdin();
       try {
@@ -464,7 +464,7 @@ export function tmuxCommands(program: Command): void {
             throw usage(
               'only claude-code hooks can be installed (codex: set notify = ["switchboard", "hook", "codex"])',
             );
-          const mod = await import('../../providers/hooks.ts');
+          const mod = await import('../../providers/tmux/hooks.ts');
           const file = mod.claudeSettingsPath(o.user ? 'user' : 'project');
           let events: string[];
           try {
@@ -502,7 +502,7 @@ function note(ctx: Context, text: string): void {
 async function presenceReporter(ctx: Context, server: TmuxServer, strict = false) {
   const socket = await hookSocket(server).catch(() => undefined);
   const pane = process.env.TMUX_PANE;
-  const { askProvider } = await import('../../providers/hooks.ts');
+  const { askProvider } = await import('../../providers/tmux/hooks.ts');
   const fail = (text: string) => {
     if (strict) throw new Exit(ExitCode.NOT_RUNNING, text);
     note(ctx, text);

@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createConnection } from 'node:net';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { Liveness } from '../client/index.ts';
-import type { HookAnswer, HookRequest } from './tmux-provider.ts';
+import type { Liveness } from '../../client/index.ts';
+import type { HookAnswer, HookRequest } from './provider.ts';
 
 /** Sends one request to the provider's hook socket; resolves with its answer. */
 export function askProvider(

@@ -26,8 +26,8 @@ import {
   ReportObservationDocument,
   ReportPresenceDocument,
   type SwitchboardClient,
-} from '../client/index.ts';
-import { ControlClient, quote, type TmuxServer, tmux } from './control.ts';
+} from '../../client/index.ts';
+import { ControlClient, quote, type TmuxServer, tmux } from './connection.ts';
 import type { Patterns, Screen } from './patterns.ts';
 
 export interface TmuxProviderOptions {

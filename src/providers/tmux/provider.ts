@@ -28,6 +28,7 @@ import {
   type SwitchboardClient,
 } from '../../client/index.ts';
 import { ControlClient, quote, type TmuxServer, tmux } from './connection.ts';
+import { type Pane, type PaneStatus, paneStatus } from './pane.ts';
 import type { Patterns, Screen } from './patterns.ts';
 
 export interface TmuxProviderOptions {
@@ -55,64 +56,6 @@ export interface TmuxProviderOptions {
   /** How often a settled pane's pending messages are looked up (a new message may arrive). */
   noticePollMs?: number;
   log?: (line: string) => void;
-}
-
-export interface PaneStatus {
-  paneId: string;
-  session: string;
-  pid: number;
-  command: string;
-  kind: string;
-  agentId: string | null;
-  goalId: string | null;
-  occupantRef: string;
-  liveness: Liveness | null;
-  basis: PresenceBasis;
-  reason: string;
-  draft: string | null;
-  /** The last safe-point notice decision for this pane (typed, waiting and why, off). */
-  notice: string | null;
-  /** How many times the provider decided about a notice for this pane. */
-  noticeChecks: number;
-  /** Why nothing is reported for this pane (unbound panes are not listed). */
-  notReported: string | null;
-  dead: boolean;
-}
-
-interface Pane {
-  id: string;
-  session: string;
-  pid: number;
-  command: string;
-  dead: boolean;
-  agentId?: string;
-  goalId?: string;
-  kind: string;
-  occupantRef: string;
-  liveness?: Liveness;
-  basis: PresenceBasis;
-  reason: string;
-  draft?: string;
-  notReported?: string;
-  /** Presence for this occupant was accepted and not yet ended. */
-  live: boolean;
-  reportedLiveness?: Liveness;
-  reportedOccupant?: string;
-  reportedBasis?: PresenceBasis;
-  /** The agent's hooks reported for this occupant: detection no longer reports. */
-  hook: boolean;
-  /** The hooks said the session ended: nothing more for this occupant. */
-  hookEnded: boolean;
-  wasWorking: boolean;
-  lastOutput: number;
-  timer?: NodeJS.Timeout;
-  checking: boolean;
-  recheck: boolean;
-  lastSnapshot: string[];
-  observe: boolean;
-  notice?: string;
-  noticeChecks: number;
-  noticing: boolean;
 }
 
 /** A printable field separator (tmux prints control characters as `_`). */
@@ -290,26 +233,7 @@ export class TmuxProvider {
       instanceId: this.instanceId ?? null,
       hookSocket: this.o.hookSocket,
       notices: this.o.notices,
-      panes: [...this.panes.values()]
-        .filter((p) => p.agentId)
-        .map((p) => ({
-          paneId: p.id,
-          session: p.session,
-          pid: p.pid,
-          command: p.command,
-          kind: p.kind,
-          agentId: p.agentId ?? null,
-          goalId: p.goalId ?? null,
-          occupantRef: p.occupantRef,
-          liveness: p.liveness ?? null,
-          basis: p.basis,
-          reason: p.reason,
-          draft: p.draft ?? null,
-          notice: p.notice ?? null,
-          noticeChecks: p.noticeChecks,
-          notReported: p.notReported ?? null,
-          dead: p.dead,
-        })),
+      panes: [...this.panes.values()].filter((p) => p.agentId).map(paneStatus),
     };
   }
 

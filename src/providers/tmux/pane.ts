@@ -1,0 +1,87 @@
+/**
+ * One pane as the tmux provider knows it: its occupant (pane id, pid, command, agent kind), its
+ * binding to an agent and goal, the liveness the screen or the agent's hooks last gave it, what
+ * was last reported for it and the notice decided for it. The provider's rooms share these
+ * records by pane id; `paneStatus` is what `provider tmux --status` shows of one.
+ */
+import type { Liveness, PresenceBasis } from '../../client/index.ts';
+
+export interface Pane {
+  id: string;
+  session: string;
+  pid: number;
+  command: string;
+  dead: boolean;
+  agentId?: string;
+  goalId?: string;
+  kind: string;
+  occupantRef: string;
+  liveness?: Liveness;
+  basis: PresenceBasis;
+  reason: string;
+  draft?: string;
+  notReported?: string;
+  /** Presence for this occupant was accepted and not yet ended. */
+  live: boolean;
+  reportedLiveness?: Liveness;
+  reportedOccupant?: string;
+  reportedBasis?: PresenceBasis;
+  /** The agent's hooks reported for this occupant: detection no longer reports. */
+  hook: boolean;
+  /** The hooks said the session ended: nothing more for this occupant. */
+  hookEnded: boolean;
+  wasWorking: boolean;
+  lastOutput: number;
+  timer?: NodeJS.Timeout;
+  checking: boolean;
+  recheck: boolean;
+  lastSnapshot: string[];
+  observe: boolean;
+  notice?: string;
+  noticeChecks: number;
+  noticing: boolean;
+}
+
+export interface PaneStatus {
+  paneId: string;
+  session: string;
+  pid: number;
+  command: string;
+  kind: string;
+  agentId: string | null;
+  goalId: string | null;
+  occupantRef: string;
+  liveness: Liveness | null;
+  basis: PresenceBasis;
+  reason: string;
+  draft: string | null;
+  /** The last safe-point notice decision for this pane (typed, waiting and why, off). */
+  notice: string | null;
+  /** How many times the provider decided about a notice for this pane. */
+  noticeChecks: number;
+  /** Why nothing is reported for this pane (unbound panes are not listed). */
+  notReported: string | null;
+  dead: boolean;
+}
+
+/** What `provider tmux --status` shows of a pane. */
+export function paneStatus(p: Pane): PaneStatus {
+  return {
+    paneId: p.id,
+    session: p.session,
+    pid: p.pid,
+    command: p.command,
+    kind: p.kind,
+    agentId: p.agentId ?? null,
+    goalId: p.goalId ?? null,
+    occupantRef: p.occupantRef,
+    liveness: p.liveness ?? null,
+    basis: p.basis,
+    reason: p.reason,
+    draft: p.draft ?? null,
+    notice: p.notice ?? null,
+    noticeChecks: p.noticeChecks,
+    notReported: p.notReported ?? null,
+    dead: p.dead,
+  };
+}

@@ -1,9 +1,11 @@
 /**
- * A tmux control-mode client (`tmux -C attach -t <session> -f ignore-size`): commands are
- * written one per line and answered in order by %begin/%end (or %error) blocks; notifications
- * (%output, %subscription-changed, %window-add, %exit, …) arrive between blocks. tmux 3.3a
- * sends %output only for the panes of the attached session, so the provider keeps one control
- * client per session. Node only; imports nothing of the gateway.
+ * The tmux provider's connection to its tmux server: one-shot `tmux` commands (the CLI verbs,
+ * probing) and control-mode clients (`tmux -C attach -t <session> -f ignore-size`), the one
+ * place control-mode output is parsed. Commands are written one per line and answered in order
+ * by %begin/%end (or %error) blocks; notifications (%output, %subscription-changed,
+ * %window-add, %exit, …) arrive between blocks. tmux 3.3a sends %output only for the panes of
+ * the attached session, so `Connection` keeps one control client per session. Node only;
+ * imports nothing of the gateway.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 
@@ -44,6 +46,9 @@ export function tmux(server: TmuxServer, args: string[], timeoutMs = 5000): Prom
     );
   });
 }
+
+/** A printable field separator for format strings (tmux prints control characters as `_`). */
+export const SEP = ' |sb| ';
 
 /** Quotes an argument for a tmux command line (control mode parses like a config file). */
 export function quote(value: string): string {
@@ -168,5 +173,67 @@ export class ControlClient {
       line.startsWith('%layout-change')
     )
       this.events.changed();
+  }
+}
+
+/** What the provider hears from its control clients. */
+export interface ConnectionEvents {
+  /** A pane of an attached session wrote something. */
+  output(paneId: string): void;
+  /** Panes, windows or sessions changed, or one session's control client ended: rescan. */
+  changed(): void;
+  /** The last control client ended: the server has to be found again. */
+  lost(): void;
+}
+
+/** The provider's control clients, one per session of the tmux server. */
+export class Connection {
+  private readonly controls = new Map<string, ControlClient>();
+  private closed = false;
+
+  constructor(
+    private readonly server: TmuxServer,
+    private readonly events: ConnectionEvents,
+  ) {}
+
+  /** Attaches a control client to the session, unless a live one is attached already. */
+  attach(session: string): void {
+    if (this.controls.get(session)?.alive) return;
+    const control = new ControlClient(this.server, session, {
+      output: (paneId) => this.events.output(paneId),
+      changed: () => this.events.changed(),
+      exit: () => {
+        if (this.controls.get(session) === control) this.controls.delete(session);
+        if (!this.closed) {
+          if (this.controls.size === 0) this.events.lost();
+          else this.events.changed();
+        }
+      },
+    });
+    this.controls.set(session, control);
+    // Format subscriptions: tmux checks them once a second and reports changes (pane exit,
+    // respawn, a new binding) without any polling on our side.
+    control
+      .command(
+        `refresh-client -B ${quote('sb:%*:#{pane_dead}:#{pane_pid}:#{@switchboard_agent}:#{@switchboard_goal}')}`,
+      )
+      .catch(() => {});
+  }
+
+  /** Any live control client: commands that name their target run through any session's. */
+  primary(): ControlClient | undefined {
+    for (const c of this.controls.values()) if (c.alive) return c;
+    return undefined;
+  }
+
+  /** The control client of a pane's session, else any live one. */
+  of(session: string): ControlClient | undefined {
+    return this.controls.get(session) ?? this.primary();
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const c of this.controls.values()) c.close();
+    this.controls.clear();
   }
 }

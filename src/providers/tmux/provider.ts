@@ -27,7 +27,7 @@ import {
   ReportPresenceDocument,
   type SwitchboardClient,
 } from '../../client/index.ts';
-import { ControlClient, quote, type TmuxServer, tmux } from './connection.ts';
+import { Connection, quote, SEP, type TmuxServer, tmux } from './connection.ts';
 import { type Pane, type PaneStatus, paneStatus } from './pane.ts';
 import type { Patterns, Screen } from './patterns.ts';
 
@@ -58,8 +58,6 @@ export interface TmuxProviderOptions {
   log?: (line: string) => void;
 }
 
-/** A printable field separator (tmux prints control characters as `_`). */
-const SEP = ' |sb| ';
 const FIELDS = [
   '#{pane_id}',
   '#{pane_pid}',
@@ -155,7 +153,7 @@ export class TmuxProvider {
     log: (line: string) => void;
   };
   private readonly panes = new Map<string, Pane>();
-  private readonly controls = new Map<string, ControlClient>();
+  private readonly connection: Connection;
   private instanceId: string | undefined;
   private lastSeq = 0n;
   private queue = new Map<string, PresenceReportInput & { paneId: string }>();
@@ -187,6 +185,11 @@ export class TmuxProvider {
       hookSocket: options.hookSocket ?? defaultHookSocket(options.server, options.providerId),
       log: options.log ?? (() => {}),
     };
+    this.connection = new Connection(this.o.server, {
+      output: (paneId) => this.output(paneId),
+      changed: () => void this.scan(),
+      lost: () => this.retryProbe(),
+    });
   }
 
   get hookSocket(): string {
@@ -213,8 +216,7 @@ export class TmuxProvider {
     for (const t of this.timers) clearInterval(t);
     for (const p of this.panes.values()) if (p.timer) clearTimeout(p.timer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
-    for (const c of this.controls.values()) c.close();
-    this.controls.clear();
+    this.connection.close();
     await this.flushing;
     await this.observing;
     await new Promise<void>((resolve) =>
@@ -285,7 +287,7 @@ export class TmuxProvider {
           this.o.hookSocket,
         ]);
       }
-      for (const session of sessions) this.attach(session);
+      for (const session of sessions) this.connection.attach(session);
       await this.scan();
     } catch (error) {
       this.o.log(`probe failed: ${(error as Error).message}`);
@@ -302,34 +304,6 @@ export class TmuxProvider {
       void this.probe();
     }, 500);
     this.timers.push(t);
-  }
-
-  private attach(session: string): void {
-    if (this.controls.get(session)?.alive) return;
-    const control = new ControlClient(this.o.server, session, {
-      output: (paneId) => this.output(paneId),
-      changed: () => void this.scan(),
-      exit: () => {
-        if (this.controls.get(session) === control) this.controls.delete(session);
-        if (!this.stopped) {
-          if (this.controls.size === 0) this.retryProbe();
-          else void this.scan();
-        }
-      },
-    });
-    this.controls.set(session, control);
-    // Format subscriptions: tmux checks them once a second and reports changes (pane exit,
-    // respawn, a new binding) without any polling on our side.
-    control
-      .command(
-        `refresh-client -B ${quote('sb:%*:#{pane_dead}:#{pane_pid}:#{@switchboard_agent}:#{@switchboard_goal}')}`,
-      )
-      .catch(() => {});
-  }
-
-  private primary(): ControlClient | undefined {
-    for (const c of this.controls.values()) if (c.alive) return c;
-    return undefined;
   }
 
   // ---- panes ------------------------------------------------------------------------
@@ -351,7 +325,7 @@ export class TmuxProvider {
   }
 
   private async doScan(): Promise<void> {
-    const control = this.primary();
+    const control = this.connection.primary();
     if (!control || this.stopped) return;
     let lines: string[];
     let sessions: string[];
@@ -363,7 +337,7 @@ export class TmuxProvider {
     } catch {
       return;
     }
-    for (const s of sessions) this.attach(s);
+    for (const s of sessions) this.connection.attach(s);
     const seen = new Set<string>();
     for (const line of lines) {
       const [id, pid, dead, session, current, agent, goal, kind, reap, ...start] = line.split(SEP);
@@ -470,7 +444,7 @@ export class TmuxProvider {
    */
   private async reap(pane: Pane): Promise<void> {
     await this.flush();
-    const control = this.primary();
+    const control = this.connection.primary();
     if (this.panes.get(pane.id) === pane && pane.dead)
       await control?.command(`kill-pane -t ${pane.id}`).catch(() => {});
   }
@@ -509,7 +483,7 @@ export class TmuxProvider {
     if (pane.timer) clearTimeout(pane.timer);
     pane.timer = undefined;
     if (pane.dead || !pane.agentId || pane.notReported || pane.hookEnded || this.stopped) return;
-    const control = this.controls.get(pane.session) ?? this.primary();
+    const control = this.connection.of(pane.session);
     if (!control) return;
     if (pane.checking) {
       pane.recheck = true;
@@ -705,7 +679,7 @@ export class TmuxProvider {
 
   /** Reports bounded capture-pane excerpts of the declared sources. */
   private async observe(pane: Pane): Promise<void> {
-    const control = this.controls.get(pane.session) ?? this.primary();
+    const control = this.connection.of(pane.session);
     if (!control || !pane.agentId || !pane.goalId) return;
     const [info, viewport, recent] = await Promise.all([
       control.command(
@@ -801,7 +775,7 @@ export class TmuxProvider {
         return decide(`${waiting}: the pane is ${pane.liveness ?? 'unclassified'}`);
       if (pane.draft) return decide(`${waiting}: the input line holds a draft`);
       // Look again just before typing: a person may have started typing since.
-      const control = this.controls.get(pane.session) ?? this.primary();
+      const control = this.connection.of(pane.session);
       if (!control) return decide(`${waiting}: no control client`);
       const [info, lines] = await Promise.all([
         control.command(

@@ -14,22 +14,18 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  EndPresenceDocument,
   type Liveness,
   type ObservationLimit,
   type ObservationSource,
   PendingNoticesDocument,
-  type PresenceBasis,
-  type PresenceReportInput,
   RecordDeliveryNoticeDocument,
   RegisterProviderDocument,
-  ReportObservationDocument,
-  ReportPresenceDocument,
   type SwitchboardClient,
 } from '../../client/index.ts';
 import { Connection, quote, SEP, type TmuxServer, tmux } from './connection.ts';
 import { type Pane, type PaneStatus, paneStatus } from './pane.ts';
 import type { Patterns, Screen } from './patterns.ts';
+import { OBSERVATION_BOUNDS, Reporter } from './reporting.ts';
 
 export interface TmuxProviderOptions {
   client: SwitchboardClient;
@@ -70,12 +66,6 @@ const FIELDS = [
   '#{@switchboard_reap}',
   '#{pane_start_command}',
 ].join(SEP);
-
-export const OBSERVATION_BOUNDS: Record<'VIEWPORT' | 'RECENT' | 'DETECTION_SNAPSHOT', number> = {
-  VIEWPORT: 200,
-  RECENT: 500,
-  DETECTION_SNAPSHOT: 12,
-};
 
 /** The provider contract, as registered. */
 export function declaration(providerId: string, instanceId: string, presenceTtlMs: number) {
@@ -154,13 +144,8 @@ export class TmuxProvider {
   };
   private readonly panes = new Map<string, Pane>();
   private readonly connection: Connection;
+  private readonly reporter: Reporter;
   private instanceId: string | undefined;
-  private lastSeq = 0n;
-  private queue = new Map<string, PresenceReportInput & { paneId: string }>();
-  private ends: { paneId: string; goalId: string; agentId: string }[] = [];
-  private flushTimer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> | undefined;
-  private observing: Promise<void> = Promise.resolve();
   private timers: NodeJS.Timeout[] = [];
   private probing = false;
   private stopped = false;
@@ -190,6 +175,13 @@ export class TmuxProvider {
       changed: () => void this.scan(),
       lost: () => this.retryProbe(),
     });
+    this.reporter = new Reporter({
+      client: this.o.client,
+      panes: this.panes,
+      connection: this.connection,
+      batchMs: this.o.batchMs,
+      log: this.o.log,
+    });
   }
 
   get hookSocket(): string {
@@ -203,7 +195,7 @@ export class TmuxProvider {
   async start(): Promise<void> {
     await this.listenHooks();
     this.timers.push(
-      setInterval(() => void this.heartbeat(), Math.floor(this.o.presenceTtlMs / 3)),
+      setInterval(() => this.reporter.heartbeat(), Math.floor(this.o.presenceTtlMs / 3)),
     );
     this.timers.push(setInterval(() => void this.scan(), this.o.scanMs));
     if (this.o.notices)
@@ -215,10 +207,8 @@ export class TmuxProvider {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     for (const p of this.panes.values()) if (p.timer) clearTimeout(p.timer);
-    if (this.flushTimer) clearTimeout(this.flushTimer);
     this.connection.close();
-    await this.flushing;
-    await this.observing;
+    await this.reporter.stop();
     await new Promise<void>((resolve) =>
       this.hookServer ? this.hookServer.close(() => resolve()) : resolve(),
     );
@@ -267,8 +257,7 @@ export class TmuxProvider {
         // A new tmux server: its panes are new locations; the old server's rows read stale.
         for (const p of this.panes.values()) if (p.timer) clearTimeout(p.timer);
         this.panes.clear();
-        this.queue.clear();
-        this.ends = [];
+        this.reporter.clear();
         await this.o.client.request(RegisterProviderDocument, {
           input: declaration(this.o.providerId, instanceId, this.o.presenceTtlMs),
         });
@@ -358,11 +347,11 @@ export class TmuxProvider {
     }
     for (const [id, pane] of this.panes)
       if (!seen.has(id)) {
-        this.end(pane, 'pane closed');
+        this.reporter.end(pane, 'pane closed');
         if (pane.timer) clearTimeout(pane.timer);
         this.panes.delete(id);
       }
-    this.schedule();
+    this.reporter.schedule();
   }
 
   private update(row: {
@@ -383,7 +372,7 @@ export class TmuxProvider {
       if (pane.dead) return;
       if (row.dead) {
         pane.dead = true;
-        this.end(pane, 'pane process exited');
+        this.reporter.end(pane, 'pane process exited');
         if (row.reap) void this.reap(pane);
         return;
       }
@@ -422,7 +411,7 @@ export class TmuxProvider {
       if (previous?.timer) clearTimeout(previous.timer);
       this.panes.set(row.id, pane);
       if (row.dead) {
-        this.end(pane, 'pane process exited');
+        this.reporter.end(pane, 'pane process exited');
         if (row.reap) void this.reap(pane);
         return;
       }
@@ -443,7 +432,7 @@ export class TmuxProvider {
    * would have closed it.
    */
   private async reap(pane: Pane): Promise<void> {
-    await this.flush();
+    await this.reporter.flush();
     const control = this.connection.primary();
     if (this.panes.get(pane.id) === pane && pane.dead)
       await control?.command(`kill-pane -t ${pane.id}`).catch(() => {});
@@ -452,7 +441,7 @@ export class TmuxProvider {
   private bind(pane: Pane, agent: string | undefined, goal: string | undefined): void {
     const goalId = goal ?? (this.o.goals.length === 1 ? this.o.goals[0] : undefined);
     if (pane.agentId === agent && pane.goalId === goalId) return;
-    if (pane.live && pane.agentId && pane.goalId) this.end(pane, 'binding changed');
+    if (pane.live && pane.agentId && pane.goalId) this.reporter.end(pane, 'binding changed');
     pane.agentId = agent;
     pane.goalId = goalId;
     pane.notReported = undefined;
@@ -530,7 +519,7 @@ export class TmuxProvider {
           pane.timer = setTimeout(() => this.check(pane), wait);
         }
         if (pane.hook) return; // the hooks are the authority for this occupant
-        this.setLiveness(pane, liveness, 'PROVIDER_DETECTION');
+        this.reporter.setLiveness(pane, liveness, 'PROVIDER_DETECTION');
         if (!recent) void this.notify(pane);
       })
       .catch(() => {})
@@ -540,179 +529,6 @@ export class TmuxProvider {
           pane.recheck = false;
           if (!pane.timer) pane.timer = setTimeout(() => this.check(pane), this.o.throttleMs);
         }
-      });
-  }
-
-  private setLiveness(pane: Pane, liveness: Liveness, basis: PresenceBasis): void {
-    pane.liveness = liveness;
-    pane.basis = basis;
-    if (
-      pane.reportedLiveness === liveness &&
-      pane.reportedOccupant === pane.occupantRef &&
-      pane.reportedBasis === basis
-    )
-      return;
-    this.enqueue(pane);
-  }
-
-  private enqueue(pane: Pane): void {
-    if (!pane.agentId || !pane.goalId || pane.notReported || !pane.liveness) return;
-    this.queue.set(pane.id, {
-      paneId: pane.id,
-      goalId: pane.goalId,
-      agentId: pane.agentId,
-      providerSessionRef: pane.id,
-      occupantRef: pane.occupantRef,
-      liveness: pane.liveness,
-      basis: pane.basis,
-      observedAt: new Date().toISOString(),
-      reportSeq: '0',
-    });
-    pane.observe = true;
-    this.schedule();
-  }
-
-  private end(pane: Pane, reason: string): void {
-    pane.reason = reason;
-    this.queue.delete(pane.id);
-    if (pane.live && pane.agentId && pane.goalId) {
-      this.ends.push({ paneId: pane.id, goalId: pane.goalId, agentId: pane.agentId });
-      pane.live = false;
-      pane.reportedLiveness = undefined;
-      pane.reportedOccupant = undefined;
-      this.schedule();
-    }
-  }
-
-  private heartbeat(): void {
-    for (const pane of this.panes.values())
-      if (pane.live && !pane.dead && !pane.hookEnded) this.enqueue(pane);
-  }
-
-  // ---- reporting --------------------------------------------------------------------
-
-  private seq(): string {
-    const now = BigInt(Date.now()) * 1000n;
-    this.lastSeq = now > this.lastSeq ? now : this.lastSeq + 1n;
-    return this.lastSeq.toString();
-  }
-
-  private schedule(): void {
-    if (this.flushTimer || this.stopped) return;
-    if (this.queue.size === 0 && this.ends.length === 0) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      void this.flush();
-    }, this.o.batchMs);
-  }
-
-  /** Sends what is queued: ends, then one batch of reports, then observations. */
-  flush(): Promise<void> {
-    const run = async () => {
-      await this.flushing;
-      const ends = this.ends.splice(0);
-      for (const end of ends) {
-        try {
-          await this.o.client.request(EndPresenceDocument, {
-            input: {
-              goalId: end.goalId,
-              agentId: end.agentId,
-              providerSessionRef: end.paneId,
-              observedAt: new Date().toISOString(),
-              reportSeq: this.seq(),
-            },
-          });
-        } catch (error) {
-          this.o.log(`endPresence failed: ${(error as Error).message}`);
-        }
-      }
-      let batch = [...this.queue.values()];
-      this.queue.clear();
-      while (batch.length) {
-        const reports = batch.map(({ paneId: _, ...r }) => ({ ...r, reportSeq: this.seq() }));
-        let result: Awaited<ReturnType<typeof this.report>>;
-        try {
-          result = await this.report(reports);
-        } catch (error) {
-          this.o.log(`reportPresence failed: ${(error as Error).message}`);
-          for (const r of batch) if (!this.queue.has(r.paneId)) this.queue.set(r.paneId, r);
-          break;
-        }
-        if (result.__typename === 'PresenceRefused') {
-          const refused = batch[result.index];
-          const pane = refused && this.panes.get(refused.paneId);
-          if (pane) pane.notReported = `refused: ${result.reason}`;
-          batch = batch.filter((_, i) => i !== result.index);
-          continue;
-        }
-        for (const r of batch) {
-          const pane = this.panes.get(r.paneId);
-          if (!pane || pane.occupantRef !== r.occupantRef) continue;
-          pane.live = true;
-          pane.reportedLiveness = r.liveness;
-          pane.reportedOccupant = r.occupantRef;
-          pane.reportedBasis = r.basis;
-        }
-        break;
-      }
-      // Observations go on their own chain: they never delay the next presence batch.
-      for (const pane of this.panes.values())
-        if (pane.observe && pane.live && !pane.dead) {
-          pane.observe = false;
-          this.observing = this.observing.then(() =>
-            this.observe(pane).catch((error) =>
-              this.o.log(`reportObservation failed: ${(error as Error).message}`),
-            ),
-          );
-        }
-      if (this.queue.size || this.ends.length) this.schedule();
-    };
-    const p = run();
-    this.flushing = p;
-    return p;
-  }
-
-  private async report(reports: PresenceReportInput[]) {
-    const { reportPresence } = await this.o.client.request(ReportPresenceDocument, { reports });
-    return reportPresence;
-  }
-
-  /** Reports bounded capture-pane excerpts of the declared sources. */
-  private async observe(pane: Pane): Promise<void> {
-    const control = this.connection.of(pane.session);
-    if (!control || !pane.agentId || !pane.goalId) return;
-    const [info, viewport, recent] = await Promise.all([
-      control.command(
-        `display-message -p -t ${pane.id} ${quote(['#{alternate_on}', '#{history_size}'].join(SEP))}`,
-      ),
-      control.command(`capture-pane -p -t ${pane.id}`),
-      control.command(`capture-pane -p -J -t ${pane.id} -S -${OBSERVATION_BOUNDS.RECENT}`),
-    ]);
-    const [alt] = (info[0] ?? '').split(SEP);
-    const capturedAt = new Date().toISOString();
-    const trim = (lines: string[]) => {
-      let end = lines.length;
-      while (end > 0 && !(lines[end - 1] ?? '').trim()) end--;
-      return lines.slice(0, end);
-    };
-    const sends: [ObservationSource, string[], ObservationLimit[]][] = [
-      ['VIEWPORT', trim(viewport).slice(-OBSERVATION_BOUNDS.VIEWPORT), []],
-      [
-        'RECENT',
-        trim(recent).slice(-OBSERVATION_BOUNDS.RECENT),
-        alt === '1' ? ['ALTERNATE_SCREEN_NOT_IN_SCROLLBACK'] : [],
-      ],
-      [
-        'DETECTION_SNAPSHOT',
-        trim(pane.lastSnapshot.length ? pane.lastSnapshot : viewport).slice(
-          -OBSERVATION_BOUNDS.DETECTION_SNAPSHOT,
-        ),
-        [],
-      ],
-    ];
-    for (const [source, lines, limits] of sends)
-      await this.o.client.request(ReportObservationDocument, {
-        input: { goalId: pane.goalId, agentId: pane.agentId, source, lines, capturedAt, limits },
       });
   }
 
@@ -897,8 +713,8 @@ export class TmuxProvider {
       pane.hook = true;
       pane.hookEnded = true;
       pane.liveness = undefined;
-      this.end(pane, `hook: ${request.event ?? 'session ended'}`);
-      await this.flush();
+      this.reporter.end(pane, `hook: ${request.event ?? 'session ended'}`);
+      await this.reporter.flush();
       return { ...base, liveness: null };
     }
     if (request.op === 'report' && request.liveness) {
@@ -908,8 +724,8 @@ export class TmuxProvider {
       }
       pane.hook = true;
       pane.reason = `hook: ${request.event ?? request.liveness}`;
-      this.setLiveness(pane, request.liveness, 'LIFECYCLE_HOOK');
-      await this.flush();
+      this.reporter.setLiveness(pane, request.liveness, 'LIFECYCLE_HOOK');
+      await this.reporter.flush();
       return {
         ...base,
         liveness: request.liveness,
@@ -919,7 +735,7 @@ export class TmuxProvider {
     if (request.op === 'notice' && request.deliveryId) {
       if (!pane.goalId || pane.notReported)
         return { ...base, notice: `not recorded: ${pane.notReported ?? 'no goal'}` };
-      await this.flush(); // the hook's latest report first: the receipt is checked against it
+      await this.reporter.flush(); // the hook's latest report first: the receipt is checked against it
       const { recordDeliveryNotice: r } = await this.o.client.request(
         RecordDeliveryNoticeDocument,
         {

@@ -17,12 +17,12 @@ import {
   type Liveness,
   type ObservationLimit,
   type ObservationSource,
-  PendingNoticesDocument,
   RecordDeliveryNoticeDocument,
   RegisterProviderDocument,
   type SwitchboardClient,
 } from '../../client/index.ts';
 import { Connection, quote, SEP, type TmuxServer, tmux } from './connection.ts';
+import { Notices } from './notices.ts';
 import { type Pane, type PaneStatus, paneStatus } from './pane.ts';
 import type { Patterns, Screen } from './patterns.ts';
 import { OBSERVATION_BOUNDS, Reporter } from './reporting.ts';
@@ -145,6 +145,7 @@ export class TmuxProvider {
   private readonly panes = new Map<string, Pane>();
   private readonly connection: Connection;
   private readonly reporter: Reporter;
+  private readonly notices: Notices;
   private instanceId: string | undefined;
   private timers: NodeJS.Timeout[] = [];
   private probing = false;
@@ -152,10 +153,6 @@ export class TmuxProvider {
   private hookServer: Server | undefined;
   private scanning: Promise<void> | undefined;
   private rescan = false;
-  /** Deliveries a notice was typed for: at most once each, whatever the gateway answers. */
-  private readonly noticed = new Set<string>();
-  /** One pendingNotices read per goal at a time, shared by the panes that ask. */
-  private readonly pendingReads = new Map<string, Promise<PendingNotice[]>>();
 
   constructor(options: TmuxProviderOptions) {
     this.o = {
@@ -182,6 +179,15 @@ export class TmuxProvider {
       batchMs: this.o.batchMs,
       log: this.o.log,
     });
+    this.notices = new Notices({
+      client: this.o.client,
+      panes: this.panes,
+      connection: this.connection,
+      patterns: this.o.patterns,
+      enabled: this.o.notices,
+      settleMs: this.o.settleMs,
+      log: this.o.log,
+    });
   }
 
   get hookSocket(): string {
@@ -199,7 +205,7 @@ export class TmuxProvider {
     );
     this.timers.push(setInterval(() => void this.scan(), this.o.scanMs));
     if (this.o.notices)
-      this.timers.push(setInterval(() => this.pollNotices(), this.o.noticePollMs));
+      this.timers.push(setInterval(() => this.notices.poll(), this.o.noticePollMs));
     await this.probe();
   }
 
@@ -207,6 +213,7 @@ export class TmuxProvider {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     for (const p of this.panes.values()) if (p.timer) clearTimeout(p.timer);
+    this.notices.stop();
     this.connection.close();
     await this.reporter.stop();
     await new Promise<void>((resolve) =>
@@ -520,7 +527,7 @@ export class TmuxProvider {
         }
         if (pane.hook) return; // the hooks are the authority for this occupant
         this.reporter.setLiveness(pane, liveness, 'PROVIDER_DETECTION');
-        if (!recent) void this.notify(pane);
+        if (!recent) void this.notices.notify(pane);
       })
       .catch(() => {})
       .finally(() => {
@@ -530,121 +537,6 @@ export class TmuxProvider {
           if (!pane.timer) pane.timer = setTimeout(() => this.check(pane), this.o.throttleMs);
         }
       });
-  }
-
-  // ---- safe-point notices -----------------------------------------------------------
-
-  /**
-   * Every reported pane not at work gets a look: a message may have arrived meanwhile. (A
-   * pane whose hooks report is only told so in its status; it costs no read.)
-   */
-  private pollNotices(): void {
-    for (const pane of this.panes.values())
-      if (pane.live && !pane.dead && pane.liveness !== 'WORKING') void this.notify(pane);
-  }
-
-  /** The goal's pending notices; concurrent askers share one read. */
-  private pending(goalId: string): Promise<PendingNotice[]> {
-    const running = this.pendingReads.get(goalId);
-    if (running) return running;
-    const read = this.o.client
-      .request(PendingNoticesDocument, { goalId })
-      .then(({ pendingNotices: p }) => (p.__typename === 'PendingNotices' ? p.notices : []))
-      .finally(() => this.pendingReads.delete(goalId));
-    this.pendingReads.set(goalId, read);
-    return read;
-  }
-
-  /**
-   * Types "N unread messages — run `switchboard next`" into the pane when its agent has
-   * messages it was never told about, and only at a safe point: the pane IDLE or DONE, its
-   * input line empty, looked at again just before typing; never BLOCKED; never a pane whose
-   * agent reports through hooks (they hand messages over themselves). Otherwise it waits for
-   * the next settled state or poll. Each delivery is noticed at most once, then a
-   * TERMINAL_NOTICE receipt is recorded for it.
-   */
-  private async notify(pane: Pane): Promise<void> {
-    if (pane.noticing || this.stopped || !pane.agentId || !pane.goalId || pane.notReported) return;
-    if (!pane.live || pane.dead) return;
-    const decide = (decision: string) => {
-      pane.notice = decision;
-      pane.noticeChecks++;
-    };
-    if (!this.o.notices) return decide('off (--no-notices)');
-    if (pane.hook)
-      return decide('none: this agent reports through its hooks, which hand messages over');
-    pane.noticing = true;
-    try {
-      const goalId = pane.goalId;
-      const due = (await this.pending(goalId)).filter(
-        (n) =>
-          n.agentId === pane.agentId &&
-          n.providerSessionRef === pane.id &&
-          n.occupantRef === pane.occupantRef &&
-          !this.noticed.has(n.deliveryId),
-      );
-      if (due.length === 0) return decide('nothing to notify');
-      const waiting = `waiting (${due.length} unread)`;
-      if (pane.hook) return decide('none: this agent reports through its hooks');
-      if (pane.liveness === 'BLOCKED') return decide(`${waiting}: the pane is BLOCKED`);
-      if (pane.liveness !== 'IDLE' && pane.liveness !== 'DONE')
-        return decide(`${waiting}: the pane is ${pane.liveness ?? 'unclassified'}`);
-      if (pane.draft) return decide(`${waiting}: the input line holds a draft`);
-      // Look again just before typing: a person may have started typing since.
-      const control = this.connection.of(pane.session);
-      if (!control) return decide(`${waiting}: no control client`);
-      const [info, lines] = await Promise.all([
-        control.command(
-          `display-message -p -t ${pane.id} ${quote(['#{cursor_x}', '#{cursor_y}', '#{alternate_on}'].join(SEP))}`,
-        ),
-        control.command(`capture-pane -p -t ${pane.id}`),
-      ]);
-      const [x, y, alt] = (info[0] ?? '').split(SEP);
-      const now = this.o.patterns.classify(
-        pane.kind,
-        { lines, cursorX: Number(x), cursorY: Number(y), alternate: alt === '1' },
-        Date.now() - pane.lastOutput < this.o.settleMs,
-      );
-      if (now.state !== 'prompt') return decide(`${waiting}: ${now.reason}`);
-      if (now.draft === undefined)
-        return decide(
-          `${waiting}: the prompt pattern cannot tell an empty input line (no draft group)`,
-        );
-      if (now.draft) return decide(`${waiting}: the input line holds a draft`);
-      if (this.panes.get(pane.id) !== pane || pane.hook || this.stopped)
-        return decide(`${waiting}: the pane changed`);
-      const text = `${due.length} unread message${due.length === 1 ? '' : 's'} — run \`switchboard next\``;
-      for (const n of due) this.noticed.add(n.deliveryId);
-      await control.command(`send-keys -t ${pane.id} -l ${quote(text)}`);
-      await control.command(`send-keys -t ${pane.id} Enter`);
-      const observedAt = new Date().toISOString();
-      const recorded: string[] = [];
-      for (const n of due) {
-        const { recordDeliveryNotice: r } = await this.o.client.request(
-          RecordDeliveryNoticeDocument,
-          {
-            input: {
-              goalId,
-              deliveryId: n.deliveryId,
-              via: 'TERMINAL_NOTICE',
-              providerSessionRef: pane.id,
-              text,
-              observedAt,
-            },
-          },
-        );
-        if (r.__typename === 'DeliveryNotice') recorded.push(n.deliveryId);
-        else
-          this.o.log(
-            `notice for ${n.deliveryId} typed but not recorded: ${r.__typename === 'DeliveryNoticeRefused' ? r.reason : 'scope gap'}`,
-          );
-      }
-      decide(`typed for ${due.map((n) => n.deliveryId).join(', ')} (${recorded.length} recorded)`);
-    } catch (error) {
-      decide(`failed: ${(error as Error).message}`);
-    } finally {
-      pane.noticing = false;
-    }
   }
 
   // ---- hooks ------------------------------------------------------------------------
@@ -767,13 +659,6 @@ export interface HookRequest {
   event?: string;
   /** op notice: the delivery a hook handed over. */
   deliveryId?: string;
-}
-
-interface PendingNotice {
-  deliveryId: string;
-  agentId: string;
-  providerSessionRef: string;
-  occupantRef: string;
 }
 
 export type HookAnswer =

@@ -21,10 +21,11 @@ import {
   RegisterProviderDocument,
   type SwitchboardClient,
 } from '../../client/index.ts';
-import { Connection, quote, SEP, type TmuxServer, tmux } from './connection.ts';
+import { Connection, type TmuxServer, tmux } from './connection.ts';
 import { Notices } from './notices.ts';
 import { type Pane, type PaneStatus, paneStatus } from './pane.ts';
-import type { Patterns, Screen } from './patterns.ts';
+import { PaneTracker } from './panes.ts';
+import type { Patterns } from './patterns.ts';
 import { OBSERVATION_BOUNDS, Reporter } from './reporting.ts';
 
 export interface TmuxProviderOptions {
@@ -53,19 +54,6 @@ export interface TmuxProviderOptions {
   noticePollMs?: number;
   log?: (line: string) => void;
 }
-
-const FIELDS = [
-  '#{pane_id}',
-  '#{pane_pid}',
-  '#{pane_dead}',
-  '#{session_name}',
-  '#{pane_current_command}',
-  '#{@switchboard_agent}',
-  '#{@switchboard_goal}',
-  '#{@switchboard_kind}',
-  '#{@switchboard_reap}',
-  '#{pane_start_command}',
-].join(SEP);
 
 /** The provider contract, as registered. */
 export function declaration(providerId: string, instanceId: string, presenceTtlMs: number) {
@@ -146,13 +134,12 @@ export class TmuxProvider {
   private readonly connection: Connection;
   private readonly reporter: Reporter;
   private readonly notices: Notices;
+  private readonly tracker: PaneTracker;
   private instanceId: string | undefined;
   private timers: NodeJS.Timeout[] = [];
   private probing = false;
   private stopped = false;
   private hookServer: Server | undefined;
-  private scanning: Promise<void> | undefined;
-  private rescan = false;
 
   constructor(options: TmuxProviderOptions) {
     this.o = {
@@ -168,8 +155,8 @@ export class TmuxProvider {
       log: options.log ?? (() => {}),
     };
     this.connection = new Connection(this.o.server, {
-      output: (paneId) => this.output(paneId),
-      changed: () => void this.scan(),
+      output: (paneId) => this.tracker.output(paneId),
+      changed: () => void this.tracker.scan(),
       lost: () => this.retryProbe(),
     });
     this.reporter = new Reporter({
@@ -188,6 +175,16 @@ export class TmuxProvider {
       settleMs: this.o.settleMs,
       log: this.o.log,
     });
+    this.tracker = new PaneTracker({
+      panes: this.panes,
+      connection: this.connection,
+      reporter: this.reporter,
+      notices: this.notices,
+      patterns: this.o.patterns,
+      goals: this.o.goals,
+      settleMs: this.o.settleMs,
+      throttleMs: this.o.throttleMs,
+    });
   }
 
   get hookSocket(): string {
@@ -203,7 +200,7 @@ export class TmuxProvider {
     this.timers.push(
       setInterval(() => this.reporter.heartbeat(), Math.floor(this.o.presenceTtlMs / 3)),
     );
-    this.timers.push(setInterval(() => void this.scan(), this.o.scanMs));
+    this.timers.push(setInterval(() => void this.tracker.scan(), this.o.scanMs));
     if (this.o.notices)
       this.timers.push(setInterval(() => this.notices.poll(), this.o.noticePollMs));
     await this.probe();
@@ -212,7 +209,7 @@ export class TmuxProvider {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
-    for (const p of this.panes.values()) if (p.timer) clearTimeout(p.timer);
+    this.tracker.stop();
     this.notices.stop();
     this.connection.close();
     await this.reporter.stop();
@@ -262,8 +259,7 @@ export class TmuxProvider {
       }
       if (instanceId !== this.instanceId) {
         // A new tmux server: its panes are new locations; the old server's rows read stale.
-        for (const p of this.panes.values()) if (p.timer) clearTimeout(p.timer);
-        this.panes.clear();
+        this.tracker.clear();
         this.reporter.clear();
         await this.o.client.request(RegisterProviderDocument, {
           input: declaration(this.o.providerId, instanceId, this.o.presenceTtlMs),
@@ -284,7 +280,7 @@ export class TmuxProvider {
         ]);
       }
       for (const session of sessions) this.connection.attach(session);
-      await this.scan();
+      await this.tracker.scan();
     } catch (error) {
       this.o.log(`probe failed: ${(error as Error).message}`);
       this.retryProbe();
@@ -300,243 +296,6 @@ export class TmuxProvider {
       void this.probe();
     }, 500);
     this.timers.push(t);
-  }
-
-  // ---- panes ------------------------------------------------------------------------
-
-  /** Re-reads every pane of the server (coalesced). */
-  scan(): Promise<void> {
-    if (this.scanning) {
-      this.rescan = true;
-      return this.scanning;
-    }
-    this.scanning = this.doScan().finally(() => {
-      this.scanning = undefined;
-      if (this.rescan) {
-        this.rescan = false;
-        void this.scan();
-      }
-    });
-    return this.scanning;
-  }
-
-  private async doScan(): Promise<void> {
-    const control = this.connection.primary();
-    if (!control || this.stopped) return;
-    let lines: string[];
-    let sessions: string[];
-    try {
-      [lines, sessions] = await Promise.all([
-        control.command(`list-panes -a -F ${quote(FIELDS)}`),
-        control.command(`list-sessions -F ${quote('#{session_name}')}`),
-      ]);
-    } catch {
-      return;
-    }
-    for (const s of sessions) this.connection.attach(s);
-    const seen = new Set<string>();
-    for (const line of lines) {
-      const [id, pid, dead, session, current, agent, goal, kind, reap, ...start] = line.split(SEP);
-      if (!id?.startsWith('%')) continue;
-      seen.add(id);
-      this.update({
-        id,
-        pid: Number(pid),
-        dead: dead === '1',
-        session: session ?? '',
-        current: current ?? '',
-        agent: agent || undefined,
-        goal: goal || undefined,
-        kind: kind || undefined,
-        start: start.join(SEP),
-        reap: reap === '1',
-      });
-    }
-    for (const [id, pane] of this.panes)
-      if (!seen.has(id)) {
-        this.reporter.end(pane, 'pane closed');
-        if (pane.timer) clearTimeout(pane.timer);
-        this.panes.delete(id);
-      }
-    this.reporter.schedule();
-  }
-
-  private update(row: {
-    id: string;
-    pid: number;
-    dead: boolean;
-    session: string;
-    current: string;
-    agent?: string;
-    goal?: string;
-    kind?: string;
-    start: string;
-    reap: boolean;
-  }): void {
-    let pane = this.panes.get(row.id);
-    const command = commandName(row.start) || row.current;
-    if (pane && pane.pid === row.pid) {
-      if (pane.dead) return;
-      if (row.dead) {
-        pane.dead = true;
-        this.reporter.end(pane, 'pane process exited');
-        if (row.reap) void this.reap(pane);
-        return;
-      }
-    }
-    if (!pane || pane.pid !== row.pid) {
-      // A new occupant: a new pane, or a new process in the same pane (respawn).
-      const kind =
-        row.kind && this.o.patterns.has(row.kind) ? row.kind : this.o.patterns.kindOf(command);
-      const previous = pane;
-      pane = {
-        id: row.id,
-        session: row.session,
-        pid: row.pid,
-        command,
-        dead: row.dead,
-        kind: row.kind || kind,
-        occupantRef: `tmux:${row.id}:${row.pid}:${command}:${row.kind || kind}`,
-        basis: 'PROVIDER_DETECTION',
-        reason: 'not yet classified',
-        live: previous?.live ?? false,
-        reportedLiveness: previous?.reportedLiveness,
-        reportedOccupant: previous?.reportedOccupant,
-        agentId: previous?.agentId,
-        goalId: previous?.goalId,
-        hook: false,
-        hookEnded: false,
-        wasWorking: false,
-        lastOutput: 0,
-        checking: false,
-        recheck: false,
-        lastSnapshot: [],
-        observe: true,
-        noticeChecks: 0,
-        noticing: false,
-      };
-      if (previous?.timer) clearTimeout(previous.timer);
-      this.panes.set(row.id, pane);
-      if (row.dead) {
-        this.reporter.end(pane, 'pane process exited');
-        if (row.reap) void this.reap(pane);
-        return;
-      }
-      this.bind(pane, row.agent, row.goal);
-      this.check(pane);
-      return;
-    }
-    pane.session = row.session;
-    if (row.dead) return;
-    const before = `${pane.agentId}|${pane.goalId}`;
-    this.bind(pane, row.agent, row.goal);
-    if (`${pane.agentId}|${pane.goalId}` !== before) this.check(pane);
-  }
-
-  /**
-   * `switchboard run` panes keep their dead process (remain-on-exit) so the exit is seen even
-   * when it was the server's last pane; once endPresence is sent, the pane is closed as tmux
-   * would have closed it.
-   */
-  private async reap(pane: Pane): Promise<void> {
-    await this.reporter.flush();
-    const control = this.connection.primary();
-    if (this.panes.get(pane.id) === pane && pane.dead)
-      await control?.command(`kill-pane -t ${pane.id}`).catch(() => {});
-  }
-
-  private bind(pane: Pane, agent: string | undefined, goal: string | undefined): void {
-    const goalId = goal ?? (this.o.goals.length === 1 ? this.o.goals[0] : undefined);
-    if (pane.agentId === agent && pane.goalId === goalId) return;
-    if (pane.live && pane.agentId && pane.goalId) this.reporter.end(pane, 'binding changed');
-    pane.agentId = agent;
-    pane.goalId = goalId;
-    pane.notReported = undefined;
-    pane.reportedLiveness = undefined;
-    pane.reportedOccupant = undefined;
-    pane.observe = true;
-    if (!agent) return;
-    if (!goalId)
-      pane.notReported = `no @switchboard_goal and this provider serves ${this.o.goals.length} goals`;
-    else if (!this.o.goals.includes(goalId))
-      pane.notReported = `goal ${goalId} is not one this provider serves`;
-  }
-
-  private output(paneId: string): void {
-    const pane = this.panes.get(paneId);
-    if (!pane) {
-      void this.scan();
-      return;
-    }
-    pane.lastOutput = Date.now();
-    if (!pane.timer && !pane.checking)
-      pane.timer = setTimeout(() => this.check(pane), this.o.throttleMs);
-    else if (pane.checking) pane.recheck = true;
-  }
-
-  /** Classifies the pane's screen and queues a report when its liveness changed. */
-  private check(pane: Pane): void {
-    if (pane.timer) clearTimeout(pane.timer);
-    pane.timer = undefined;
-    if (pane.dead || !pane.agentId || pane.notReported || pane.hookEnded || this.stopped) return;
-    const control = this.connection.of(pane.session);
-    if (!control) return;
-    if (pane.checking) {
-      pane.recheck = true;
-      return;
-    }
-    pane.checking = true;
-    const started = Date.now();
-    Promise.all([
-      control.command(
-        `display-message -p -t ${pane.id} ${quote(['#{cursor_x}', '#{cursor_y}', '#{alternate_on}', '#{pane_dead}'].join(SEP))}`,
-      ),
-      control.command(`capture-pane -p -t ${pane.id}`),
-    ])
-      .then(([info, lines]) => {
-        if (this.panes.get(pane.id) !== pane) return;
-        const [x, y, alt, dead] = (info[0] ?? '').split(SEP);
-        if (dead === '1') {
-          void this.scan();
-          return;
-        }
-        const screen: Screen = {
-          lines,
-          cursorX: Number(x),
-          cursorY: Number(y),
-          alternate: alt === '1',
-        };
-        const recent = started - pane.lastOutput < this.o.settleMs;
-        const c = this.o.patterns.classify(pane.kind, screen, recent);
-        let liveness: Liveness;
-        if (c.state === 'blocked') liveness = 'BLOCKED';
-        else if (c.state === 'working') {
-          liveness = 'WORKING';
-          pane.wasWorking = true;
-        } else if (c.state === 'prompt') {
-          liveness = pane.wasWorking || pane.liveness === 'DONE' ? 'DONE' : 'IDLE';
-          pane.wasWorking = false;
-        } else liveness = 'UNKNOWN';
-        pane.reason = c.reason;
-        pane.draft = c.draft;
-        pane.lastSnapshot = lines;
-        // Re-check once the output has settled, so WORKING does not outlive the output.
-        if (recent) {
-          const wait = Math.max(20, pane.lastOutput + this.o.settleMs - Date.now() + 10);
-          pane.timer = setTimeout(() => this.check(pane), wait);
-        }
-        if (pane.hook) return; // the hooks are the authority for this occupant
-        this.reporter.setLiveness(pane, liveness, 'PROVIDER_DETECTION');
-        if (!recent) void this.notices.notify(pane);
-      })
-      .catch(() => {})
-      .finally(() => {
-        pane.checking = false;
-        if (pane.recheck) {
-          pane.recheck = false;
-          if (!pane.timer) pane.timer = setTimeout(() => this.check(pane), this.o.throttleMs);
-        }
-      });
   }
 
   // ---- hooks ------------------------------------------------------------------------
@@ -585,7 +344,7 @@ export class TmuxProvider {
     if (request.op === 'status') return { ok: true, status: this.status() };
     let pane = request.pane ? this.panes.get(request.pane) : undefined;
     if (request.pane && !pane) {
-      await this.scan();
+      await this.tracker.scan();
       pane = this.panes.get(request.pane);
     }
     if (!pane)
@@ -675,10 +434,3 @@ export type HookAnswer =
       notice?: string;
     }
   | { ok: false; error: string };
-
-/** The program name of a start command (`"node x.js"` → node). */
-function commandName(start: string): string {
-  const unquoted = start.replace(/^"|"$/g, '').trim();
-  const first = unquoted.split(/\s+/)[0] ?? '';
-  return first.split('/').pop() ?? '';
-}

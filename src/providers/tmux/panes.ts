@@ -1,0 +1,306 @@
+/**
+ * The tmux server's panes as the provider tracks them. A scan (coalesced; on control-mode
+ * changes and on a timer) lists every pane; each row updates its record, where a new pid is a
+ * new occupant, a dead or vanished pane ends its presence, and the pane options bind it to an
+ * agent and goal. A bound pane's screen is classified against its kind's patterns after
+ * output (throttled) and once more when the output settles; the liveness that gives goes to
+ * the reporter, and a settled pane is offered to the notices.
+ */
+import type { Liveness } from '../../client/index.ts';
+import { type Connection, quote, SEP } from './connection.ts';
+import type { Notices } from './notices.ts';
+import type { Pane } from './pane.ts';
+import type { Patterns, Screen } from './patterns.ts';
+import type { Reporter } from './reporting.ts';
+
+/** The fields of a list-panes row, in the order a scan reads them. */
+const FIELDS = [
+  '#{pane_id}',
+  '#{pane_pid}',
+  '#{pane_dead}',
+  '#{session_name}',
+  '#{pane_current_command}',
+  '#{@switchboard_agent}',
+  '#{@switchboard_goal}',
+  '#{@switchboard_kind}',
+  '#{@switchboard_reap}',
+  '#{pane_start_command}',
+].join(SEP);
+
+export interface PaneTrackerOptions {
+  /** The provider's panes, by pane id. */
+  panes: Map<string, Pane>;
+  connection: Connection;
+  reporter: Reporter;
+  notices: Notices;
+  patterns: Patterns;
+  /** The goals the provider serves. */
+  goals: string[];
+  /** Quiet time after output before a screen counts as settled. */
+  settleMs: number;
+  /** At most one classification per pane per this long while output flows. */
+  throttleMs: number;
+}
+
+export class PaneTracker {
+  private scanning: Promise<void> | undefined;
+  private rescan = false;
+  private stopped = false;
+
+  constructor(private readonly o: PaneTrackerOptions) {}
+
+  /** Forgets every pane: they belonged to a tmux server that is gone. */
+  clear(): void {
+    for (const p of this.o.panes.values()) if (p.timer) clearTimeout(p.timer);
+    this.o.panes.clear();
+  }
+
+  /** Classifies nothing more. */
+  stop(): void {
+    this.stopped = true;
+    for (const p of this.o.panes.values()) if (p.timer) clearTimeout(p.timer);
+  }
+
+  /** Re-reads every pane of the server (coalesced). */
+  scan(): Promise<void> {
+    if (this.scanning) {
+      this.rescan = true;
+      return this.scanning;
+    }
+    this.scanning = this.doScan().finally(() => {
+      this.scanning = undefined;
+      if (this.rescan) {
+        this.rescan = false;
+        void this.scan();
+      }
+    });
+    return this.scanning;
+  }
+
+  private async doScan(): Promise<void> {
+    const control = this.o.connection.primary();
+    if (!control || this.stopped) return;
+    let lines: string[];
+    let sessions: string[];
+    try {
+      [lines, sessions] = await Promise.all([
+        control.command(`list-panes -a -F ${quote(FIELDS)}`),
+        control.command(`list-sessions -F ${quote('#{session_name}')}`),
+      ]);
+    } catch {
+      return;
+    }
+    for (const s of sessions) this.o.connection.attach(s);
+    const seen = new Set<string>();
+    for (const line of lines) {
+      const [id, pid, dead, session, current, agent, goal, kind, reap, ...start] = line.split(SEP);
+      if (!id?.startsWith('%')) continue;
+      seen.add(id);
+      this.update({
+        id,
+        pid: Number(pid),
+        dead: dead === '1',
+        session: session ?? '',
+        current: current ?? '',
+        agent: agent || undefined,
+        goal: goal || undefined,
+        kind: kind || undefined,
+        start: start.join(SEP),
+        reap: reap === '1',
+      });
+    }
+    for (const [id, pane] of this.o.panes)
+      if (!seen.has(id)) {
+        this.o.reporter.end(pane, 'pane closed');
+        if (pane.timer) clearTimeout(pane.timer);
+        this.o.panes.delete(id);
+      }
+    this.o.reporter.schedule();
+  }
+
+  private update(row: {
+    id: string;
+    pid: number;
+    dead: boolean;
+    session: string;
+    current: string;
+    agent?: string;
+    goal?: string;
+    kind?: string;
+    start: string;
+    reap: boolean;
+  }): void {
+    let pane = this.o.panes.get(row.id);
+    const command = commandName(row.start) || row.current;
+    if (pane && pane.pid === row.pid) {
+      if (pane.dead) return;
+      if (row.dead) {
+        pane.dead = true;
+        this.o.reporter.end(pane, 'pane process exited');
+        if (row.reap) void this.reap(pane);
+        return;
+      }
+    }
+    if (!pane || pane.pid !== row.pid) {
+      // A new occupant: a new pane, or a new process in the same pane (respawn).
+      const kind =
+        row.kind && this.o.patterns.has(row.kind) ? row.kind : this.o.patterns.kindOf(command);
+      const previous = pane;
+      pane = {
+        id: row.id,
+        session: row.session,
+        pid: row.pid,
+        command,
+        dead: row.dead,
+        kind: row.kind || kind,
+        occupantRef: `tmux:${row.id}:${row.pid}:${command}:${row.kind || kind}`,
+        basis: 'PROVIDER_DETECTION',
+        reason: 'not yet classified',
+        live: previous?.live ?? false,
+        reportedLiveness: previous?.reportedLiveness,
+        reportedOccupant: previous?.reportedOccupant,
+        agentId: previous?.agentId,
+        goalId: previous?.goalId,
+        hook: false,
+        hookEnded: false,
+        wasWorking: false,
+        lastOutput: 0,
+        checking: false,
+        recheck: false,
+        lastSnapshot: [],
+        observe: true,
+        noticeChecks: 0,
+        noticing: false,
+      };
+      if (previous?.timer) clearTimeout(previous.timer);
+      this.o.panes.set(row.id, pane);
+      if (row.dead) {
+        this.o.reporter.end(pane, 'pane process exited');
+        if (row.reap) void this.reap(pane);
+        return;
+      }
+      this.bind(pane, row.agent, row.goal);
+      this.check(pane);
+      return;
+    }
+    pane.session = row.session;
+    if (row.dead) return;
+    const before = `${pane.agentId}|${pane.goalId}`;
+    this.bind(pane, row.agent, row.goal);
+    if (`${pane.agentId}|${pane.goalId}` !== before) this.check(pane);
+  }
+
+  /**
+   * `switchboard run` panes keep their dead process (remain-on-exit) so the exit is seen even
+   * when it was the server's last pane; once endPresence is sent, the pane is closed as tmux
+   * would have closed it.
+   */
+  private async reap(pane: Pane): Promise<void> {
+    await this.o.reporter.flush();
+    const control = this.o.connection.primary();
+    if (this.o.panes.get(pane.id) === pane && pane.dead)
+      await control?.command(`kill-pane -t ${pane.id}`).catch(() => {});
+  }
+
+  private bind(pane: Pane, agent: string | undefined, goal: string | undefined): void {
+    const goalId = goal ?? (this.o.goals.length === 1 ? this.o.goals[0] : undefined);
+    if (pane.agentId === agent && pane.goalId === goalId) return;
+    if (pane.live && pane.agentId && pane.goalId) this.o.reporter.end(pane, 'binding changed');
+    pane.agentId = agent;
+    pane.goalId = goalId;
+    pane.notReported = undefined;
+    pane.reportedLiveness = undefined;
+    pane.reportedOccupant = undefined;
+    pane.observe = true;
+    if (!agent) return;
+    if (!goalId)
+      pane.notReported = `no @switchboard_goal and this provider serves ${this.o.goals.length} goals`;
+    else if (!this.o.goals.includes(goalId))
+      pane.notReported = `goal ${goalId} is not one this provider serves`;
+  }
+
+  /** A pane wrote something: classify it soon (a pane not yet known means a rescan). */
+  output(paneId: string): void {
+    const pane = this.o.panes.get(paneId);
+    if (!pane) {
+      void this.scan();
+      return;
+    }
+    pane.lastOutput = Date.now();
+    if (!pane.timer && !pane.checking)
+      pane.timer = setTimeout(() => this.check(pane), this.o.throttleMs);
+    else if (pane.checking) pane.recheck = true;
+  }
+
+  /** Classifies the pane's screen and queues a report when its liveness changed. */
+  private check(pane: Pane): void {
+    if (pane.timer) clearTimeout(pane.timer);
+    pane.timer = undefined;
+    if (pane.dead || !pane.agentId || pane.notReported || pane.hookEnded || this.stopped) return;
+    const control = this.o.connection.of(pane.session);
+    if (!control) return;
+    if (pane.checking) {
+      pane.recheck = true;
+      return;
+    }
+    pane.checking = true;
+    const started = Date.now();
+    Promise.all([
+      control.command(
+        `display-message -p -t ${pane.id} ${quote(['#{cursor_x}', '#{cursor_y}', '#{alternate_on}', '#{pane_dead}'].join(SEP))}`,
+      ),
+      control.command(`capture-pane -p -t ${pane.id}`),
+    ])
+      .then(([info, lines]) => {
+        if (this.o.panes.get(pane.id) !== pane) return;
+        const [x, y, alt, dead] = (info[0] ?? '').split(SEP);
+        if (dead === '1') {
+          void this.scan();
+          return;
+        }
+        const screen: Screen = {
+          lines,
+          cursorX: Number(x),
+          cursorY: Number(y),
+          alternate: alt === '1',
+        };
+        const recent = started - pane.lastOutput < this.o.settleMs;
+        const c = this.o.patterns.classify(pane.kind, screen, recent);
+        let liveness: Liveness;
+        if (c.state === 'blocked') liveness = 'BLOCKED';
+        else if (c.state === 'working') {
+          liveness = 'WORKING';
+          pane.wasWorking = true;
+        } else if (c.state === 'prompt') {
+          liveness = pane.wasWorking || pane.liveness === 'DONE' ? 'DONE' : 'IDLE';
+          pane.wasWorking = false;
+        } else liveness = 'UNKNOWN';
+        pane.reason = c.reason;
+        pane.draft = c.draft;
+        pane.lastSnapshot = lines;
+        // Re-check once the output has settled, so WORKING does not outlive the output.
+        if (recent) {
+          const wait = Math.max(20, pane.lastOutput + this.o.settleMs - Date.now() + 10);
+          pane.timer = setTimeout(() => this.check(pane), wait);
+        }
+        if (pane.hook) return; // the hooks are the authority for this occupant
+        this.o.reporter.setLiveness(pane, liveness, 'PROVIDER_DETECTION');
+        if (!recent) void this.o.notices.notify(pane);
+      })
+      .catch(() => {})
+      .finally(() => {
+        pane.checking = false;
+        if (pane.recheck) {
+          pane.recheck = false;
+          if (!pane.timer) pane.timer = setTimeout(() => this.check(pane), this.o.throttleMs);
+        }
+      });
+  }
+}
+
+/** The program name of a start command (`"node x.js"` → node). */
+function commandName(start: string): string {
+  const unquoted = start.replace(/^"|"$/g, '').trim();
+  const first = unquoted.split(/\s+/)[0] ?? '';
+  return first.split('/').pop() ?? '';
+}

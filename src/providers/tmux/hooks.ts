@@ -1,15 +1,213 @@
 /**
- * Agent lifecycle hooks: the hook side of the local socket, Claude Code's and Codex's event
- * mapping, and `hooks install|uninstall claude-code`. A hook never reports to the gateway
- * itself: it hands its report to the local tmux provider (one credential, one reporter), and
- * uses the agent's own PEER credential only to take its next message at a safe point.
+ * Agent lifecycle hooks and the local socket they report through: the provider's side of the
+ * socket (HookServer), the hook's side (askProvider), Claude Code's and Codex's event mapping,
+ * and `hooks install|uninstall claude-code`. A hook never reports to the gateway itself: it
+ * hands its report to the local tmux provider (one credential, one reporter), and uses the
+ * agent's own PEER credential only to take its next message at a safe point.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
-import { homedir } from 'node:os';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Liveness } from '../../client/index.ts';
-import type { HookAnswer, HookRequest } from './provider.ts';
+import {
+  type Liveness,
+  RecordDeliveryNoticeDocument,
+  type SwitchboardClient,
+} from '../../client/index.ts';
+import type { TmuxServer } from './connection.ts';
+import type { Pane, PaneStatus } from './pane.ts';
+import type { PaneTracker } from './panes.ts';
+import type { Reporter } from './reporting.ts';
+
+/** What a hook asks of the provider, one JSON line on its socket. */
+export interface HookRequest {
+  op: 'report' | 'end' | 'state' | 'status' | 'notice';
+  pane?: string;
+  liveness?: Liveness;
+  event?: string;
+  /** op notice: the delivery a hook handed over. */
+  deliveryId?: string;
+}
+
+/** The provider's answer, one JSON line back. */
+export type HookAnswer =
+  | {
+      ok: true;
+      paneId?: string;
+      agentId?: string;
+      goalId?: string | null;
+      liveness?: Liveness | null;
+      blocked?: boolean;
+      reported?: string | null;
+      status?: ProviderStatus;
+      /** op notice: the receipt recorded, or why not. */
+      notice?: string;
+    }
+  | { ok: false; error: string };
+
+/** What op status answers: the provider's instance, hook socket, notices switch and panes. */
+export interface ProviderStatus {
+  instanceId: string | null;
+  hookSocket: string;
+  notices: boolean;
+  panes: PaneStatus[];
+}
+
+/** Where the hook socket of a tmux server lives by default. */
+export function defaultHookSocket(server: TmuxServer, providerId: string): string {
+  const base =
+    process.env.XDG_RUNTIME_DIR || path.join(tmpdir(), `switchboard-${process.getuid?.() ?? 'u'}`);
+  const key = createHash('sha256')
+    .update(`${server.socketPath ?? ''}|${server.socketName ?? ''}|${providerId}`)
+    .digest('hex')
+    .slice(0, 12);
+  return path.join(base, `switchboard-tmux-${key}.sock`);
+}
+
+export interface HookServerOptions {
+  socketPath: string;
+  client: SwitchboardClient;
+  /** The provider's panes, by pane id. */
+  panes: Map<string, Pane>;
+  tracker: PaneTracker;
+  reporter: Reporter;
+  status: () => ProviderStatus;
+}
+
+/** The provider's side of the hook socket: one JSON line in, one JSON line out, per connection. */
+export class HookServer {
+  private server: Server | undefined;
+
+  constructor(private readonly o: HookServerOptions) {}
+
+  /** Listens on the socket path, readable and writable by this user only. */
+  async listen(): Promise<void> {
+    mkdirSync(path.dirname(this.o.socketPath), { recursive: true, mode: 0o700 });
+    rmSync(this.o.socketPath, { force: true });
+    this.server = createServer((socket) => this.connection(socket));
+    await new Promise<void>((resolve, reject) => {
+      this.server?.once('error', reject);
+      this.server?.listen(this.o.socketPath, () => resolve());
+    });
+    chmodSync(this.o.socketPath, 0o600);
+  }
+
+  private connection(socket: Socket): void {
+    let buffer = '';
+    socket.setEncoding('utf8');
+    socket.on('error', () => {});
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      const newline = buffer.indexOf('\n');
+      if (newline < 0) {
+        if (buffer.length > 65_536) socket.destroy();
+        return;
+      }
+      const line = buffer.slice(0, newline);
+      buffer = '';
+      let request: HookRequest;
+      try {
+        request = JSON.parse(line) as HookRequest;
+      } catch {
+        socket.end(`${JSON.stringify({ ok: false, error: 'not JSON' })}\n`);
+        return;
+      }
+      this.request(request)
+        .then((answer) => socket.end(`${JSON.stringify(answer)}\n`))
+        .catch((error) =>
+          socket.end(`${JSON.stringify({ ok: false, error: (error as Error).message })}\n`),
+        );
+    });
+  }
+
+  /** A hook's report or question, for the pane it runs in. */
+  private async request(request: HookRequest): Promise<HookAnswer> {
+    if (request.op === 'status') return { ok: true, status: this.o.status() };
+    let pane = request.pane ? this.o.panes.get(request.pane) : undefined;
+    if (request.pane && !pane) {
+      await this.o.tracker.scan();
+      pane = this.o.panes.get(request.pane);
+    }
+    if (!pane)
+      return { ok: false, error: `pane ${request.pane ?? '(none)'} is not in this tmux server` };
+    if (!pane.agentId) return { ok: false, error: `pane ${pane.id} is not bound to an agent` };
+    const base = {
+      ok: true as const,
+      paneId: pane.id,
+      agentId: pane.agentId,
+      goalId: pane.goalId ?? null,
+      liveness: pane.liveness ?? null,
+      blocked: pane.liveness === 'BLOCKED',
+      reported: pane.notReported ? `not reported: ${pane.notReported}` : null,
+    };
+    if (request.op === 'state') return base;
+    if (request.op === 'end') {
+      pane.hook = true;
+      pane.hookEnded = true;
+      pane.liveness = undefined;
+      this.o.reporter.end(pane, `hook: ${request.event ?? 'session ended'}`);
+      await this.o.reporter.flush();
+      return { ...base, liveness: null };
+    }
+    if (request.op === 'report' && request.liveness) {
+      if (pane.hookEnded) {
+        // A new session in the same process (e.g. /clear): the hooks speak again.
+        pane.hookEnded = false;
+      }
+      pane.hook = true;
+      pane.reason = `hook: ${request.event ?? request.liveness}`;
+      this.o.reporter.setLiveness(pane, request.liveness, 'LIFECYCLE_HOOK');
+      await this.o.reporter.flush();
+      return {
+        ...base,
+        liveness: request.liveness,
+        reported: pane.notReported ? `not reported: ${pane.notReported}` : 'reported',
+      };
+    }
+    if (request.op === 'notice' && request.deliveryId) {
+      if (!pane.goalId || pane.notReported)
+        return { ...base, notice: `not recorded: ${pane.notReported ?? 'no goal'}` };
+      await this.o.reporter.flush(); // the hook's latest report first: the receipt is checked against it
+      const { recordDeliveryNotice: r } = await this.o.client.request(
+        RecordDeliveryNoticeDocument,
+        {
+          input: {
+            goalId: pane.goalId,
+            deliveryId: request.deliveryId,
+            via: 'LIFECYCLE_HOOK',
+            providerSessionRef: pane.id,
+            text: `handed over by the ${request.event ?? 'Stop'} hook (decision: block)`,
+          },
+        },
+      );
+      return {
+        ...base,
+        notice:
+          r.__typename === 'DeliveryNotice'
+            ? 'recorded'
+            : `not recorded: ${r.__typename === 'DeliveryNoticeRefused' ? r.reason : 'scope gap'}`,
+      };
+    }
+    return { ok: false, error: `unknown op ${request.op}` };
+  }
+
+  /** Stops listening and removes the socket. */
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
+    rmSync(this.o.socketPath, { force: true });
+  }
+}
 
 /** Sends one request to the provider's hook socket; resolves with its answer. */
 export function askProvider(

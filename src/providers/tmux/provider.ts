@@ -4,26 +4,22 @@
  * that `switchboard attach` / `switchboard run` set. Liveness comes from control mode (%output
  * and format subscriptions, one control client per session) classified against per-kind
  * patterns, or — authoritative for that occupant once they report — from the agent's own
- * lifecycle hooks through the local hook socket. Reports are batched; the report sequence is
- * time-based and strictly increasing, so it stays monotonic across the provider's restarts.
- * Imports only the typed client.
+ * lifecycle hooks through the local hook socket. Here: the options, the contract registered
+ * for each tmux server start, and start/stop of the rooms beside it: connection.ts (the tmux
+ * server), panes.ts (panes and screen detection), reporting.ts (reports to the gateway),
+ * notices.ts (safe-point notices) and hooks.ts (the hook socket). Imports only the typed client.
  */
-import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, rmSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
   type Liveness,
   type ObservationLimit,
   type ObservationSource,
-  RecordDeliveryNoticeDocument,
   RegisterProviderDocument,
   type SwitchboardClient,
 } from '../../client/index.ts';
 import { Connection, type TmuxServer, tmux } from './connection.ts';
+import { defaultHookSocket, HookServer, type ProviderStatus } from './hooks.ts';
 import { Notices } from './notices.ts';
-import { type Pane, type PaneStatus, paneStatus } from './pane.ts';
+import { type Pane, paneStatus } from './pane.ts';
 import { PaneTracker } from './panes.ts';
 import type { Patterns } from './patterns.ts';
 import { OBSERVATION_BOUNDS, Reporter } from './reporting.ts';
@@ -114,17 +110,6 @@ export function declaration(providerId: string, instanceId: string, presenceTtlM
   };
 }
 
-/** Where the hook socket of a tmux server lives by default. */
-export function defaultHookSocket(server: TmuxServer, providerId: string): string {
-  const base =
-    process.env.XDG_RUNTIME_DIR || path.join(tmpdir(), `switchboard-${process.getuid?.() ?? 'u'}`);
-  const key = createHash('sha256')
-    .update(`${server.socketPath ?? ''}|${server.socketName ?? ''}|${providerId}`)
-    .digest('hex')
-    .slice(0, 12);
-  return path.join(base, `switchboard-tmux-${key}.sock`);
-}
-
 export class TmuxProvider {
   private readonly o: Required<Omit<TmuxProviderOptions, 'hookSocket' | 'log'>> & {
     hookSocket: string;
@@ -135,11 +120,11 @@ export class TmuxProvider {
   private readonly reporter: Reporter;
   private readonly notices: Notices;
   private readonly tracker: PaneTracker;
+  private readonly hooks: HookServer;
   private instanceId: string | undefined;
   private timers: NodeJS.Timeout[] = [];
   private probing = false;
   private stopped = false;
-  private hookServer: Server | undefined;
 
   constructor(options: TmuxProviderOptions) {
     this.o = {
@@ -185,6 +170,14 @@ export class TmuxProvider {
       settleMs: this.o.settleMs,
       throttleMs: this.o.throttleMs,
     });
+    this.hooks = new HookServer({
+      socketPath: this.o.hookSocket,
+      client: this.o.client,
+      panes: this.panes,
+      tracker: this.tracker,
+      reporter: this.reporter,
+      status: () => this.status(),
+    });
   }
 
   get hookSocket(): string {
@@ -196,7 +189,7 @@ export class TmuxProvider {
   }
 
   async start(): Promise<void> {
-    await this.listenHooks();
+    await this.hooks.listen();
     this.timers.push(
       setInterval(() => this.reporter.heartbeat(), Math.floor(this.o.presenceTtlMs / 3)),
     );
@@ -213,18 +206,10 @@ export class TmuxProvider {
     this.notices.stop();
     this.connection.close();
     await this.reporter.stop();
-    await new Promise<void>((resolve) =>
-      this.hookServer ? this.hookServer.close(() => resolve()) : resolve(),
-    );
-    rmSync(this.o.hookSocket, { force: true });
+    await this.hooks.close();
   }
 
-  status(): {
-    instanceId: string | null;
-    hookSocket: string;
-    notices: boolean;
-    panes: PaneStatus[];
-  } {
+  status(): ProviderStatus {
     return {
       instanceId: this.instanceId ?? null,
       hookSocket: this.o.hookSocket,
@@ -233,7 +218,7 @@ export class TmuxProvider {
     };
   }
 
-  // ---- connection to the tmux server -------------------------------------------------
+  // ---- finding the tmux server and registering for it ---------------------------------
 
   /** Finds the tmux server, registers (a new instanceId per server start), attaches. */
   private async probe(): Promise<void> {
@@ -297,140 +282,4 @@ export class TmuxProvider {
     }, 500);
     this.timers.push(t);
   }
-
-  // ---- hooks ------------------------------------------------------------------------
-
-  private async listenHooks(): Promise<void> {
-    mkdirSync(path.dirname(this.o.hookSocket), { recursive: true, mode: 0o700 });
-    rmSync(this.o.hookSocket, { force: true });
-    this.hookServer = createServer((socket) => this.hookConnection(socket));
-    await new Promise<void>((resolve, reject) => {
-      this.hookServer?.once('error', reject);
-      this.hookServer?.listen(this.o.hookSocket, () => resolve());
-    });
-    chmodSync(this.o.hookSocket, 0o600);
-  }
-
-  private hookConnection(socket: Socket): void {
-    let buffer = '';
-    socket.setEncoding('utf8');
-    socket.on('error', () => {});
-    socket.on('data', (chunk: string) => {
-      buffer += chunk;
-      const newline = buffer.indexOf('\n');
-      if (newline < 0) {
-        if (buffer.length > 65_536) socket.destroy();
-        return;
-      }
-      const line = buffer.slice(0, newline);
-      buffer = '';
-      let request: HookRequest;
-      try {
-        request = JSON.parse(line) as HookRequest;
-      } catch {
-        socket.end(`${JSON.stringify({ ok: false, error: 'not JSON' })}\n`);
-        return;
-      }
-      this.hookRequest(request)
-        .then((answer) => socket.end(`${JSON.stringify(answer)}\n`))
-        .catch((error) =>
-          socket.end(`${JSON.stringify({ ok: false, error: (error as Error).message })}\n`),
-        );
-    });
-  }
-
-  /** A hook's report or question, for the pane it runs in. */
-  async hookRequest(request: HookRequest): Promise<HookAnswer> {
-    if (request.op === 'status') return { ok: true, status: this.status() };
-    let pane = request.pane ? this.panes.get(request.pane) : undefined;
-    if (request.pane && !pane) {
-      await this.tracker.scan();
-      pane = this.panes.get(request.pane);
-    }
-    if (!pane)
-      return { ok: false, error: `pane ${request.pane ?? '(none)'} is not in this tmux server` };
-    if (!pane.agentId) return { ok: false, error: `pane ${pane.id} is not bound to an agent` };
-    const base = {
-      ok: true as const,
-      paneId: pane.id,
-      agentId: pane.agentId,
-      goalId: pane.goalId ?? null,
-      liveness: pane.liveness ?? null,
-      blocked: pane.liveness === 'BLOCKED',
-      reported: pane.notReported ? `not reported: ${pane.notReported}` : null,
-    };
-    if (request.op === 'state') return base;
-    if (request.op === 'end') {
-      pane.hook = true;
-      pane.hookEnded = true;
-      pane.liveness = undefined;
-      this.reporter.end(pane, `hook: ${request.event ?? 'session ended'}`);
-      await this.reporter.flush();
-      return { ...base, liveness: null };
-    }
-    if (request.op === 'report' && request.liveness) {
-      if (pane.hookEnded) {
-        // A new session in the same process (e.g. /clear): the hooks speak again.
-        pane.hookEnded = false;
-      }
-      pane.hook = true;
-      pane.reason = `hook: ${request.event ?? request.liveness}`;
-      this.reporter.setLiveness(pane, request.liveness, 'LIFECYCLE_HOOK');
-      await this.reporter.flush();
-      return {
-        ...base,
-        liveness: request.liveness,
-        reported: pane.notReported ? `not reported: ${pane.notReported}` : 'reported',
-      };
-    }
-    if (request.op === 'notice' && request.deliveryId) {
-      if (!pane.goalId || pane.notReported)
-        return { ...base, notice: `not recorded: ${pane.notReported ?? 'no goal'}` };
-      await this.reporter.flush(); // the hook's latest report first: the receipt is checked against it
-      const { recordDeliveryNotice: r } = await this.o.client.request(
-        RecordDeliveryNoticeDocument,
-        {
-          input: {
-            goalId: pane.goalId,
-            deliveryId: request.deliveryId,
-            via: 'LIFECYCLE_HOOK',
-            providerSessionRef: pane.id,
-            text: `handed over by the ${request.event ?? 'Stop'} hook (decision: block)`,
-          },
-        },
-      );
-      return {
-        ...base,
-        notice:
-          r.__typename === 'DeliveryNotice'
-            ? 'recorded'
-            : `not recorded: ${r.__typename === 'DeliveryNoticeRefused' ? r.reason : 'scope gap'}`,
-      };
-    }
-    return { ok: false, error: `unknown op ${request.op}` };
-  }
 }
-
-export interface HookRequest {
-  op: 'report' | 'end' | 'state' | 'status' | 'notice';
-  pane?: string;
-  liveness?: Liveness;
-  event?: string;
-  /** op notice: the delivery a hook handed over. */
-  deliveryId?: string;
-}
-
-export type HookAnswer =
-  | {
-      ok: true;
-      paneId?: string;
-      agentId?: string;
-      goalId?: string | null;
-      liveness?: Liveness | null;
-      blocked?: boolean;
-      reported?: string | null;
-      status?: ReturnType<TmuxProvider['status']>;
-      /** op notice: the receipt recorded, or why not. */
-      notice?: string;
-    }
-  | { ok: false; error: string };

@@ -14,6 +14,7 @@ import { ledgerCommands } from './commands/ledger.ts';
 import { mcpCommand } from './commands/mcp.ts';
 import { sessionCommands } from './commands/session.ts';
 import { tmuxCommands } from './commands/tmux.ts';
+import { todoCommand } from './commands/todo.ts';
 import { waitCommand } from './commands/wait.ts';
 import { workCommands } from './commands/work.ts';
 import { current, explain, resolveConnection } from './context.ts';
@@ -60,6 +61,7 @@ Example:
     deliveryCommands,
     waitCommand,
     ledgerCommands,
+    todoCommand,
     workCommands,
     tmuxCommands,
     adminCommand,

@@ -17,6 +17,7 @@ import { tmuxCommands } from './commands/tmux.ts';
 import { todoCommand } from './commands/todo.ts';
 import { waitCommand } from './commands/wait.ts';
 import { workCommands } from './commands/work.ts';
+import { workspaceCommand } from './commands/workspace.ts';
 import { current, explain, resolveConnection } from './context.ts';
 import { Exit, ExitCode } from './exit-codes.ts';
 
@@ -62,6 +63,7 @@ Example:
     waitCommand,
     ledgerCommands,
     todoCommand,
+    workspaceCommand,
     workCommands,
     tmuxCommands,
     adminCommand,

@@ -9,6 +9,7 @@ import { adminCommand } from './commands/admin.ts';
 import { completionCommand } from './commands/completion.ts';
 import { deliveryCommands } from './commands/delivery.ts';
 import { directoryCommands } from './commands/directory.ts';
+import { goalCommand } from './commands/goal.ts';
 import { helpCommand } from './commands/help.ts';
 import { ledgerCommands } from './commands/ledger.ts';
 import { mcpCommand } from './commands/mcp.ts';
@@ -64,6 +65,7 @@ Example:
     ledgerCommands,
     todoCommand,
     workspaceCommand,
+    goalCommand,
     workCommands,
     tmuxCommands,
     adminCommand,

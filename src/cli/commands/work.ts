@@ -1,13 +1,10 @@
-/** goal, frontier, gate, lease, vision: the rest of the goal's work graph. */
+/** frontier, gate, lease, vision: the rest of the goal's work graph. */
 import type { Command } from 'commander';
 import {
   AcquireLeaseDocument,
-  CloseGoalDocument,
   FrontierDocument,
   type GateFieldsFragment,
   GatesDocument,
-  GoalClosureDocument,
-  type GoalClosureReasonFieldsFragment,
   type LeaseFieldsFragment,
   OpenGateDocument,
   ReleaseLeaseDocument,
@@ -16,8 +13,7 @@ import {
   SetVisionDocument,
   VisionsDocument,
 } from '../../client/index.ts';
-import { collect, duration, enumArg, examples, run } from '../context.ts';
-import { Exit, ExitCode } from '../exit-codes.ts';
+import { duration, enumArg, examples, run } from '../context.ts';
 import { failureOf, scopeGapOf } from '../outcomes.ts';
 import { ago, bold, dim, table } from '../output.ts';
 
@@ -27,70 +23,7 @@ const leaseText = (l: LeaseFieldsFragment) =>
 const gateText = (g: GateFieldsFragment) =>
   `${bold(g.id)} ${g.state}${g.decision ? `/${g.decision}` : ''} ${g.scope}: ${g.reason}`;
 
-const reasonLine = (r: GoalClosureReasonFieldsFragment) => `  ${r.kind}: ${r.detail}`;
-
 export function workCommands(program: Command): void {
-  const goal = program
-    .command('goal')
-    .description('the goal: whether it may be closed, closing it');
-  goal
-    .command('closure')
-    .description(
-      'whether the goal may be closed and every reason it may not (completing every todo never closes it)',
-    )
-    .addHelpText(
-      'after',
-      examples('switchboard goal closure', 'switchboard goal closure --json | jq .closable'),
-    )
-    .action(
-      run(async (ctx) => {
-        const goalId = await ctx.goal();
-        const { goalClosure: r } = await ctx.client.request(GoalClosureDocument, { goalId });
-        await ctx.finish(
-          r,
-          () => {
-            if (r.__typename !== 'GoalClosure') return undefined;
-            if (r.closure) return `goal ${r.goalId} is closed: ${r.closure.reason}`;
-            if (r.closable) return `goal ${r.goalId} may be closed (switchboard goal close)`;
-            return [`goal ${r.goalId} may not be closed:`, ...r.reasons.map(reasonLine)].join('\n');
-          },
-          failureOf(r),
-        );
-      }),
-    );
-  goal
-    .command('close')
-    .description('close the goal (ADMIN/STEWARD): refused with every reason while any holds')
-    .option('--ref <ref>', 'acceptance evidence ref (repeatable; at least one)', collect, [])
-    .requiredOption('--reason <text>', 'why it is closed')
-    .addHelpText(
-      'after',
-      examples(
-        'switchboard goal close --ref ci/acceptance.txt --reason "shipped: acceptance green"',
-      ),
-    )
-    .action(
-      run<{ ref: string[]; reason: string }>(async (ctx, o) => {
-        const goalId = await ctx.goal();
-        const { closeGoal: r } = await ctx.client.request(CloseGoalDocument, {
-          input: { goalId, acceptanceRefs: o.ref, reason: o.reason },
-        });
-        await ctx.finish(
-          r,
-          () =>
-            r.__typename === 'GoalClosed'
-              ? `goal ${r.closure.goalId} closed (ledger #${r.closure.ledgerSeq}): ${r.closure.reason}`
-              : undefined,
-          r.__typename === 'GoalClosureRefused'
-            ? new Exit(
-                ExitCode.REFUSED,
-                `refused: goal ${r.goalId} may not be closed: ${r.reasons.map((x) => x.kind).join(', ')}`,
-              )
-            : failureOf(r),
-        );
-      }),
-    );
-
   program
     .command('frontier')
     .description('every live todo with `runnable` and the guards holding it back for an agent')

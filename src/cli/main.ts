@@ -9,6 +9,7 @@ import { adminCommand } from './commands/admin.ts';
 import { completionCommand } from './commands/completion.ts';
 import { deliveryCommands } from './commands/delivery.ts';
 import { directoryCommands } from './commands/directory.ts';
+import { frontierCommand } from './commands/frontier.ts';
 import { goalCommand } from './commands/goal.ts';
 import { helpCommand } from './commands/help.ts';
 import { ledgerCommands } from './commands/ledger.ts';
@@ -66,6 +67,7 @@ Example:
     todoCommand,
     workspaceCommand,
     goalCommand,
+    frontierCommand,
     workCommands,
     tmuxCommands,
     adminCommand,

@@ -1,8 +1,7 @@
-/** frontier, gate, lease, vision: the rest of the goal's work graph. */
+/** gate, lease, vision: the rest of the goal's work graph. */
 import type { Command } from 'commander';
 import {
   AcquireLeaseDocument,
-  FrontierDocument,
   type GateFieldsFragment,
   GatesDocument,
   type LeaseFieldsFragment,
@@ -24,50 +23,6 @@ const gateText = (g: GateFieldsFragment) =>
   `${bold(g.id)} ${g.state}${g.decision ? `/${g.decision}` : ''} ${g.scope}: ${g.reason}`;
 
 export function workCommands(program: Command): void {
-  program
-    .command('frontier')
-    .description('every live todo with `runnable` and the guards holding it back for an agent')
-    .option('--agent <id>', 'the agent (a PEER: itself by default)')
-    .addHelpText(
-      'after',
-      examples(
-        'switchboard frontier',
-        'switchboard frontier --json | jq ".rows[] | select(.runnable)"',
-      ),
-    )
-    .action(
-      run<{ agent?: string }>(async (ctx, o) => {
-        const goalId = await ctx.goal();
-        const { frontier } = await ctx.client.request(FrontierDocument, {
-          goalId,
-          agentId: o.agent,
-        });
-        await ctx.finish(
-          frontier,
-          async () => {
-            if (frontier.__typename !== 'Frontier') return undefined;
-            return [
-              await table(
-                ['todo', 'runnable', 'status', 'priority', 'guards', 'title'],
-                frontier.rows.map((r) => [
-                  r.todo.id,
-                  r.runnable ? 'yes' : dim('no'),
-                  r.todo.status,
-                  r.todo.priority,
-                  r.guards.map((g) => `${g.kind}: ${g.detail}`).join('; ') || null,
-                  r.todo.title,
-                ]),
-              ),
-              dim(
-                `${frontier.runnableCount} runnable of ${frontier.rows.length} for ${frontier.agentId}`,
-              ),
-            ].join('\n');
-          },
-          failureOf(frontier),
-        );
-      }),
-    );
-
   const gate = program.command('gate').description('decision gates: list, open, resolve');
   gate
     .command('list')

@@ -10,6 +10,7 @@ import { completionCommand } from './commands/completion.ts';
 import { deliveryCommands } from './commands/delivery.ts';
 import { directoryCommands } from './commands/directory.ts';
 import { frontierCommand } from './commands/frontier.ts';
+import { gateCommand } from './commands/gate.ts';
 import { goalCommand } from './commands/goal.ts';
 import { helpCommand } from './commands/help.ts';
 import { ledgerCommands } from './commands/ledger.ts';
@@ -68,6 +69,7 @@ Example:
     workspaceCommand,
     goalCommand,
     frontierCommand,
+    gateCommand,
     workCommands,
     tmuxCommands,
     adminCommand,

@@ -1,135 +1,21 @@
-/** gate, lease, vision: the rest of the goal's work graph. */
+/** lease, vision: the rest of the goal's work graph. */
 import type { Command } from 'commander';
 import {
   AcquireLeaseDocument,
-  type GateFieldsFragment,
-  GatesDocument,
   type LeaseFieldsFragment,
-  OpenGateDocument,
   ReleaseLeaseDocument,
   RenewLeaseDocument,
-  ResolveGateDocument,
   SetVisionDocument,
   VisionsDocument,
 } from '../../client/index.ts';
-import { duration, enumArg, examples, run } from '../context.ts';
+import { duration, examples, run } from '../context.ts';
 import { failureOf, scopeGapOf } from '../outcomes.ts';
-import { ago, bold, dim, table } from '../output.ts';
+import { ago, dim, table } from '../output.ts';
 
 const leaseText = (l: LeaseFieldsFragment) =>
   `lease ${l.state} on ${l.todoId} by ${l.holder ?? '—'}, fence ${l.fence}${l.expiresAt ? `, expires ${ago(l.expiresAt)}` : ''}`;
 
-const gateText = (g: GateFieldsFragment) =>
-  `${bold(g.id)} ${g.state}${g.decision ? `/${g.decision}` : ''} ${g.scope}: ${g.reason}`;
-
 export function workCommands(program: Command): void {
-  const gate = program.command('gate').description('decision gates: list, open, resolve');
-  gate
-    .command('list')
-    .description("the goal's gates with their state now")
-    .addHelpText('after', examples('switchboard gate list'))
-    .action(
-      run(async (ctx) => {
-        const goalId = await ctx.goal();
-        const { gates } = await ctx.client.request(GatesDocument, { goalId });
-        await ctx.finish(
-          gates,
-          async () =>
-            gates.rows.length === 0
-              ? dim('no gates')
-              : table(
-                  ['id', 'state', 'scope', 'reason', 'opened', 'expires'],
-                  gates.rows.map((g) => [
-                    g.id,
-                    `${g.state}${g.decision ? `/${g.decision}` : ''}`,
-                    g.scope,
-                    g.reason,
-                    ago(g.openedAt),
-                    g.expiresAt ? ago(g.expiresAt) : null,
-                  ]),
-                ),
-          scopeGapOf(gates),
-        );
-      }),
-    );
-  gate
-    .command('open')
-    .description('open a gate: ask for a decision on a scope')
-    .requiredOption(
-      '--kind <kind>',
-      'direction, private_read, production, public_claim, resource, write_scope',
-      enumArg([
-        'DIRECTION',
-        'PRIVATE_READ',
-        'PRODUCTION',
-        'PUBLIC_CLAIM',
-        'RESOURCE',
-        'WRITE_SCOPE',
-      ]),
-    )
-    .requiredOption(
-      '--granularity <g>',
-      'action, lane, goal, project, global',
-      enumArg(['ACTION', 'LANE', 'GOAL', 'PROJECT', 'GLOBAL']),
-    )
-    .requiredOption('--key <scopeKey>', 'scope key (lane/action)')
-    .requiredOption('--reason <text>', 'the question')
-    .option('--expires <time>', 'ISO time after which it covers nothing')
-    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
-    .addHelpText(
-      'after',
-      examples(
-        'switchboard gate open --kind production --granularity lane --key deploy --reason "ship v2?"',
-      ),
-    )
-    .action(
-      run<{
-        kind: string;
-        granularity: string;
-        key: string;
-        reason: string;
-        expires?: string;
-        agent?: string;
-      }>(async (ctx, o) => {
-        const goalId = await ctx.goal();
-        const { openGate } = await ctx.client.request(OpenGateDocument, {
-          input: {
-            goalId,
-            kind: o.kind as 'PRODUCTION',
-            granularity: o.granularity as 'LANE',
-            scopeKey: o.key,
-            reason: o.reason,
-            expiresAt: o.expires,
-            agentId: o.agent,
-          },
-        });
-        await ctx.finish(
-          openGate,
-          () => (openGate.__typename === 'Gate' ? gateText(openGate) : undefined),
-          failureOf(openGate),
-        );
-      }),
-    );
-  gate
-    .command('resolve <id>')
-    .description('decide a gate (ADMIN or STEWARD only)')
-    .requiredOption('--decision <d>', 'granted or denied', enumArg(['GRANTED', 'DENIED']))
-    .option('--note <text>', 'a note')
-    .addHelpText('after', examples('switchboard gate resolve g-1 --decision granted --note "go"'))
-    .action(
-      run<{ decision: string; note?: string }, [string]>(async (ctx, o, id) => {
-        const goalId = await ctx.goal();
-        const { resolveGate: r } = await ctx.client.request(ResolveGateDocument, {
-          input: { goalId, gateId: id, decision: o.decision as 'GRANTED', note: o.note },
-        });
-        await ctx.finish(
-          r,
-          () => (r.__typename === 'Gate' ? gateText(r) : undefined),
-          failureOf(r),
-        );
-      }),
-    );
-
   const lease = program
     .command('lease')
     .description('occupancy leases with fence tokens: acquire, renew, release');

@@ -13,6 +13,7 @@ import { frontierCommand } from './commands/frontier.ts';
 import { gateCommand } from './commands/gate.ts';
 import { goalCommand } from './commands/goal.ts';
 import { helpCommand } from './commands/help.ts';
+import { leaseCommand } from './commands/lease.ts';
 import { ledgerCommands } from './commands/ledger.ts';
 import { mcpCommand } from './commands/mcp.ts';
 import { sessionCommands } from './commands/session.ts';
@@ -70,6 +71,7 @@ Example:
     goalCommand,
     frontierCommand,
     gateCommand,
+    leaseCommand,
     workCommands,
     tmuxCommands,
     adminCommand,

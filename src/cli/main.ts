@@ -19,8 +19,8 @@ import { mcpCommand } from './commands/mcp.ts';
 import { sessionCommands } from './commands/session.ts';
 import { tmuxCommands } from './commands/tmux.ts';
 import { todoCommand } from './commands/todo.ts';
+import { visionCommand } from './commands/vision.ts';
 import { waitCommand } from './commands/wait.ts';
-import { workCommands } from './commands/work.ts';
 import { workspaceCommand } from './commands/workspace.ts';
 import { current, explain, resolveConnection } from './context.ts';
 import { Exit, ExitCode } from './exit-codes.ts';
@@ -72,7 +72,7 @@ Example:
     frontierCommand,
     gateCommand,
     leaseCommand,
-    workCommands,
+    visionCommand,
     tmuxCommands,
     adminCommand,
     mcpCommand,

@@ -5,7 +5,7 @@ import { examples, run } from '../context.ts';
 import { failureOf, scopeGapOf } from '../outcomes.ts';
 import { ago, dim, table } from '../output.ts';
 
-export function workCommands(program: Command): void {
+export function visionCommand(program: Command): void {
   const vision = program.command('vision').description('per-agent vision: show, set');
   vision
     .command('show')

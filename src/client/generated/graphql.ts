@@ -17,32 +17,38 @@ export type AcquireLeaseInput = {
 };
 
 /** Why a row needs attention, from typed state only. Urgency is this order. */
-export type AttentionReason =
+export const AttentionReason = {
   /** An agent's claimed todo needs a decision scope an open gate covers. */
-  | 'BLOCKED_ON_GATE'
+  BlockedOnGate: 'BLOCKED_ON_GATE',
   /** A claim with no advancement for longer than the threshold. */
-  | 'STALE_CLAIM'
+  StaleClaim: 'STALE_CLAIM',
   /** A delivery saw no activity from its recipient inside its window. */
-  | 'STALLED_DELIVERY'
+  StalledDelivery: 'STALLED_DELIVERY',
   /** An open user gate or user action: a person must act. */
-  | 'WAITING_ON_OWNER';
+  WaitingOnOwner: 'WAITING_ON_OWNER'
+} as const;
 
+export type AttentionReason = typeof AttentionReason[keyof typeof AttentionReason];
 /** What a credential lets its holder be. */
-export type CallerKind =
+export const CallerKind = {
   /** An operator: registry writes and credentials; reads everything. */
-  | 'ADMIN'
+  Admin: 'ADMIN',
   /** A registered agent: its goal plus goals delegated to it. */
-  | 'PEER'
+  Peer: 'PEER',
   /** A presence provider: reports for its goals, reads nothing else. */
-  | 'PROVIDER'
+  Provider: 'PROVIDER',
   /** The agent a person talks to: the goals bound to its channel. */
-  | 'STEWARD';
+  Steward: 'STEWARD'
+} as const;
 
+export type CallerKind = typeof CallerKind[keyof typeof CallerKind];
 /** What a claim overlaps. A warning: the claim was made all the same. */
-export type ClaimWarningKind =
+export const ClaimWarningKind = {
   /** Another agent claims a live todo of the same repository whose write scope overlaps this todo's. */
-  | 'WRITE_SCOPE_CONFLICT';
+  WriteScopeConflict: 'WRITE_SCOPE_CONFLICT'
+} as const;
 
+export type ClaimWarningKind = typeof ClaimWarningKind[keyof typeof ClaimWarningKind];
 /** Closes a goal once nothing holds it open. */
 export type CloseGoalInput = {
   /** Relative refs to the acceptance evidence (1 to 20). */
@@ -80,21 +86,25 @@ export type CompleteTodoInput = {
 };
 
 /** Who owns the work created to continue a todo (its successor or replacement). */
-export type ContinuationPolicy =
+export const ContinuationPolicy = {
   /** The new todo is left unclaimed for any qualified peer. The default. */
-  | 'INDEPENDENT_HANDOFF'
+  IndependentHandoff: 'INDEPENDENT_HANDOFF',
   /** The same agent does a bounded follow-up: the new todo is claimed by it. */
-  | 'SAME_AGENT_NON_DELIVERY';
+  SameAgentNonDelivery: 'SAME_AGENT_NON_DELIVERY'
+} as const;
 
+export type ContinuationPolicy = typeof ContinuationPolicy[keyof typeof ContinuationPolicy];
 /** Why presence reads UNKNOWN. */
-export type CoverageGap =
+export const CoverageGap = {
   /** No report within the provider's declared presence TTL. */
-  | 'PRESENCE_TTL_EXPIRED'
+  PresenceTtlExpired: 'PRESENCE_TTL_EXPIRED',
   /** The provider itself reported UNKNOWN. */
-  | 'PROVIDER_CANNOT_CLASSIFY'
+  ProviderCannotClassify: 'PROVIDER_CANNOT_CLASSIFY',
   /** Reported by an earlier instance of a provider that has since re-registered. */
-  | 'PROVIDER_RESTARTED';
+  ProviderRestarted: 'PROVIDER_RESTARTED'
+} as const;
 
+export type CoverageGap = typeof CoverageGap[keyof typeof CoverageGap];
 /** A new goal. */
 export type CreateGoalInput = {
   /** 1-64 letters, digits, ".", "_" or "-". */
@@ -196,152 +206,182 @@ export type DeliverInput = {
 };
 
 /** Which of an agent's deliveries: addressed to it, sent by it, or both. */
-export type DeliveryDirection =
+export const DeliveryDirection = {
   /** Either. */
-  | 'BOTH'
+  Both: 'BOTH',
   /** Sent by the agent (as a PEER of this goal). Deliveries from a steward or admin are never FROM an agent. */
-  | 'FROM'
+  From: 'FROM',
   /** Addressed to the agent (its inbox), whoever sent them. */
-  | 'TO';
+  To: 'TO'
+} as const;
 
+export type DeliveryDirection = typeof DeliveryDirection[keyof typeof DeliveryDirection];
 /** A field of a delivery request, as the sender passed it. */
-export type DeliveryField =
+export const DeliveryField = {
   /** `body`. */
-  | 'BODY'
+  Body: 'BODY',
   /** `kind`. */
-  | 'KIND'
+  Kind: 'KIND',
   /** `replyTo`. */
-  | 'REPLY_TO'
+  ReplyTo: 'REPLY_TO',
   /** `subject` (trimmed). */
-  | 'SUBJECT'
+  Subject: 'SUBJECT',
   /** `threadId` as passed (not as derived). */
-  | 'THREAD_ID'
+  ThreadId: 'THREAD_ID',
   /** `to` (null when the roster chose the target). */
-  | 'TO'
+  To: 'TO',
   /** `todoId`. */
-  | 'TODO_ID';
+  TodoId: 'TODO_ID'
+} as const;
 
+export type DeliveryField = typeof DeliveryField[keyof typeof DeliveryField];
 /** What the sender hands over. Neither kind is a work edit, a claim or an order. */
-export type DeliveryKind =
+export const DeliveryKind = {
   /** Information the recipient may use. Not a request for a reply. */
-  | 'CONTEXT'
+  Context: 'CONTEXT',
   /** Asks the recipient to do or answer something. Not an assignment: it grants nothing. */
-  | 'REQUEST';
+  Request: 'REQUEST'
+} as const;
 
+export type DeliveryKind = typeof DeliveryKind[keyof typeof DeliveryKind];
 /** What this delivery cannot tell its sender. */
-export type DeliveryLimitation =
+export const DeliveryLimitation = {
   /** The recipient was not pinned (see pin.state): the outcome stays SUBMITTED. Not a stall: use receipts and replies. */
-  | 'ACTIVITY_NOT_OBSERVABLE';
+  ActivityNotObservable: 'ACTIVITY_NOT_OBSERVABLE'
+} as const;
 
+export type DeliveryLimitation = typeof DeliveryLimitation[keyof typeof DeliveryLimitation];
 /** Why a delivery listing may hold fewer rows than the agent has. */
-export type DeliveryListingLimitation =
+export const DeliveryListingLimitation = {
   /** A PEER asked about another agent: it sees only the deliveries it sent to or received from that agent. The agent's other traffic is not shown, not absent. */
-  | 'ONLY_CALLERS_OWN_DELIVERIES';
+  OnlyCallersOwnDeliveries: 'ONLY_CALLERS_OWN_DELIVERIES'
+} as const;
 
+export type DeliveryListingLimitation = typeof DeliveryListingLimitation[keyof typeof DeliveryListingLimitation];
 /** Why a target was not ready. */
-export type DeliveryNotReadyReason =
+export const DeliveryNotReadyReason = {
   /** No `to`, and the caller roster has neither a primary nor a connected peer: addPeer or name `to`. */
-  | 'NO_CONNECTED_PEER'
+  NoConnectedPeer: 'NO_CONNECTED_PEER',
   /** The agent was retired: no longer a member, it will not read its inbox. */
-  | 'TARGET_RETIRED';
+  TargetRetired: 'TARGET_RETIRED'
+} as const;
 
+export type DeliveryNotReadyReason = typeof DeliveryNotReadyReason[keyof typeof DeliveryNotReadyReason];
 /** Why a notice was not recorded (nothing was written). */
-export type DeliveryNoticeRefusalReason =
+export const DeliveryNoticeRefusalReason = {
   /** This provider last reported the recipient BLOCKED there: a question or approval prompt is never a safe point. */
-  | 'AGENT_BLOCKED'
+  AgentBlocked: 'AGENT_BLOCKED',
   /** A TERMINAL_NOTICE was already recorded for this delivery: a terminal notice is typed at most once per delivery. */
-  | 'ALREADY_NOTIFIED'
+  AlreadyNotified: 'ALREADY_NOTIFIED',
   /** The recipient already resolved the message: there is nothing to tell it. */
-  | 'ALREADY_PROCESSED'
+  AlreadyProcessed: 'ALREADY_PROCESSED',
   /** This provider does not see the delivery's recipient at that location now (no presence row of its current instance, or the occupant ended). */
-  | 'NOT_PROVIDERS_AGENT'
+  NotProvidersAgent: 'NOT_PROVIDERS_AGENT',
   /** No delivery with this id in this goal. */
-  | 'UNKNOWN_DELIVERY';
+  UnknownDelivery: 'UNKNOWN_DELIVERY'
+} as const;
 
+export type DeliveryNoticeRefusalReason = typeof DeliveryNoticeRefusalReason[keyof typeof DeliveryNoticeRefusalReason];
 /** How a recipient was told about a delivery at a safe point. */
-export type DeliveryNoticeVia =
+export const DeliveryNoticeVia = {
   /** The agent's own lifecycle hook handed the message over at a turn boundary (Claude Code's Stop hook answering `decision: block` with the message), through its provider. */
-  | 'LIFECYCLE_HOOK'
+  LifecycleHook: 'LIFECYCLE_HOOK',
   /** The terminal provider typed a one-line notice ("N unread messages — run `switchboard next`") at an idle prompt with an empty input line. */
-  | 'TERMINAL_NOTICE';
+  TerminalNotice: 'TERMINAL_NOTICE'
+} as const;
 
+export type DeliveryNoticeVia = typeof DeliveryNoticeVia[keyof typeof DeliveryNoticeVia];
 /** What is known about a delivery after submission. None of these says the request was done, or that the recipient read it (see receipt). */
-export type DeliveryOutcome =
+export const DeliveryOutcome = {
   /** The pinned occupant went WORKING or BLOCKED after submission, before the deadline. The weaker-but-real signal: not proof it is working on this request. */
-  | 'ACTIVITY_OBSERVED'
+  ActivityObserved: 'ACTIVITY_OBSERVED',
   /** The sender's timeout elapsed with no activity observed. Not proof of non-delivery: the message stays in the inbox, and nothing resends it. */
-  | 'EXPIRED'
+  Expired: 'EXPIRED',
   /** No activity within the activity window. An observation, not the end: later activity before the deadline still upgrades it. Not proof the request was lost: inspect before repeating it. */
-  | 'STALLED'
+  Stalled: 'STALLED',
   /** Durably written, in order, to the recipient inbox. Not execution: nothing is known of the recipient yet (or, with limitation ACTIVITY_NOT_OBSERVABLE, ever will be). */
-  | 'SUBMITTED'
+  Submitted: 'SUBMITTED',
   /** The pinned occupant disappeared (see reason). Not a refusal: the message stays in the inbox for whoever is the agent later. */
-  | 'UNREACHABLE';
+  Unreachable: 'UNREACHABLE'
+} as const;
 
+export type DeliveryOutcome = typeof DeliveryOutcome[keyof typeof DeliveryOutcome];
 /** How the pinned occupant disappeared (UNREACHABLE only). */
-export type DeliveryOutcomeReason =
+export const DeliveryOutcomeReason = {
   /** The provider reported the pinned occupant UNREACHABLE. */
-  | 'LIVENESS_UNREACHABLE'
+  LivenessUnreachable: 'LIVENESS_UNREACHABLE',
   /** Another occupant appeared at the pinned location. A replacement is never the target. */
-  | 'PINNED_OCCUPANT_REPLACED'
+  PinnedOccupantReplaced: 'PINNED_OCCUPANT_REPLACED',
   /** The provider reported the pinned occupant gone. */
-  | 'PRESENCE_ENDED';
+  PresenceEnded: 'PRESENCE_ENDED'
+} as const;
 
+export type DeliveryOutcomeReason = typeof DeliveryOutcomeReason[keyof typeof DeliveryOutcomeReason];
 /** Whether the recipient could be pinned at submission, so activity can be observed. */
-export type DeliveryPinState =
+export const DeliveryPinState = {
   /** No provider saw the recipient at submission. Not absence: it is still a delivery target. */
-  | 'NO_PRESENCE_AT_SUBMISSION'
+  NoPresenceAtSubmission: 'NO_PRESENCE_AT_SUBMISSION',
   /** No presence provider reports for this goal. */
-  | 'NO_PROVIDER'
+  NoProvider: 'NO_PROVIDER',
   /** Pinned to its current location and occupant, with a baseline. */
-  | 'PINNED'
+  Pinned: 'PINNED',
   /** The recipient's provider does not declare pinned-wait support, so no change can be trusted. */
-  | 'PROVIDER_WITHOUT_PINNED_WAITS';
+  ProviderWithoutPinnedWaits: 'PROVIDER_WITHOUT_PINNED_WAITS'
+} as const;
 
+export type DeliveryPinState = typeof DeliveryPinState[keyof typeof DeliveryPinState];
 /** Why a delivery was refused before anything was written (no row, no event). */
-export type DeliveryRefusalReason =
+export const DeliveryRefusalReason = {
   /** The recipient is at a question or approval gate (presence BLOCKED). Resolving that gate is its owner's, not the sender's. */
-  | 'AGENT_BLOCKED'
+  AgentBlocked: 'AGENT_BLOCKED',
   /** No `to`, no primary peer, and several connected peers: name one of `choices`. Never a guess. */
-  | 'AMBIGUOUS_TARGET'
+  AmbiguousTarget: 'AMBIGUOUS_TARGET',
   /** The target cannot receive now (see notReadyReason). */
-  | 'NOT_READY'
+  NotReady: 'NOT_READY',
   /** The goal is not in the caller's scope (see scopeGap); says nothing about its existence. */
-  | 'SCOPE_GAP'
+  ScopeGap: 'SCOPE_GAP',
   /** No agent with that id was ever registered to the goal. */
-  | 'UNKNOWN_TARGET';
+  UnknownTarget: 'UNKNOWN_TARGET'
+} as const;
 
+export type DeliveryRefusalReason = typeof DeliveryRefusalReason[keyof typeof DeliveryRefusalReason];
 /** What a directory packet cannot tell, stated instead of implied. */
-export type DirectoryLimitation =
+export const DirectoryLimitation = {
   /** The caller is not an agent of this goal, so nothing is relative to a caller identity. */
-  | 'CALLER_IDENTITY_NOT_SUPPLIED'
+  CallerIdentityNotSupplied: 'CALLER_IDENTITY_NOT_SUPPLIED',
   /** Lease state could not be read (not emitted while leases are projected). */
-  | 'LEASE_STATE_NOT_PROJECTED'
+  LeaseStateNotProjected: 'LEASE_STATE_NOT_PROJECTED',
   /** Presence annotates rows; it is not evidence of progress. */
-  | 'PRESENCE_IS_ADVISORY'
+  PresenceIsAdvisory: 'PRESENCE_IS_ADVISORY',
   /** No provider reports for this goal: no row has presence, which says nothing about whether agents run. */
-  | 'PRESENCE_PROVIDER_UNAVAILABLE'
+  PresenceProviderUnavailable: 'PRESENCE_PROVIDER_UNAVAILABLE',
   /** Some presence was reported by a provider instance that has since restarted. */
-  | 'PRESENCE_STALE_AFTER_PROVIDER_RESTART'
+  PresenceStaleAfterProviderRestart: 'PRESENCE_STALE_AFTER_PROVIDER_RESTART',
   /** More agents than `limit`: see omittedRowCount. Not a complete listing. */
-  | 'ROWS_TRUNCATED_AT_CAP';
+  RowsTruncatedAtCap: 'ROWS_TRUNCATED_AT_CAP'
+} as const;
 
+export type DirectoryLimitation = typeof DirectoryLimitation[keyof typeof DirectoryLimitation];
 /** What a discovery answer cannot contain, stated rather than implied. */
-export type DiscoveryLimitation =
+export const DiscoveryLimitation = {
   /** Presence annotates; it never creates, connects or ranks an agent. */
-  | 'PRESENCE_IS_ADVISORY'
+  PresenceIsAdvisory: 'PRESENCE_IS_ADVISORY',
   /** No provider reports for this goal: freshness is UNKNOWN for all. */
-  | 'PRESENCE_PROVIDER_UNAVAILABLE';
+  PresenceProviderUnavailable: 'PRESENCE_PROVIDER_UNAVAILABLE'
+} as const;
 
+export type DiscoveryLimitation = typeof DiscoveryLimitation[keyof typeof DiscoveryLimitation];
 /** Where the caller could know an agent from. None of these connects or trusts it. */
-export type DiscoverySource =
+export const DiscoverySource = {
   /** The caller exchanged a delivery with it in this goal. */
-  | 'MESSAGE'
+  Message: 'MESSAGE',
   /** A provider has reported it (now or before). Advisory. */
-  | 'PRESENCE'
+  Presence: 'PRESENCE',
   /** Registered to the goal (always present: the registry is the identity). */
-  | 'REGISTRY';
+  Registry: 'REGISTRY'
+} as const;
 
+export type DiscoverySource = typeof DiscoverySource[keyof typeof DiscoverySource];
 /** The occupant of a location is gone. */
 export type EndPresenceInput = {
   /** The agent. */
@@ -357,149 +397,173 @@ export type EndPresenceInput = {
 };
 
 /** How fresh an evidence ref was when the work was handed off. */
-export type EvidenceFreshness =
+export const EvidenceFreshness = {
   /** Recorded at or after the sender declared the workspace (revision) it handed off from. */
-  | 'FRESH'
+  Fresh: 'FRESH',
   /** Recorded before the sender declared that workspace: it may not hold for the revision handed off; validate again. */
-  | 'STALE'
+  Stale: 'STALE',
   /** The sender declared no workspace, so the revision it held cannot be compared. */
-  | 'UNKNOWN';
+  Unknown: 'UNKNOWN'
+} as const;
 
+export type EvidenceFreshness = typeof EvidenceFreshness[keyof typeof EvidenceFreshness];
 /** How current what is known of an agent is. Never a statement about its work. */
-export type Freshness =
+export const Freshness = {
   /** A provider reports it now, within its TTL. */
-  | 'FRESH'
+  Fresh: 'FRESH',
   /** What is known is old or ended (see staleReason). Not gone: it may still read its inbox. */
-  | 'STALE'
+  Stale: 'STALE',
   /** No provider sees it (or cannot classify it). Not absence. */
-  | 'UNKNOWN';
+  Unknown: 'UNKNOWN'
+} as const;
 
+export type Freshness = typeof Freshness[keyof typeof Freshness];
 /** Why a live todo is not runnable for an agent. Guards are listed in this order, which is the order they are checked. */
-export type FrontierGuardKind =
+export const FrontierGuardKind = {
   /** The agent has not declared the capability the todo requires. */
-  | 'CAPABILITY'
+  Capability: 'CAPABILITY',
   /** Another agent claims it (the owner is named). */
-  | 'CLAIMED_BY_OTHER'
+  ClaimedByOther: 'CLAIMED_BY_OTHER',
   /** An open (or denied) gate covers a decision scope the todo requires. Priority never bypasses it; a claim or a lease does not either. */
-  | 'DECISION_SCOPE'
+  DecisionScope: 'DECISION_SCOPE',
   /** A todo in `dependsOn` is not done (following supersede lineage to its replacement). */
-  | 'DEPENDENCY'
+  Dependency: 'DEPENDENCY',
   /** Another agent holds an active lease on it. */
-  | 'LEASE_HELD'
+  LeaseHeld: 'LEASE_HELD',
   /** A `resumeWhen` condition does not hold yet. */
-  | 'RESUME_CONDITION'
+  ResumeCondition: 'RESUME_CONDITION',
   /** Deferred and its resume condition now holds: it may be out of date; replan, then resume or supersede it. */
-  | 'STALE'
+  Stale: 'STALE',
   /** A repository-writing todo (a taskRepository and a write scope) and the agent's declared workspace does not do: none declared, another repository, or the canonical checkout (see `workspaceReason`). Independent of DECISION_SCOPE and CAPABILITY: none implies another. */
-  | 'WORKSPACE'
+  Workspace: 'WORKSPACE',
   /** Another agent claims a live todo of the same repository whose write scope overlaps this one (one guard per such agent, naming its earliest such claim). Of two overlapping claimed todos only the later claim is held back. A claim is not a lock: this is the frontier saying the two should not run at once. */
-  | 'WRITE_SCOPE_CONFLICT';
+  WriteScopeConflict: 'WRITE_SCOPE_CONFLICT'
+} as const;
 
+export type FrontierGuardKind = typeof FrontierGuardKind[keyof typeof FrontierGuardKind];
 /** Why a gate applies to a todo. */
-export type GateApplication =
+export const GateApplication = {
   /** The gate covers a decision scope the todo requires. */
-  | 'COVERS_REQUIRED_SCOPE'
+  CoversRequiredScope: 'COVERS_REQUIRED_SCOPE',
   /** A `gate_resolved:` condition of the todo names the gate. */
-  | 'RESUME_CONDITION';
+  ResumeCondition: 'RESUME_CONDITION'
+} as const;
 
+export type GateApplication = typeof GateApplication[keyof typeof GateApplication];
 /** The decision on a gate. */
-export type GateDecision =
+export const GateDecision = {
   /** Refused: the gate keeps covering its scope (until it expires); covered work must be superseded or closed. */
-  | 'DENIED'
+  Denied: 'DENIED',
   /** Authorized: the gate covers nothing any more. */
-  | 'GRANTED';
+  Granted: 'GRANTED'
+} as const;
 
+export type GateDecision = typeof GateDecision[keyof typeof GateDecision];
 /** How much a decision scope spans, narrowest first. A gate covers a required scope of its kind when: ACTION — the same ACTION key; LANE — the same LANE key, or an ACTION key inside the lane (`<lane>/…`); GOAL, PROJECT, GLOBAL — every scope of the kind in the goal (a gate never reaches another goal). A narrower gate never covers a broader requirement. */
-export type GateGranularity =
+export const GateGranularity = {
   /** One operation, named by its key. */
-  | 'ACTION'
+  Action: 'ACTION',
   /** Asked globally; within Switchboard it covers the goal. */
-  | 'GLOBAL'
+  Global: 'GLOBAL',
   /** Everything of this kind in the goal. */
-  | 'GOAL'
+  Goal: 'GOAL',
   /** A stream of work; its actions have keys `<lane>/<action>`. */
-  | 'LANE'
+  Lane: 'LANE',
   /** Asked project-wide; within Switchboard it covers the goal. */
-  | 'PROJECT';
+  Project: 'PROJECT'
+} as const;
 
+export type GateGranularity = typeof GateGranularity[keyof typeof GateGranularity];
 /** What kind of authority a gate asks for (the first part of a decision scope). */
-export type GateKind =
+export const GateKind = {
   /** Choosing the direction of the work. */
-  | 'DIRECTION'
+  Direction: 'DIRECTION',
   /** Reading private material. */
-  | 'PRIVATE_READ'
+  PrivateRead: 'PRIVATE_READ',
   /** Touching production. */
-  | 'PRODUCTION'
+  Production: 'PRODUCTION',
   /** Saying something in public (publishing, announcing). */
-  | 'PUBLIC_CLAIM'
+  PublicClaim: 'PUBLIC_CLAIM',
   /** Spending a resource (money, quota, hardware). */
-  | 'RESOURCE'
+  Resource: 'RESOURCE',
   /** Writing outside the agreed write scope. */
-  | 'WRITE_SCOPE';
+  WriteScope: 'WRITE_SCOPE'
+} as const;
 
+export type GateKind = typeof GateKind[keyof typeof GateKind];
 /** A gate now, computed from its decision and expiry at read time. */
-export type GateState =
+export const GateState = {
   /** Denied; still covers its scope. */
-  | 'DENIED'
+  Denied: 'DENIED',
   /** Past `expiresAt`: covers nothing, whatever the decision. */
-  | 'EXPIRED'
+  Expired: 'EXPIRED',
   /** Granted; covers nothing. */
-  | 'GRANTED'
+  Granted: 'GRANTED',
   /** Waiting for a decision; covers its scope. */
-  | 'OPEN';
+  Open: 'OPEN'
+} as const;
 
+export type GateState = typeof GateState[keyof typeof GateState];
 /** What a goal-level row changes. Goal-level rows appear in every agent's ledger of the goal; they are marked at write (global gates by the gateway, the rest by an ADMIN or STEWARD) and never inferred at read. */
-export type GoalChange =
+export const GoalChange = {
   /** What counts as done for the goal changed. */
-  | 'ACCEPTANCE'
+  Acceptance: 'ACCEPTANCE',
   /** A GOAL, PROJECT or GLOBAL gate opened or was decided. */
-  | 'GLOBAL_GATE'
+  GlobalGate: 'GLOBAL_GATE',
   /** The goal's active next action changed. */
-  | 'NEXT_ACTION'
+  NextAction: 'NEXT_ACTION',
   /** Agents of the goal must replan (read their ledger, then checkpoint). */
-  | 'REPLAN_OBLIGATION'
+  ReplanObligation: 'REPLAN_OBLIGATION',
   /** The goal's route (direction, order of lanes) changed. */
-  | 'ROUTE';
+  Route: 'ROUTE'
+} as const;
 
+export type GoalChange = typeof GoalChange[keyof typeof GoalChange];
 /** Why a goal may not be closed. goalClosure lists every reason that holds. */
-export type GoalClosureReasonKind =
+export const GoalClosureReasonKind = {
   /** The goal is closed already (see `closure`). */
-  | 'ALREADY_CLOSED'
+  AlreadyClosed: 'ALREADY_CLOSED',
   /** A todo was closed with no follow-up and records no reason for it (`todoId`). */
-  | 'CLOSED_WITHOUT_REASON'
+  ClosedWithoutReason: 'CLOSED_WITHOUT_REASON',
   /** An advancement todo is still OPEN or DEFERRED (`todoId`). */
-  | 'LIVE_ADVANCEMENT_TODO'
+  LiveAdvancementTodo: 'LIVE_ADVANCEMENT_TODO',
   /** A user gate, user action or blocker todo is still OPEN or DEFERRED (`todoId`). */
-  | 'LIVE_TODO'
+  LiveTodo: 'LIVE_TODO',
   /** A continuous monitor is live (open: due now; deferred: due again when its condition holds). Close it with no follow-up when monitoring ends. */
-  | 'MONITOR_DUE'
+  MonitorDue: 'MONITOR_DUE',
   /** No acceptance evidence is recorded: a goal-level ACCEPTANCE ledger row citing evidence refs (recordEvent by an ADMIN or STEWARD). */
-  | 'NO_ACCEPTANCE_EVIDENCE'
+  NoAcceptanceEvidence: 'NO_ACCEPTANCE_EVIDENCE',
   /** A successor (created on completion) or a replacement (of a superseded todo) is still live (`todoId`). */
-  | 'PENDING_CONTINUATION'
+  PendingContinuation: 'PENDING_CONTINUATION',
   /** An active agent owes a digest-checked replan checkpoint (`agentId`, `obligations`): see replanObligations. */
-  | 'REPLAN_OWED'
+  ReplanOwed: 'REPLAN_OWED',
   /** A gate is open: undecided and not expired (`gateId`). */
-  | 'UNRESOLVED_GATE';
+  UnresolvedGate: 'UNRESOLVED_GATE'
+} as const;
 
+export type GoalClosureReasonKind = typeof GoalClosureReasonKind[keyof typeof GoalClosureReasonKind];
 /** Why a handoff was refused. Nothing was written. */
-export type HandoffRefusalReason =
+export const HandoffRefusalReason = {
   /** The CONTEXT delivery to the receiver was refused (`delivery` says why, e.g. AGENT_BLOCKED). */
-  | 'DELIVERY_REFUSED'
+  DeliveryRefused: 'DELIVERY_REFUSED',
   /** The receiver has not declared the capability the todo requires (`capability`). */
-  | 'RECEIVER_LACKS_CAPABILITY'
+  ReceiverLacksCapability: 'RECEIVER_LACKS_CAPABILITY',
   /** `to` names no active agent of the goal. */
-  | 'UNKNOWN_RECEIVER';
+  UnknownReceiver: 'UNKNOWN_RECEIVER'
+} as const;
 
+export type HandoffRefusalReason = typeof HandoffRefusalReason[keyof typeof HandoffRefusalReason];
 /** Whether a handoff is pending for an agent, judged from the ledger's rows alone. Not proof that anyone took or acted on the work. */
-export type HandoffState =
+export const HandoffState = {
   /** A handoff to it is newer than its latest material row: it received work and has not recorded acting on it. */
-  | 'INCOMING'
+  Incoming: 'INCOMING',
   /** No pending handoff: none names it, or it recorded material work after the latest one. */
-  | 'NONE'
+  None: 'NONE',
   /** Its latest material row is a handoff it made to another agent: it has handed work off and done nothing material since. */
-  | 'OUTGOING';
+  Outgoing: 'OUTGOING'
+} as const;
 
+export type HandoffState = typeof HandoffState[keyof typeof HandoffState];
 /** A bounded handoff: enough for the receiver to reconstruct the work without a transcript. */
 export type HandoffTodoInput = {
   /** ADMIN/STEWARD: the agent handing off. A PEER hands off as itself. */
@@ -537,89 +601,101 @@ export type IssueCredentialInput = {
 };
 
 /** A lease now, computed from its expiry at read time (no background job). */
-export type LeaseState =
+export const LeaseState = {
   /** Held and not expired. */
-  | 'ACTIVE'
+  Active: 'ACTIVE',
   /** Past its expiry: anyone may acquire a new one (a takeover); its holder may still renew while nobody has. */
-  | 'EXPIRED'
+  Expired: 'EXPIRED',
   /** No lease: never taken, released, or cleared when the todo left the frontier. */
-  | 'NONE';
+  None: 'NONE'
+} as const;
 
+export type LeaseState = typeof LeaseState[keyof typeof LeaseState];
 /** What a ledger row records. A kind, not a verdict: the row says what was observed. */
-export type LedgerEventKind =
+export const LedgerEventKind = {
   /** Something an agent cannot get past without help. Not a todo status. */
-  | 'BLOCKER'
+  Blocker: 'BLOCKER',
   /** A delivery to or from the agent, written only by deliveries (not yet wired). */
-  | 'DELIVERY'
+  Delivery: 'DELIVERY',
   /** An external fact (a pull request merged in a repository), written only by recordExternalEvent. What the recorder says it observed; Switchboard does not check the forge. */
-  | 'EXTERNAL_EVENT'
+  ExternalEvent: 'EXTERNAL_EVENT',
   /** A gate opened or was decided (openGate/resolveGate), or a host observed one. Not the decision itself: read `gates`. */
-  | 'GATE'
+  Gate: 'GATE',
   /** The goal was closed, written only by closeGoal once goalClosure found no reason against it; its evidence refs are the acceptance refs cited. */
-  | 'GOAL_CLOSED'
+  GoalClosed: 'GOAL_CLOSED',
   /** Work handed from `agentId` to `relatedAgentId`. Records the intent; not proof the other agent took it. */
-  | 'HANDOFF'
+  Handoff: 'HANDOFF',
   /** A change of a projected state (status, frontier, route) worth replanning on. */
-  | 'PROJECTION'
+  Projection: 'PROJECTION',
   /** A host decided whether an agent lane should act now. Not an assignment. */
-  | 'QUOTA_SHOULD_RUN'
+  QuotaShouldRun: 'QUOTA_SHOULD_RUN',
   /** A replan checkpoint, written only by recordReplanCheckpoint after its digest was verified. */
-  | 'REPLAN'
+  Replan: 'REPLAN',
   /** A todo changed (every work-graph transition writes one) or an agent noted progress on it. Not proof the work is good. */
-  | 'TODO_UPDATE'
+  TodoUpdate: 'TODO_UPDATE',
   /** A check ran on some work, with its outcome in `status`. Not a gate decision. */
-  | 'VALIDATION';
+  Validation: 'VALIDATION'
+} as const;
 
+export type LedgerEventKind = typeof LedgerEventKind[keyof typeof LedgerEventKind];
 /** Which path wrote a row. */
-export type LedgerEventSource =
+export const LedgerEventSource = {
   /** Deliveries (not yet wired). */
-  | 'DELIVERY'
+  Delivery: 'DELIVERY',
   /** recordEvent, by an agent or a host (ADMIN/STEWARD). */
-  | 'RECORDED'
+  Recorded: 'RECORDED',
   /** recordReplanCheckpoint, after its digest was verified. */
-  | 'REPLAN_CHECKPOINT'
+  ReplanCheckpoint: 'REPLAN_CHECKPOINT',
   /** A work-graph transition or gate change, in the same transaction as the change. */
-  | 'WORK_GRAPH';
+  WorkGraph: 'WORK_GRAPH'
+} as const;
 
+export type LedgerEventSource = typeof LedgerEventSource[keyof typeof LedgerEventSource];
 /** An action an agent must read its ledger before. */
-export type LedgerReadPurpose =
+export const LedgerReadPurpose = {
   /** Replanning on its own initiative. */
-  | 'AUTONOMOUS_REPLAN'
+  AutonomousReplan: 'AUTONOMOUS_REPLAN',
   /** Handing work to another agent. */
-  | 'HANDOFF'
+  Handoff: 'HANDOFF',
   /** Planning the successor of finished or superseded work. */
-  | 'SUCCESSOR_REPLAN';
+  SuccessorReplan: 'SUCCESSOR_REPLAN'
+} as const;
 
+export type LedgerReadPurpose = typeof LedgerReadPurpose[keyof typeof LedgerReadPurpose];
 /** Why a row is in this agent's ledger: the first scoping rule it meets, in this order. Not a priority. */
-export type LedgerRelevance =
+export const LedgerRelevance = {
   /** It is on a todo the agent claims (any status). */
-  | 'CLAIMED_TODO'
+  ClaimedTodo: 'CLAIMED_TODO',
   /** A goal-level row (see GoalChange), shown to every agent. */
-  | 'GOAL_LEVEL'
+  GoalLevel: 'GOAL_LEVEL',
   /** A handoff from or to the agent. */
-  | 'HANDOFF'
+  Handoff: 'HANDOFF',
   /** It is on an unclaimed live todo in the agent's lane (a writeScope under a path word of its vision roleScope). */
-  | 'LANE_TODO'
+  LaneTodo: 'LANE_TODO',
   /** A material row that changes the agent's next action: on a todo its live work depends on or waits for, on a gate covering a scope its live work requires (or that it waits for), or naming it as relatedAgentId. */
-  | 'NEXT_ACTION'
+  NextAction: 'NEXT_ACTION',
   /** The agent acted or recorded it (agentId is the agent). */
-  | 'OWN';
+  Own: 'OWN'
+} as const;
 
+export type LedgerRelevance = typeof LedgerRelevance[keyof typeof LedgerRelevance];
 /** Whether an agent is runnable now, as a provider sees it. Never an answer to "is its work done". */
-export type Liveness =
+export const Liveness = {
   /** At a question or approval gate. Not permission to answer the gate. */
-  | 'BLOCKED'
+  Blocked: 'BLOCKED',
   /** Settled and ready for input. Not task completion, not a closed todo. */
-  | 'DONE'
+  Done: 'DONE',
   /** Ready for input. Not a delivered request, not an available lease. */
-  | 'IDLE'
+  Idle: 'IDLE',
   /** Cannot be classified (see coverageGap). Not completion, not absence of progress. */
-  | 'UNKNOWN'
+  Unknown: 'UNKNOWN',
   /** Known to the provider but not reachable now. Not an empty lane. */
-  | 'UNREACHABLE'
+  Unreachable: 'UNREACHABLE',
   /** Observed executing. Not progress, not evidence of an outcome. */
-  | 'WORKING';
+  Working: 'WORKING'
+} as const;
 
+export type Liveness = typeof Liveness[keyof typeof Liveness];
 /** One provider state and the liveness it maps to. */
 export type LivenessMappingInput = {
   /** What it means here. */
@@ -629,36 +705,42 @@ export type LivenessMappingInput = {
 };
 
 /** Why there is no excerpt. */
-export type ObservationGapReason =
+export const ObservationGapReason = {
   /** The source is declared but nothing was captured for this agent yet. */
-  | 'NOTHING_CAPTURED'
+  NothingCaptured: 'NOTHING_CAPTURED',
   /** No provider reports for this goal: nothing can be observed. */
-  | 'NO_PROVIDER'
+  NoProvider: 'NO_PROVIDER',
   /** No provider declared this source. */
-  | 'SOURCE_NOT_DECLARED';
+  SourceNotDeclared: 'SOURCE_NOT_DECLARED'
+} as const;
 
+export type ObservationGapReason = typeof ObservationGapReason[keyof typeof ObservationGapReason];
 /** Something an excerpt cannot contain, declared instead of silently missing. */
-export type ObservationLimit =
+export const ObservationLimit = {
   /** Full-screen programs never enter scrollback. */
-  | 'ALTERNATE_SCREEN_NOT_IN_SCROLLBACK'
+  AlternateScreenNotInScrollback: 'ALTERNATE_SCREEN_NOT_IN_SCROLLBACK',
   /** The machine is disconnected; the excerpt may be old. */
-  | 'DISCONNECTED'
+  Disconnected: 'DISCONNECTED',
   /** The provider restarted; output before that is gone. */
-  | 'PROVIDER_RESTARTED'
+  ProviderRestarted: 'PROVIDER_RESTARTED',
   /** The screen was cleared; earlier output is gone. */
-  | 'VIEWPORT_CLEARED';
+  ViewportCleared: 'VIEWPORT_CLEARED'
+} as const;
 
+export type ObservationLimit = typeof ObservationLimit[keyof typeof ObservationLimit];
 /** Where an excerpt comes from. */
-export type ObservationSource =
+export const ObservationSource = {
   /** The snapshot the provider classified liveness from. */
-  | 'DETECTION_SNAPSHOT'
+  DetectionSnapshot: 'DETECTION_SNAPSHOT',
   /** Recent output, as wrapped on screen. */
-  | 'RECENT'
+  Recent: 'RECENT',
   /** Recent output, logical lines. */
-  | 'RECENT_UNWRAPPED'
+  RecentUnwrapped: 'RECENT_UNWRAPPED',
   /** The rendered screen. */
-  | 'VIEWPORT';
+  Viewport: 'VIEWPORT'
+} as const;
 
+export type ObservationSource = typeof ObservationSource[keyof typeof ObservationSource];
 /** An observation source the provider can supply. */
 export type ObservationSourceInput = {
   /** What it cannot recover. */
@@ -688,32 +770,38 @@ export type OpenGateInput = {
 };
 
 /** How much of other agents a packet shows. Never their rows. */
-export type OtherAgentDetail =
+export const OtherAgentDetail = {
   /** One bounded otherAgentFrontier row per other agent. */
-  | 'COMPRESSED_FRONTIER'
+  CompressedFrontier: 'COMPRESSED_FRONTIER',
   /** Nothing (includeOtherAgentFrontier was false, or a scope gap). */
-  | 'OMITTED';
+  Omitted: 'OMITTED'
+} as const;
 
+export type OtherAgentDetail = typeof OtherAgentDetail[keyof typeof OtherAgentDetail];
 /** How the provider knows. */
-export type PresenceBasis =
+export const PresenceBasis = {
   /** The agent runtime reported through a lifecycle hook. */
-  | 'LIFECYCLE_HOOK'
+  LifecycleHook: 'LIFECYCLE_HOOK',
   /** The provider classified the terminal itself. */
-  | 'PROVIDER_DETECTION'
+  ProviderDetection: 'PROVIDER_DETECTION',
   /** The agent said so itself. */
-  | 'SELF_REPORT';
+  SelfReport: 'SELF_REPORT'
+} as const;
 
+export type PresenceBasis = typeof PresenceBasis[keyof typeof PresenceBasis];
 /** Why a presence or observation report was refused (nothing was written). */
-export type PresenceRefusalReason =
+export const PresenceRefusalReason = {
   /** No such active agent in the goal: a live session never creates an identity. */
-  | 'AGENT_NOT_REGISTERED'
+  AgentNotRegistered: 'AGENT_NOT_REGISTERED',
   /** The goal is not one this provider credential and registration cover. */
-  | 'GOAL_NOT_IN_SCOPE'
+  GoalNotInScope: 'GOAL_NOT_IN_SCOPE',
   /** endPresence for a location with no presence. */
-  | 'NO_PRESENCE_AT_LOCATION'
+  NoPresenceAtLocation: 'NO_PRESENCE_AT_LOCATION',
   /** Call registerProvider first. */
-  | 'PROVIDER_NOT_REGISTERED';
+  ProviderNotRegistered: 'PROVIDER_NOT_REGISTERED'
+} as const;
 
+export type PresenceRefusalReason = typeof PresenceRefusalReason[keyof typeof PresenceRefusalReason];
 /** One observation of one occupant at one location. */
 export type PresenceReportInput = {
   /** A registered agent of the goal. */
@@ -853,25 +941,29 @@ export type ReplanDeltaInput = {
 };
 
 /** What a replan checkpoint did to the agent’s direction. */
-export type ReplanKind =
+export const ReplanKind = {
   /** The direction changed: the delta's vision fields replace the agent's vision. */
-  | 'PATCHED'
+  Patched: 'PATCHED',
   /** The direction stands after reading the ledger. */
-  | 'PRESERVED'
+  Preserved: 'PRESERVED',
   /** The lane is intentionally closed (the delta says why). */
-  | 'RETIRED'
+  Retired: 'RETIRED',
   /** The direction is replaced by a successor todo or a handoff route. */
-  | 'SUPERSEDED';
+  Superseded: 'SUPERSEDED'
+} as const;
 
+export type ReplanKind = typeof ReplanKind[keyof typeof ReplanKind];
 /** Why an agent owes a replan checkpoint. Only recordReplanCheckpoint, citing the digest of a current read of its ledger, clears one; an acknowledgement recorded any other way clears nothing. */
-export type ReplanObligationKind =
+export const ReplanObligationKind = {
   /** Work was handed to the agent after its last checkpoint. */
-  | 'HANDOFF_RECEIVED'
+  HandoffReceived: 'HANDOFF_RECEIVED',
   /** Material rows (status changes, gates, blockers, validations, handoffs, goal-level rows) reached the agent's ledger after its last checkpoint, or ever when it has none. */
-  | 'MATERIAL_SINCE_CHECKPOINT'
+  MaterialSinceCheckpoint: 'MATERIAL_SINCE_CHECKPOINT',
   /** The agent has a vision and has never recorded a replan checkpoint (also shown on its directory row and its frontier). */
-  | 'VISION_CHECKPOINT_MISSING';
+  VisionCheckpointMissing: 'VISION_CHECKPOINT_MISSING'
+} as const;
 
+export type ReplanObligationKind = typeof ReplanObligationKind[keyof typeof ReplanObligationKind];
 /** The latest excerpt of one source for one agent. */
 export type ReportObservationInput = {
   /** The agent. */
@@ -901,28 +993,34 @@ export type ResolveGateInput = {
 };
 
 /** Where a connected peer stands. */
-export type RosterPeerStatus =
+export const RosterPeerStatus = {
   /** In the roster and registered: a possible target. Not presence: it may not be running. */
-  | 'CONNECTED'
+  Connected: 'CONNECTED',
   /** In the roster, but the agent was retired since: not a delivery target. */
-  | 'STALE';
+  Stale: 'STALE'
+} as const;
 
+export type RosterPeerStatus = typeof RosterPeerStatus[keyof typeof RosterPeerStatus];
 /** The explicit act that connected a peer. Discovery is never one. */
-export type RosterSource =
+export const RosterSource = {
   /** addPeer. */
-  | 'ADD_PEER'
+  AddPeer: 'ADD_PEER',
   /** setPrimaryPeer on a peer not yet connected. */
-  | 'SET_PRIMARY_PEER';
+  SetPrimaryPeer: 'SET_PRIMARY_PEER'
+} as const;
 
+export type RosterSource = typeof RosterSource[keyof typeof RosterSource];
 /** Why a goal is not visible to the caller. */
-export type ScopeGapReason =
+export const ScopeGapReason = {
   /** The credential does not cover this goal. Also the answer for a goal that does not exist: the two are deliberately indistinguishable. */
-  | 'AUDIENCE_NOT_AUTHORIZED'
+  AudienceNotAuthorized: 'AUDIENCE_NOT_AUTHORIZED',
   /** A PEER asked for another agent's evidence ledger (or its stream): a peer reads only its own. The goal is in scope; this says nothing about the other agent's rows. */
-  | 'NOT_OWN_LEDGER'
+  NotOwnLedger: 'NOT_OWN_LEDGER',
   /** Membership could not be classified. Never the answer to a request without a credential: that is refused before any scope check, with HTTP 401 and UNAUTHENTICATED. */
-  | 'UNKNOWN';
+  Unknown: 'UNKNOWN'
+} as const;
 
+export type ScopeGapReason = typeof ScopeGapReason[keyof typeof ScopeGapReason];
 /** Replaces the acting agent's vision in the goal. */
 export type SetVisionInput = {
   /** Up to 500 characters. */
@@ -940,18 +1038,20 @@ export type SetVisionInput = {
 };
 
 /** Why an agent reads STALE. */
-export type StaleReason =
+export const StaleReason = {
   /** Retired from the goal. */
-  | 'AGENT_RETIRED'
+  AgentRetired: 'AGENT_RETIRED',
   /** Its last presence was ended by the provider. */
-  | 'PRESENCE_ENDED'
+  PresenceEnded: 'PRESENCE_ENDED',
   /** No report within the provider's TTL. */
-  | 'PRESENCE_TTL_EXPIRED'
+  PresenceTtlExpired: 'PRESENCE_TTL_EXPIRED',
   /** Reported by a provider instance that has since restarted. */
-  | 'PROVIDER_RESTARTED'
+  ProviderRestarted: 'PROVIDER_RESTARTED',
   /** The provider reports it UNREACHABLE. */
-  | 'UNREACHABLE';
+  Unreachable: 'UNREACHABLE'
+} as const;
 
+export type StaleReason = typeof StaleReason[keyof typeof StaleReason];
 /** Replaces a todo. Give exactly one of `replacement` or `replacementId`. */
 export type SupersedeTodoInput = {
   /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
@@ -969,18 +1069,20 @@ export type SupersedeTodoInput = {
 };
 
 /** What kind of work a todo is. Always given explicitly by whoever creates it; never inferred from its title. */
-export type TaskClass =
+export const TaskClass = {
   /** Agent work that advances the goal: implementation, docs, analysis, repair. */
-  | 'ADVANCEMENT_TASK'
+  AdvancementTask: 'ADVANCEMENT_TASK',
   /** An executable condition is missing and needs a concrete recovery path. */
-  | 'BLOCKER'
+  Blocker: 'BLOCKER',
   /** Observe an external condition on a cadence; advance only on material change. */
-  | 'CONTINUOUS_MONITOR'
+  ContinuousMonitor: 'CONTINUOUS_MONITOR',
   /** Something a person should do; independent agent work need not stop for it. */
-  | 'USER_ACTION'
+  UserAction: 'USER_ACTION',
   /** A user/controller decision without which related work cannot legally go on. */
-  | 'USER_GATE';
+  UserGate: 'USER_GATE'
+} as const;
 
+export type TaskClass = typeof TaskClass[keyof typeof TaskClass];
 /** One todo, and (ADMIN/STEWARD) the agent to act for. */
 export type TodoActionInput = {
   /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
@@ -1016,47 +1118,51 @@ export type TodoSpecInput = {
 };
 
 /** Where a todo is in its lifecycle. OPEN and DEFERRED are live (on the frontier); the other three are final. There is no delete. */
-export type TodoStatus =
+export const TodoStatus = {
   /** Closed with a stated reason and no successor. Not done either. */
-  | 'CLOSED_NO_FOLLOW_UP'
+  ClosedNoFollowUp: 'CLOSED_NO_FOLLOW_UP',
   /** Deferred or blocked until its `resumeWhen` conditions hold; then it must be resumed (or superseded) after replanning. */
-  | 'DEFERRED'
+  Deferred: 'DEFERRED',
   /** Completed with evidence. Says nothing about the goal being done. */
-  | 'DONE'
+  Done: 'DONE',
   /** Live. Not the same as runnable: see `frontier`. */
-  | 'OPEN'
+  Open: 'OPEN',
   /** Replaced by `supersededBy`. Never counts as done: dependents wait for the replacement. */
-  | 'SUPERSEDED';
+  Superseded: 'SUPERSEDED'
+} as const;
 
+export type TodoStatus = typeof TodoStatus[keyof typeof TodoStatus];
 /** A governed write on a todo. */
-export type TodoTransitionKind =
+export const TodoTransitionKind = {
   /** acquireLease. */
-  | 'ACQUIRE_LEASE'
+  AcquireLease: 'ACQUIRE_LEASE',
   /** claimTodo. */
-  | 'CLAIM'
+  Claim: 'CLAIM',
   /** closeNoFollowUp. */
-  | 'CLOSE_NO_FOLLOW_UP'
+  CloseNoFollowUp: 'CLOSE_NO_FOLLOW_UP',
   /** completeTodo. */
-  | 'COMPLETE'
+  Complete: 'COMPLETE',
   /** createTodo, or a successor/replacement created by complete/supersede. */
-  | 'CREATE'
+  Create: 'CREATE',
   /** deferTodo. */
-  | 'DEFER'
+  Defer: 'DEFER',
   /** handoffTodo: the claim moved to the receiver (or was dropped for any qualified peer); the lease ended, never transferred. */
-  | 'HANDOFF'
+  Handoff: 'HANDOFF',
   /** releaseClaim. */
-  | 'RELEASE_CLAIM'
+  ReleaseClaim: 'RELEASE_CLAIM',
   /** releaseLease. */
-  | 'RELEASE_LEASE'
+  ReleaseLease: 'RELEASE_LEASE',
   /** renewLease. */
-  | 'RENEW_LEASE'
+  RenewLease: 'RENEW_LEASE',
   /** resumeTodo. */
-  | 'RESUME'
+  Resume: 'RESUME',
   /** setDependencies. */
-  | 'SET_DEPENDENCIES'
+  SetDependencies: 'SET_DEPENDENCIES',
   /** supersedeTodo. */
-  | 'SUPERSEDE';
+  Supersede: 'SUPERSEDE'
+} as const;
 
+export type TodoTransitionKind = typeof TodoTransitionKind[keyof typeof TodoTransitionKind];
 /** What to wait for. Name one agent (agentId) or several (agentIds): the first to settle wins. */
 export type WaitInput = {
   /** Settled states that satisfy it (not UNREACHABLE or UNKNOWN). */
@@ -1074,56 +1180,66 @@ export type WaitInput = {
 };
 
 /** Why a target could not be pinned. */
-export type WaitLimitation =
+export const WaitLimitation = {
   /** No presence for the target when the wait started. */
-  | 'NO_PRESENCE_AT_START'
+  NoPresenceAtStart: 'NO_PRESENCE_AT_START',
   /** Its provider does not support pinned waits. */
-  | 'PROVIDER_WITHOUT_PINNED_WAITS';
+  ProviderWithoutPinnedWaits: 'PROVIDER_WITHOUT_PINNED_WAITS'
+} as const;
 
+export type WaitLimitation = typeof WaitLimitation[keyof typeof WaitLimitation];
 /** Why a wait ended the way it did. */
-export type WaitReason =
+export const WaitReason = {
   /** timeoutMs elapsed. */
-  | 'DEADLINE_PASSED'
+  DeadlinePassed: 'DEADLINE_PASSED',
   /** No provider saw the target when the wait started: nothing to pin. */
-  | 'NO_PRESENCE_AT_START'
+  NoPresenceAtStart: 'NO_PRESENCE_AT_START',
   /** A different occupant appeared at the pinned location: a replacement never satisfies. */
-  | 'PINNED_OCCUPANT_REPLACED'
+  PinnedOccupantReplaced: 'PINNED_OCCUPANT_REPLACED',
   /** The provider reported the pinned occupant gone. */
-  | 'PRESENCE_ENDED'
+  PresenceEnded: 'PRESENCE_ENDED',
   /** The target's provider does not support pinned waits. */
-  | 'PROVIDER_WITHOUT_PINNED_WAITS';
+  ProviderWithoutPinnedWaits: 'PROVIDER_WITHOUT_PINNED_WAITS'
+} as const;
 
+export type WaitReason = typeof WaitReason[keyof typeof WaitReason];
 /** Where a wait stands. Only SATISFIED is success; every other terminal state says why not. */
-export type WaitStatus =
+export const WaitStatus = {
   /** The pinned occupant is gone (see reason). Not success. */
-  | 'NOT_RUNNING'
+  NotRunning: 'NOT_RUNNING',
   /** Not settled yet. */
-  | 'PENDING'
+  Pending: 'PENDING',
   /** A pinned occupant moved, after its baseline, into an accepted liveness. */
-  | 'SATISFIED'
+  Satisfied: 'SATISFIED',
   /** The deadline passed with no settling change. Not success. */
-  | 'TIMED_OUT'
+  TimedOut: 'TIMED_OUT',
   /** The provider did not declare pinned-wait support, so no change can be trusted. */
-  | 'UNOBSERVABLE'
+  Unobservable: 'UNOBSERVABLE',
   /** The pinned occupant became unreachable. Not success. */
-  | 'UNREACHABLE';
+  Unreachable: 'UNREACHABLE'
+} as const;
 
+export type WaitStatus = typeof WaitStatus[keyof typeof WaitStatus];
 /** Why the agent's declared workspace does not do for a repository-writing todo. */
-export type WorkspaceGuardReason =
+export const WorkspaceGuardReason = {
   /** The workspace is the canonical checkout of the repository: writing needs a linked worktree. */
-  | 'CANONICAL_CHECKOUT'
+  CanonicalCheckout: 'CANONICAL_CHECKOUT',
   /** The agent has declared no workspace in the goal (declareWorkspace). */
-  | 'NO_WORKSPACE'
+  NoWorkspace: 'NO_WORKSPACE',
   /** The agent's workspace is a checkout of another repository. */
-  | 'REPOSITORY_MISMATCH';
+  RepositoryMismatch: 'REPOSITORY_MISMATCH'
+} as const;
 
+export type WorkspaceGuardReason = typeof WorkspaceGuardReason[keyof typeof WorkspaceGuardReason];
 /** What kind of checkout an agent's workspace is. */
-export type WorktreeKind =
+export const WorktreeKind = {
   /** The repository's canonical checkout, shared with people and other tools: refused for repository-writing work. */
-  | 'CANONICAL'
+  Canonical: 'CANONICAL',
   /** A linked worktree of its own (`git worktree add`): where repository-writing work may run. */
-  | 'LINKED';
+  Linked: 'LINKED'
+} as const;
 
+export type WorktreeKind = typeof WorktreeKind[keyof typeof WorktreeKind];
 export type ScopeGapFieldsFragment = { goalId: string, reason: ScopeGapReason };
 
 export type ActorFieldsFragment = { kind: CallerKind, agentId: string | null };

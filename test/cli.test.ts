@@ -450,6 +450,36 @@ describe('wait', () => {
     ).toBe(2);
     expect((await runCli(['wait', 'nobody', '--timeout', '1s'], { env })).code).toBe(11);
   }, 30_000);
+
+  it('--until offers exactly the liveness values the gateway accepts in a wait', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const [a, b] = [peers[0]!, peers[1]!];
+    // asked of the gateway, value by value of the schema's Liveness: not read from the client
+    const { __type } = await gw.t.ok<{ __type: { enumValues: { name: string }[] } }>(
+      '{ __type(name: "Liveness") { enumValues { name } } }',
+      {},
+      a.token,
+    );
+    const accepted: string[] = [];
+    for (const { name } of __type.enumValues) {
+      const started = await gw.t.gql(
+        'mutation($input: WaitInput!) { startWait(input: $input) { __typename } }',
+        { input: { goalId, agentId: b.agentId, accept: [name], timeoutMs: 1000 } },
+        a.token,
+      );
+      if (started.errors) expect(started.errors[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      else accepted.push(name);
+    }
+    expect(accepted.length).toBeGreaterThan(0);
+    expect(accepted.length).toBeLessThan(__type.enumValues.length);
+
+    const refused = await runCli(['wait', b.agentId, '--until', 'asleep', '--timeout', '1s'], {
+      env: asCaller(gw.url, a.token, goalId),
+    });
+    expect(refused.code).toBe(2);
+    const offered = /--until takes liveness values \(([^)]*)\)/.exec(refused.stderr)?.[1];
+    expect(offered?.toUpperCase().split(',').sort()).toEqual(accepted.sort());
+  });
 });
 
 describe('evidence-log, record, checkpoint', () => {

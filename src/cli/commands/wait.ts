@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import {
   type Liveness,
   StartWaitDocument,
+  settledLiveness,
   WaitDocument,
   type WaitFieldsFragment,
 } from '../../client/index.ts';
@@ -11,17 +12,15 @@ import { Exit, ExitCode, usage } from '../exit-codes.ts';
 import { failureOf } from '../outcomes.ts';
 import { bold, dim, liveness } from '../output.ts';
 
-const LIVENESS = ['WORKING', 'BLOCKED', 'IDLE', 'DONE', 'UNREACHABLE', 'UNKNOWN'];
-
 function parseUntil(value: string): Liveness[] {
   const parts = value
     .split(',')
     .map((p) => p.trim().toUpperCase())
     .filter(Boolean);
-  const bad = parts.filter((p) => !LIVENESS.includes(p));
+  const bad = parts.filter((p) => !(settledLiveness as readonly string[]).includes(p));
   if (parts.length === 0 || bad.length)
     throw usage(
-      `--until takes liveness values (${LIVENESS.join(',').toLowerCase()}): not ${bad.join(', ')}`,
+      `--until takes liveness values (${settledLiveness.join(',').toLowerCase()}): not ${bad.join(', ')}`,
     );
   return parts as Liveness[];
 }

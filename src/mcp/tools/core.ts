@@ -14,12 +14,12 @@ import {
   followWait,
   InboxDocument,
   type InboxMessageFieldsFragment,
-  type Liveness,
   ReleaseMessageDocument,
   ResolveMessageDocument,
   type ResolveMessageMutation,
   RosterDocument,
   StartWaitDocument,
+  settledLiveness,
   TakeNextMessageDocument,
   WaitDocument,
   type WaitResult,
@@ -28,8 +28,6 @@ import { type McpContext, UsageError } from '../context.ts';
 import { type Answer, answer, ms, registerTool, typeOf } from '../tool.ts';
 
 type InboxMessageResult = ResolveMessageMutation['resolveMessage'];
-
-export const LIVENESS = ['WORKING', 'BLOCKED', 'IDLE', 'DONE', 'UNREACHABLE', 'UNKNOWN'] as const;
 
 function deliveryText(d: DeliveryFieldsFragment): string {
   const replay = d.replayed ? ' (replayed: the original, not resent)' : '';
@@ -213,7 +211,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
       'Block until one of `agents` reports an accepted liveness in a change after now (pinned to its current occupant), or the timeout. Sends progress notifications naming the wait id; cancel to stop following; `wait_id` follows an existing wait again (after a client timeout). TIMED_OUT means no accepted change was reported, not that the agent is stuck.',
     input: {
       agents: z.array(z.string()).min(1).optional(),
-      until: z.array(z.enum(LIVENESS)).min(1).default(['DONE', 'IDLE']),
+      until: z.array(z.enum(settledLiveness)).min(1).default(['DONE', 'IDLE']),
       timeout_seconds: z.number().positive().max(3600).optional(),
       todo: z.string().optional(),
       wait_id: z.string().optional(),
@@ -229,7 +227,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
             input: {
               goalId: await ctx.goal(),
               agentIds: agents,
-              accept: until as Liveness[],
+              accept: until,
               timeoutMs: Math.round(timeout_seconds * 1000),
               todoId: todo,
             },

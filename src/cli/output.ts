@@ -1,5 +1,6 @@
 /** Human output: colour (node:util styleText, off for NO_COLOR and non-TTY), tables, times. */
 import * as util from 'node:util';
+import type { Liveness } from '../client/index.ts';
 
 type Style = Parameters<typeof util.styleText>[0];
 
@@ -16,7 +17,7 @@ export const paint = (style: Style, text: string): string => {
   return colour ? util.styleText(style, text) : text;
 };
 
-const LIVENESS_STYLE: Record<string, Style> = {
+const LIVENESS_STYLE: Record<Liveness, Style> = {
   WORKING: 'green',
   BLOCKED: 'yellow',
   IDLE: 'cyan',
@@ -25,7 +26,7 @@ const LIVENESS_STYLE: Record<string, Style> = {
   UNKNOWN: 'gray',
 };
 export const liveness = (value: string | null | undefined): string =>
-  value ? paint(LIVENESS_STYLE[value] ?? 'reset', value) : paint('gray', '—');
+  value ? paint(LIVENESS_STYLE[value as Liveness] ?? 'reset', value) : paint('gray', '—');
 
 export const dim = (text: string) => paint('gray', text);
 export const bold = (text: string) => paint('bold', text);

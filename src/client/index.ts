@@ -13,5 +13,5 @@ export {
 } from './client.ts';
 export { ClientError, ClientErrorKind } from './errors.ts';
 export * from './generated/graphql.ts';
-export { settledLiveness } from './input-values.ts';
+export { recordableEventKinds, settledLiveness } from './input-values.ts';
 export * from './streams.ts';

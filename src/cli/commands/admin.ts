@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import {
   AgentsDocument,
-  type CallerKind,
+  CallerKind,
   CreateGoalDocument,
   type CredentialFieldsFragment,
   CredentialsDocument,
@@ -140,7 +140,7 @@ export function adminCommand(program: Command): void {
     .requiredOption(
       '--kind <kind>',
       'peer, steward, provider or admin',
-      enumArg(['PEER', 'STEWARD', 'PROVIDER', 'ADMIN']),
+      enumArg(Object.values(CallerKind)),
     )
     .option('--agent <id>', 'PEER: the agent (of --goal)')
     .option('--goals <ids>', 'STEWARD/PROVIDER: comma-separated goal ids')
@@ -187,7 +187,7 @@ export function adminCommand(program: Command): void {
     .option(
       '--kind <kind>',
       'only peer, steward, provider or admin',
-      enumArg(['PEER', 'STEWARD', 'PROVIDER', 'ADMIN']),
+      enumArg(Object.values(CallerKind)),
     )
     .addHelpText(
       'after',

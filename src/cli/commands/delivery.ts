@@ -5,6 +5,7 @@ import {
   DeliverDocument,
   DeliveryDocument,
   type DeliveryFieldsFragment,
+  DeliveryKind,
   type DeliveryOutcome,
   InboxDocument,
   type InboxMessageFieldsFragment,
@@ -134,7 +135,7 @@ export function deliveryCommands(program: Command): void {
     )
     .addOption(
       new Option('--kind <kind>', 'request or context')
-        .choices(['request', 'context'])
+        .choices(Object.values(DeliveryKind).map((kind) => kind.toLowerCase()))
         .default('request'),
     )
     .option('--window <duration>', 'activity window before STALLED (e.g. 10m)', duration)
@@ -177,7 +178,7 @@ export function deliveryCommands(program: Command): void {
           input: {
             goalId,
             to: options.to,
-            kind: options.kind.toUpperCase() as 'REQUEST',
+            kind: options.kind.toUpperCase() as DeliveryKind,
             subject: options.subject,
             body,
             replyTo: options.replyTo,

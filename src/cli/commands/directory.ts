@@ -6,6 +6,7 @@ import {
   type AttentionRowFieldsFragment,
   DirectoryDocument,
   DiscoverDocument,
+  ObservationSource,
   ObserveDocument,
   RemovePeerDocument,
   RosterDocument,
@@ -143,7 +144,7 @@ export function directoryCommands(program: Command): void {
     .description("a bounded, advisory excerpt of an agent's terminal (never evidence)")
     .addOption(
       new Option('--source <source>', 'which capture')
-        .choices(['viewport', 'recent', 'recent_unwrapped', 'detection_snapshot'])
+        .choices(Object.values(ObservationSource).map((source) => source.toLowerCase()))
         .default('recent'),
     )
     .option('--lines <n>', 'most lines wanted', int, 40)
@@ -154,7 +155,7 @@ export function directoryCommands(program: Command): void {
         const { observe } = await ctx.client.request(ObserveDocument, {
           goalId,
           agentId: agent,
-          source: options.source.toUpperCase() as 'RECENT',
+          source: options.source.toUpperCase() as ObservationSource,
           lines: options.lines,
         });
         await ctx.finish(

@@ -1,7 +1,10 @@
 /** gate: decision gates, asked for on a scope (open) and decided by ADMIN or STEWARD (resolve). */
 import type { Command } from 'commander';
 import {
+  GateDecision,
   type GateFieldsFragment,
+  GateGranularity,
+  GateKind,
   GatesDocument,
   OpenGateDocument,
   ResolveGateDocument,
@@ -48,20 +51,13 @@ export function gateCommand(program: Command): void {
     .description('open a gate: ask for a decision on a scope')
     .requiredOption(
       '--kind <kind>',
-      'direction, private_read, production, public_claim, resource, write_scope',
-      enumArg([
-        'DIRECTION',
-        'PRIVATE_READ',
-        'PRODUCTION',
-        'PUBLIC_CLAIM',
-        'RESOURCE',
-        'WRITE_SCOPE',
-      ]),
+      Object.values(GateKind).join(', ').toLowerCase(),
+      enumArg(Object.values(GateKind)),
     )
     .requiredOption(
       '--granularity <g>',
       'action, lane, goal, project, global',
-      enumArg(['ACTION', 'LANE', 'GOAL', 'PROJECT', 'GLOBAL']),
+      enumArg(Object.values(GateGranularity)),
     )
     .requiredOption('--key <scopeKey>', 'scope key (lane/action)')
     .requiredOption('--reason <text>', 'the question')
@@ -86,8 +82,8 @@ export function gateCommand(program: Command): void {
         const { openGate } = await ctx.client.request(OpenGateDocument, {
           input: {
             goalId,
-            kind: o.kind as 'PRODUCTION',
-            granularity: o.granularity as 'LANE',
+            kind: o.kind as GateKind,
+            granularity: o.granularity as GateGranularity,
             scopeKey: o.key,
             reason: o.reason,
             expiresAt: o.expires,
@@ -104,14 +100,14 @@ export function gateCommand(program: Command): void {
   gate
     .command('resolve <id>')
     .description('decide a gate (ADMIN or STEWARD only)')
-    .requiredOption('--decision <d>', 'granted or denied', enumArg(['GRANTED', 'DENIED']))
+    .requiredOption('--decision <d>', 'granted or denied', enumArg(Object.values(GateDecision)))
     .option('--note <text>', 'a note')
     .addHelpText('after', examples('switchboard gate resolve g-1 --decision granted --note "go"'))
     .action(
       run<{ decision: string; note?: string }, [string]>(async (ctx, o, id) => {
         const goalId = await ctx.goal();
         const { resolveGate: r } = await ctx.client.request(ResolveGateDocument, {
-          input: { goalId, gateId: id, decision: o.decision as 'GRANTED', note: o.note },
+          input: { goalId, gateId: id, decision: o.decision as GateDecision, note: o.note },
         });
         await ctx.finish(
           r,

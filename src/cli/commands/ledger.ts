@@ -2,39 +2,21 @@
 import { type Command, Option } from 'commander';
 import {
   EvidenceLedgerDocument,
-  type LedgerEventKind,
+  LedgerEventKind,
   RecordEventDocument,
   RecordReplanCheckpointDocument,
   type ReplanDeltaInput,
+  ReplanKind,
   ReplanObligationsDocument,
+  recordableEventKinds,
 } from '../../client/index.ts';
 import { collect, enumArg, examples, int, run } from '../context.ts';
 import { usage } from '../exit-codes.ts';
 import { failureOf, scopeGapOf } from '../outcomes.ts';
 import { ago, dim, table, warn } from '../output.ts';
 
-const EVENT_KINDS = [
-  'TODO_UPDATE',
-  'VALIDATION',
-  'QUOTA_SHOULD_RUN',
-  'HANDOFF',
-  'GATE',
-  'BLOCKER',
-  'PROJECTION',
-  'REPLAN',
-  'DELIVERY',
-  'EXTERNAL_EVENT',
-  'GOAL_CLOSED',
-];
-const RECORD_KINDS = [
-  'TODO_UPDATE',
-  'VALIDATION',
-  'QUOTA_SHOULD_RUN',
-  'HANDOFF',
-  'GATE',
-  'BLOCKER',
-  'PROJECTION',
-];
+const EVENT_KINDS = Object.values(LedgerEventKind);
+const REPLAN_KINDS = Object.values(ReplanKind);
 
 export function ledgerCommands(program: Command): void {
   program
@@ -147,8 +129,8 @@ export function ledgerCommands(program: Command): void {
       'append an evidence row (screened: credentials and local paths redacted, logs refused)',
     )
     .addOption(
-      new Option('--kind <kind>', `event kind (${RECORD_KINDS.join(', ').toLowerCase()})`)
-        .argParser(enumArg(RECORD_KINDS))
+      new Option('--kind <kind>', `event kind (${recordableEventKinds.join(', ').toLowerCase()})`)
+        .argParser(enumArg(recordableEventKinds))
         .makeOptionMandatory(),
     )
     .requiredOption('--summary <text>', 'bounded summary (500 characters, 8 lines)')
@@ -208,8 +190,8 @@ export function ledgerCommands(program: Command): void {
     )
     .requiredOption('--digest <sha>', 'the digest printed by `switchboard evidence-log`')
     .addOption(
-      new Option('--kind <kind>', 'what the replan did (patched, preserved, retired, superseded)')
-        .argParser(enumArg(['PATCHED', 'PRESERVED', 'RETIRED', 'SUPERSEDED']))
+      new Option('--kind <kind>', `what the replan did (${REPLAN_KINDS.join(', ').toLowerCase()})`)
+        .argParser(enumArg(REPLAN_KINDS))
         .makeOptionMandatory(),
     )
     .option(
@@ -245,7 +227,7 @@ export function ledgerCommands(program: Command): void {
               goalId,
               agentId,
               digest: options.digest,
-              kind: options.kind as 'PATCHED',
+              kind: options.kind as ReplanKind,
               delta,
             },
           );

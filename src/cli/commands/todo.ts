@@ -12,9 +12,9 @@ import {
   ReleaseClaimDocument,
   ResumeTodoDocument,
   SupersedeTodoDocument,
-  type TaskClass,
+  TaskClass,
   type TodoFieldsFragment,
-  type TodoStatus,
+  TodoStatus,
   TodosDocument,
   TodoTransitionsDocument,
 } from '../../client/index.ts';
@@ -23,14 +23,8 @@ import { Exit, ExitCode, usage } from '../exit-codes.ts';
 import { failureOf, scopeGapOf } from '../outcomes.ts';
 import { ago, bold, dim, table, warn } from '../output.ts';
 
-const TASK_CLASSES = [
-  'ADVANCEMENT_TASK',
-  'USER_GATE',
-  'USER_ACTION',
-  'CONTINUOUS_MONITOR',
-  'BLOCKER',
-];
-const STATUSES = ['OPEN', 'DEFERRED', 'DONE', 'SUPERSEDED', 'CLOSED_NO_FOLLOW_UP'];
+const TASK_CLASSES = Object.values(TaskClass);
+const STATUSES = Object.values(TodoStatus);
 
 const todoLine = (t: TodoFieldsFragment) =>
   `${bold(t.id)} ${t.status} ${t.taskClass} p${t.priority}: ${t.title}${t.claim ? dim(` (claimed by ${t.claim.agentId})`) : ''}`;

@@ -1,6 +1,6 @@
 /** workspace: where an agent runs (repository, worktree, revision), read by the WORKSPACE guard. */
 import { type Command, Option } from 'commander';
-import { DeclareWorkspaceDocument } from '../../client/index.ts';
+import { DeclareWorkspaceDocument, WorktreeKind } from '../../client/index.ts';
 import { enumArg, examples, run } from '../context.ts';
 import { failureOf } from '../outcomes.ts';
 
@@ -19,7 +19,7 @@ export function workspaceCommand(program: Command): void {
     )
     .addOption(
       new Option('--worktree <kind>', 'linked (a worktree of your own) or canonical')
-        .argParser(enumArg(['LINKED', 'CANONICAL']))
+        .argParser(enumArg(Object.values(WorktreeKind)))
         .makeOptionMandatory(),
     )
     .requiredOption('--revision <sha>', 'the commit checked out (git rev-parse HEAD)')
@@ -39,7 +39,7 @@ export function workspaceCommand(program: Command): void {
               goalId,
               agentId: o.agent,
               repository: o.repository,
-              worktree: o.worktree as 'LINKED' | 'CANONICAL',
+              worktree: o.worktree as WorktreeKind,
               revision: o.revision,
             },
           });

@@ -5,6 +5,7 @@ import {
   AddPeerDocument,
   CloseGoalDocument,
   DiscoverDocument,
+  ObservationSource,
   ObserveDocument,
   RemovePeerDocument,
   type RosterFieldsFragment,
@@ -92,9 +93,7 @@ export function adminTools(server: McpServer, ctx: McpContext): void {
       "Recent screen lines of an agent's pane, as its provider captured them. Advisory: a screen is not the agent's state; ObservationGap says why none is available.",
     input: {
       agent: z.string(),
-      source: z
-        .enum(['RECENT', 'RECENT_UNWRAPPED', 'VIEWPORT', 'DETECTION_SNAPSHOT'])
-        .default('RECENT'),
+      source: z.enum(ObservationSource).default('RECENT'),
       lines: z.number().int().min(1).max(200).default(40),
     },
     types: ['Observation', 'ObservationGap', 'UnknownAgent', 'ScopeGap'],

@@ -3,23 +3,14 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import {
   EvidenceLedgerDocument,
-  type LedgerEventKind,
   RecordEventDocument,
   RecordReplanCheckpointDocument,
+  ReplanKind,
   ReplanObligationsDocument,
+  recordableEventKinds,
 } from '../../client/index.ts';
 import type { McpContext } from '../context.ts';
 import { answer, registerTool, typeOf } from '../tool.ts';
-
-const RECORD_KINDS = [
-  'TODO_UPDATE',
-  'VALIDATION',
-  'QUOTA_SHOULD_RUN',
-  'HANDOFF',
-  'GATE',
-  'BLOCKER',
-  'PROJECTION',
-] as const satisfies readonly LedgerEventKind[];
 
 export function ledgerTools(server: McpServer, ctx: McpContext): void {
   registerTool(server, ctx, 'evidence_log', {
@@ -56,7 +47,7 @@ export function ledgerTools(server: McpServer, ctx: McpContext): void {
     description:
       'Append an evidence row. Screened: credentials and absolute paths are redacted, raw logs refused; keep summaries short and refs relative. HANDOFF needs `related_agent`.',
     input: {
-      kind: z.enum(RECORD_KINDS),
+      kind: z.enum(recordableEventKinds),
       summary: z.string().min(1),
       todo: z.string().optional(),
       status: z.string().optional(),
@@ -91,7 +82,7 @@ export function ledgerTools(server: McpServer, ctx: McpContext): void {
       'Record a replan checkpoint citing the `digest` of your latest evidence_log read. LedgerDigestMismatch means the ledger moved or a read is owed: read again and cite the new digest. PATCHED replaces your vision with the given fields (a first vision needs all four: role_scope, vision, acceptance, replan_trigger).',
     input: {
       digest: z.string(),
-      kind: z.enum(['PRESERVED', 'PATCHED', 'SUPERSEDED', 'RETIRED']),
+      kind: z.enum(ReplanKind),
       summary: z.string().min(1),
       role_scope: z.string().optional(),
       vision: z.string().optional(),

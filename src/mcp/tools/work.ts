@@ -8,16 +8,17 @@ import {
   DeclareWorkspaceDocument,
   DeferTodoDocument,
   FrontierDocument,
-  type GateGranularity,
-  type GateKind,
+  GateGranularity,
+  GateKind,
   GoalClosureDocument,
   HandoffDocument,
   HandoffTodoDocument,
   OpenGateDocument,
   ReleaseClaimDocument,
-  type TaskClass,
+  TaskClass,
   type TodoResultFieldsFragment,
   TodosDocument,
+  WorktreeKind,
 } from '../../client/index.ts';
 import type { McpContext } from '../context.ts';
 import { type Answer, answer, registerTool, typeOf } from '../tool.ts';
@@ -30,13 +31,6 @@ const TODO_TYPES = [
   'UnknownTodo',
   'ScopeGap',
 ] as const;
-const TASK_CLASSES = [
-  'ADVANCEMENT_TASK',
-  'BLOCKER',
-  'CONTINUOUS_MONITOR',
-  'USER_ACTION',
-  'USER_GATE',
-] as const satisfies readonly TaskClass[];
 
 function todoAnswer(result: TodoResultFieldsFragment | { __typename: string }): Answer {
   const r = result as Record<string, unknown> & { __typename: string };
@@ -142,7 +136,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
       todo: z.string(),
       evidence: z.array(z.string()).min(1).max(20),
       successor_title: z.string().optional(),
-      successor_class: z.enum(TASK_CLASSES).default('ADVANCEMENT_TASK'),
+      successor_class: z.enum(TaskClass).default('ADVANCEMENT_TASK'),
     },
     types: [...TODO_TYPES, 'CompletedTodo'],
     async run({ todo, evidence, successor_title, successor_class }) {
@@ -198,21 +192,8 @@ export function workTools(server: McpServer, ctx: McpContext): void {
     description:
       'Ask for a decision (a gate) before acting in a scope; a steward or admin decides. Opening one grants nothing.',
     input: {
-      kind: z.enum([
-        'DIRECTION',
-        'PRIVATE_READ',
-        'PRODUCTION',
-        'PUBLIC_CLAIM',
-        'RESOURCE',
-        'WRITE_SCOPE',
-      ] as const satisfies readonly GateKind[]),
-      granularity: z.enum([
-        'ACTION',
-        'LANE',
-        'GOAL',
-        'PROJECT',
-        'GLOBAL',
-      ] as const satisfies readonly GateGranularity[]),
+      kind: z.enum(GateKind),
+      granularity: z.enum(GateGranularity),
       scope_key: z.string().describe("letters, digits, '.', '_', '-', '/'"),
       reason: z.string().min(1),
     },
@@ -301,7 +282,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
       'Declare where you run (repository, LINKED worktree or CANONICAL checkout, revision) for the WORKSPACE guard. A declaration, not a permission.',
     input: {
       repository: z.string().describe('git:host/owner/repo or a URL without credentials'),
-      worktree: z.enum(['LINKED', 'CANONICAL']),
+      worktree: z.enum(WorktreeKind),
       revision: z.string().describe('the commit checked out'),
     },
     types: ['AgentWorkspace', 'UnknownAgent', 'ScopeGap'],

@@ -5,7 +5,7 @@
  * loaded lazily: the other verbs never pay for them.
  */
 import type { Command } from 'commander';
-import { InboxDocument, type Liveness, TakeNextMessageDocument } from '../../client/index.ts';
+import { InboxDocument, Liveness, TakeNextMessageDocument } from '../../client/index.ts';
 import type { TmuxServer } from '../../providers/tmux/connection.ts';
 import { type Context, collect, duration, examples, run } from '../context.ts';
 import { Exit, ExitCode, usage } from '../exit-codes.ts';
@@ -56,7 +56,7 @@ async function readStdin(limit = 1_000_000, timeoutMs = 5000): Promise<string> {
   });
 }
 
-const LIVENESS = ['WORKING', 'BLOCKED', 'IDLE', 'DONE', 'UNKNOWN', 'UNREACHABLE'];
+const LIVENESS: readonly string[] = Object.values(Liveness);
 
 export function tmuxCommands(program: Command): void {
   // ---- provider tmux ------------------------------------------------------------------

@@ -14,7 +14,7 @@ FROM node:20.20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-# patch-package applies patches/ to node_modules (the postgres.js fix: see README, Real Postgres).
+# patch-package applies patches/ to node_modules (the postgres.js fix: see docs/operations.md, "Real Postgres").
 COPY patches ./patches
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npx patch-package && npm cache clean --force
 COPY --from=build /app/dist/gateway.js /app/dist/gateway.js.map ./dist/
@@ -32,5 +32,5 @@ EXPOSE 4000
 USER node
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=5 \
   CMD node -e "fetch('http://127.0.0.1:4000/readyz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-# A larger young generation halves the CPU of large reads (frontier, directory): see README.
+# A larger young generation halves the CPU of large reads (frontier, directory).
 CMD ["node", "--max-semi-space-size=64", "dist/gateway.js"]

@@ -1,6 +1,6 @@
 /**
  * One exit code per typed outcome, stable across versions, so an agent can branch on `$?`
- * without parsing text. `switchboard help exit-codes` prints this table; the README lists it.
+ * without parsing text. `switchboard help exit-codes` prints this table; docs/agents.md lists it too.
  */
 export const ExitCode = {
   /** Success: the answer, SATISFIED, SUBMITTED, ACTIVITY_OBSERVED. */

@@ -1,5 +1,5 @@
 /**
- * The ledger's privacy boundary at write (README, "Evidence ledger"). Everything an agent writes into a
+ * The ledger's privacy boundary at write (docs/api.md, "Evidence ledger"). Everything an agent writes into a
  * ledger row passes through `screenEvent` first, so rows never hold raw logs or
  * trajectories, credential values or absolute local paths.
  *

@@ -1,5 +1,5 @@
 /**
- * Delivering (README, "Delivery, inbox and roster"): `deliver` validates its input, finds the
+ * Delivering (docs/api.md, "Delivery, inbox and roster"): `deliver` validates its input, finds the
  * target (named, or from the sender's roster) and the thread, decides every refusal before
  * anything is written, answers a retried idempotency key with its original, and otherwise
  * writes the delivery (append.ts). Reading one is read.ts; following its outcome is follow.ts.
@@ -25,7 +25,7 @@ import { connectedTargets } from './roster.ts';
 import { recipientIn, type Sender, senderOf } from './sender.ts';
 import { type DeliveryKind, type DeliveryRow, deliveriesTable, type PinState } from './tables.ts';
 
-/** Bounds (README, "Delivery, inbox and roster": bodies are bounded; larger content goes in a durable artifact). */
+/** Bounds (docs/api.md, "Delivery, inbox and roster": bodies are bounded; larger content goes in a durable artifact). */
 export const MAX_BODY_BYTES = 16_384;
 export const MAX_SUBJECT_CHARS = 200;
 export const MAX_IDEMPOTENCY_KEY_CHARS = 128;
@@ -184,7 +184,7 @@ const refused = (
 });
 
 /**
- * Hands one registered agent a bounded request or context (README, "Delivery, inbox and roster"). Validates fully,
+ * Hands one registered agent a bounded request or context (docs/api.md, "Delivery, inbox and roster"). Validates fully,
  * then decides every refusal before writing: a refusal writes nothing. A retried key
  * returns the original (with its current outcome) or a conflict, and never writes again.
  * Otherwise one transaction appends the delivery to the goal's inbox stream under its

@@ -15,7 +15,7 @@ import { recipientIn } from './sender.ts';
 import { type DeliveryRow, deliveriesTable } from './tables.ts';
 
 /**
- * The recipient's side of deliveries (README, "Delivery, inbox and roster"): a PEER reads the
+ * The recipient's side of deliveries (docs/api.md, "Delivery, inbox and roster"): a PEER reads the
  * messages addressed to its agent in its own goal. Receipts are separate times — submitted
  * (on the delivery), read, processed — and the sender sees each. `takeNextMessage` hands out
  * one message at a time per recipient, and the same one until it is resolved or released, so

@@ -18,7 +18,7 @@ import {
 } from './tables.ts';
 
 /**
- * Safe-point notices (README, "Delivery at safe points"): a provider records that it told a
+ * Safe-point notices (docs/agents.md, "Delivery at safe points"): a provider records that it told a
  * delivery's recipient about it at a lifecycle safe point — its Stop hook handed the message
  * over (LIFECYCLE_HOOK), or it typed a one-line notice at an idle prompt with an empty input
  * line (TERMINAL_NOTICE). Only the provider that sees the recipient at that location may

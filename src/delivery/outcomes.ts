@@ -15,7 +15,7 @@ import {
 } from './tables.ts';
 
 /**
- * How a delivery's outcome is decided (README, "Delivery, inbox and roster", fact 3). Only a delivery whose target was
+ * How a delivery's outcome is decided (docs/api.md, "Delivery, inbox and roster", fact 3). Only a delivery whose target was
  * pinned at submission can move past SUBMITTED. Its history is a function of three things:
  * the goal's presence change log after the baseline, the window end and the deadline.
  *

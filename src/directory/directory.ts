@@ -94,7 +94,7 @@ interface RowRecord {
 const asDate = (value: string | Date) => (value instanceof Date ? value : new Date(value));
 
 /**
- * The directory packet (README, "Directory, presence and attention"): one row per registered agent, running or not, with its
+ * The directory packet (docs/api.md, "Directory, presence and attention"): one row per registered agent, running or not, with its
  * claimed work and what a provider last saw of it. One statement whatever the number of
  * agents (plus the scope check). Reading it changes nothing and grants nothing.
  */

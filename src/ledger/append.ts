@@ -1,5 +1,5 @@
 /**
- * The ledger's write path: the only way a row enters the ledger (README, "Evidence ledger", "Writing").
+ * The ledger's write path: the only way a row enters the ledger (docs/api.md, "Evidence ledger", "Writing").
  * Other domains append their rows with `appendEvent(tx, event)` inside their own transaction,
  * so a change and its row commit together or not at all. This file and tables.ts import no
  * domain above the registry, so the work graph appends without importing the ledger's reads.

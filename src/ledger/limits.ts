@@ -1,4 +1,4 @@
-/** Bounds of ledger reads, checkpoints and streams (README, "Evidence ledger"). */
+/** Bounds of ledger reads, checkpoints and streams (docs/api.md, "Evidence ledger"). */
 export const LEDGER_LIMITS = {
   defaultLimit: 30,
   maxLimit: 200,

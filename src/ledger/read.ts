@@ -1,5 +1,5 @@
 /**
- * The scoped read model (README, "Evidence ledger") (`evidenceLedger`): one agent's rows, keyset-paged newest
+ * The scoped read model (docs/api.md, "Evidence ledger") (`evidenceLedger`): one agent's rows, keyset-paged newest
  * first, with the other agents compressed into their frontier, reader hints and the digest.
  * Which rows are the agent's is scope.ts; who may read is access.ts.
  */
@@ -101,7 +101,7 @@ const isFiltered = (f: LedgerFilters) =>
   f.todoId !== null || f.eventKind !== null || f.since !== null || f.before !== null;
 
 /**
- * The scoped read model (README, "Evidence ledger"), from one snapshot: the newest `limit` rows of the
+ * The scoped read model (docs/api.md, "Evidence ledger"), from one snapshot: the newest `limit` rows of the
  * agent's scope (oldest first), keyset-paged with `before`, the other agents compressed into
  * their frontier, reader hints, and the digest of the rows.
  */

@@ -1,10 +1,10 @@
 /**
- * The agent-scoped evidence ledger (README, "Evidence ledger"): append-only events behind the privacy
+ * The agent-scoped evidence ledger (docs/api.md, "Evidence ledger"): append-only events behind the privacy
  * boundary, the scoped read model an agent reads before it replans or hands off, replan
  * checkpoints that cite that read's digest, and the same scoped rows as a live stream.
  * Plain functions over (db, caller, input); no GraphQL here.
  *
- * Scope of one agent's ledger: the five rules of README, "Evidence ledger", plus goal-level rows
+ * Scope of one agent's ledger: the five rules of docs/api.md, "Evidence ledger", plus goal-level rows
  *  1. its own rows (`agentId` is the agent);
  *  2. rows on todos it claims (any status: finished work keeps its history);
  *  3. rows on unclaimed live todos selected for its lane — the lane is its vision's

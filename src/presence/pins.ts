@@ -12,7 +12,7 @@ import {
 } from './tables.ts';
 
 /**
- * Identity pinning, shared by waits and deliveries (README, "Identity-pinned waits" and "Delivery, inbox and roster"): a target is resolved once
+ * Identity pinning, shared by waits and deliveries (docs/api.md, "Identity-pinned waits" and "Delivery, inbox and roster"): a target is resolved once
  * to its current location and occupant, with the baseline `stateChangeSeq` a later change
  * must move beyond; afterwards only the goal's presence change log is consulted, never the
  * current presence row, so the answer does not depend on when or where it is computed.

@@ -48,7 +48,7 @@ export interface DeclaredSource {
   readonly limits: readonly ObservationLimit[];
 }
 
-/** A provider's declaration (README, "Directory, presence and attention"). A capability not declared here is a typed gap. */
+/** A provider's declaration (docs/api.md, "Directory, presence and attention"). A capability not declared here is a typed gap. */
 export const providersTable = pgTable('providers', {
   providerId: text('provider_id').primaryKey(),
   /** The provider process; a new one marks presence reported by earlier ones stale. */

@@ -6,7 +6,7 @@ import { placeholder, prepared, textArrayLiteral } from '../db/sql.ts';
 import { agentsTable, delegationsTable, goalsTable } from './tables.ts';
 
 /**
- * The existing goals the caller's credential covers (README, "Callers and scope"), in one
+ * The existing goals the caller's credential covers (docs/api.md, "Callers and scope"), in one
  * statement: an ADMIN covers every goal; a STEWARD or PROVIDER the goals bound to its
  * credential; a PEER its own goal and the goals delegated to it, but only while its agent is
  * registered and not retired. `only` narrows the answer to one goal.

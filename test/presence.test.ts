@@ -80,27 +80,42 @@ describe(`providers and presence reports (${driver})`, () => {
     expect(asPeer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
-  it('refuses a batch naming an unregistered agent, another goal, or from an unregistered provider, writing nothing', async () => {
+  it('refuses a report naming an unregistered agent or another goal, one by one (the rest apply); an unregistered provider as a whole', async () => {
     const { goalId, alpha, provider } = await world();
     const otherGoal = await createGoal(t);
     await registerAgent(t, otherGoal, 'alpha');
-    const refused = await provider.report([
+    const result = await provider.report([
       { goalId, agentId: alpha, liveness: 'WORKING' },
       { goalId, agentId: 'ghost', liveness: 'WORKING' },
-    ]);
-    expect(refused).toEqual({
-      __typename: 'PresenceRefused',
-      index: 1,
-      goalId,
-      agentId: 'ghost',
-      reason: 'AGENT_NOT_REGISTERED',
-    });
-    const foreign = await provider.report([
       { goalId: otherGoal, agentId: 'alpha', liveness: 'WORKING' },
     ]);
-    expect(foreign).toMatchObject({ __typename: 'PresenceRefused', reason: 'GOAL_NOT_IN_SCOPE' });
-    expect(await countRows('presence', goalId)).toBe(0);
-    expect(await countRows('presence_changes', goalId)).toBe(0);
+    expect(result).toEqual({
+      __typename: 'PresenceAccepted',
+      changed: 1,
+      heartbeats: 0,
+      outOfOrder: 0,
+      refused: [
+        {
+          index: 1,
+          goalId,
+          agentId: 'ghost',
+          reason: 'AGENT_NOT_REGISTERED',
+          field: null,
+          message: null,
+        },
+        {
+          index: 2,
+          goalId: otherGoal,
+          agentId: 'alpha',
+          reason: 'GOAL_NOT_IN_SCOPE',
+          field: null,
+          message: null,
+        },
+      ],
+    });
+    expect(await countRows('presence', goalId)).toBe(1);
+    expect(await countRows('presence_changes', goalId)).toBe(1);
+    expect(await countRows('presence', otherGoal)).toBe(0);
 
     const { token } = await issueCredential(t, {
       kind: 'PROVIDER',
@@ -129,7 +144,7 @@ describe(`providers and presence reports (${driver})`, () => {
       __typename: 'PresenceRefused',
       reason: 'PROVIDER_NOT_REGISTERED',
     });
-    expect(await countRows('presence', goalId)).toBe(0);
+    expect(await countRows('presence', goalId)).toBe(1);
   });
 
   it('advances stateChangeSeq only on a change of liveness or occupant; heartbeats and old reports do not', async () => {
@@ -202,6 +217,7 @@ describe(`providers and presence reports (${driver})`, () => {
       changed: 3,
       heartbeats: 1,
       outOfOrder: 0,
+      refused: [],
     });
     expect(await countRows('presence', goalId)).toBe(2);
     expect(await countRows('presence_changes', goalId)).toBe(3);
@@ -240,6 +256,166 @@ describe(`providers and presence reports (${driver})`, () => {
     expect(ended.previousLiveness).toBe('WORKING');
     stream.dispose();
     await client.dispose();
+  });
+});
+
+describe(`which source decided: basis, explain and blockedKind (${driver})`, () => {
+  const DIRECTORY = `query($goalId: ID!) {
+    directory(goalId: $goalId) { rows { agentId presence { liveness basis explain blockedKind stateChangeSeq } } }
+  }`;
+
+  it('stores them on the presence row and on each change, and exposes them on Presence', async () => {
+    const { goalId, alpha, provider } = await world();
+    const client = wsClient(t.wsUrl, t.adminToken);
+    const stream = subscribe(
+      client,
+      `subscription($goalId: ID!) {
+        presenceChanged(goalId: $goalId, after: "0") { seq presence { liveness basis explain blockedKind } }
+      }`,
+      { goalId },
+      'presenceChanged',
+    );
+    await provider.report([
+      {
+        goalId,
+        agentId: alpha,
+        liveness: 'BLOCKED',
+        basis: 'PROGRAM_STATUS',
+        explain: 'OSC 7501 blocked(permission)',
+        blockedKind: 'PERMISSION',
+      },
+    ]);
+    // Another kind of block is another state: a change, not a heartbeat.
+    expect(
+      await provider.report([
+        {
+          goalId,
+          agentId: alpha,
+          liveness: 'BLOCKED',
+          basis: 'LIFECYCLE_HOOK',
+          explain: 'hook Notification elicitation',
+          blockedKind: 'QUESTION',
+        },
+      ]),
+    ).toMatchObject({ changed: 1, heartbeats: 0 });
+    // The same state from another source is a heartbeat: the row's basis and explain follow it.
+    expect(
+      await provider.report([
+        {
+          goalId,
+          agentId: alpha,
+          liveness: 'BLOCKED',
+          basis: 'PROVIDER_DETECTION',
+          explain: 'screen pattern /Do you want to proceed/',
+          blockedKind: 'QUESTION',
+        },
+      ]),
+    ).toMatchObject({ changed: 0, heartbeats: 1 });
+    expect(await stream.take(2)).toEqual([
+      {
+        seq: '1',
+        presence: {
+          liveness: 'BLOCKED',
+          basis: 'PROGRAM_STATUS',
+          explain: 'OSC 7501 blocked(permission)',
+          blockedKind: 'PERMISSION',
+        },
+      },
+      {
+        seq: '2',
+        presence: {
+          liveness: 'BLOCKED',
+          basis: 'LIFECYCLE_HOOK',
+          explain: 'hook Notification elicitation',
+          blockedKind: 'QUESTION',
+        },
+      },
+    ]);
+    const read = await t.ok(DIRECTORY, { goalId });
+    expect(read.directory.rows[0].presence).toEqual({
+      liveness: 'BLOCKED',
+      basis: 'PROVIDER_DETECTION',
+      explain: 'screen pattern /Do you want to proceed/',
+      blockedKind: 'QUESTION',
+      stateChangeSeq: '2',
+    });
+    // Neither is required: a report without them clears them.
+    await provider.report([{ goalId, agentId: alpha, liveness: 'IDLE' }]);
+    expect((await t.ok(DIRECTORY, { goalId })).directory.rows[0].presence).toMatchObject({
+      liveness: 'IDLE',
+      explain: null,
+      blockedKind: null,
+    });
+    stream.dispose();
+    await client.dispose();
+  });
+
+  it('refuses a malformed report on its own, typed, and applies the rest; the next batch is not held back', async () => {
+    const { goalId, alpha, beta, provider } = await world();
+    const good = { goalId, agentId: beta, liveness: 'WORKING', providerSessionRef: 'w1:p2' };
+    const result = await provider.report([
+      { goalId, agentId: alpha, liveness: 'BLOCKED', explain: 'x'.repeat(161) },
+      good,
+      { goalId, agentId: alpha, liveness: 'BLOCKED', explain: 'OSC 7501 \u001b[31mblocked' },
+      { goalId, agentId: alpha, liveness: 'IDLE', blockedKind: 'AUTH' },
+      { goalId, agentId: alpha, liveness: 'IDLE', explain: 'two\nlines' },
+      { goalId, agentId: 'not an id!', liveness: 'IDLE' },
+    ]);
+    expect(result.changed).toBe(1);
+    expect(
+      result.refused.map((r: { index: number; reason: string; field: string }) => [
+        r.index,
+        r.reason,
+        r.field,
+      ]),
+    ).toEqual([
+      [0, 'INVALID_REPORT', 'explain'],
+      [2, 'INVALID_REPORT', 'explain'],
+      [3, 'INVALID_REPORT', 'blockedKind'],
+      [4, 'INVALID_REPORT', 'explain'],
+      [5, 'INVALID_REPORT', 'agentId'],
+    ]);
+    expect(result.refused[0].message).toContain('at most 160 characters');
+    expect(result.refused[3]).toMatchObject({ goalId, agentId: alpha });
+    // Nothing of the refused reports was written: only beta's presence exists.
+    const rows = (await t.ok(DIRECTORY, { goalId })).directory.rows;
+    expect(
+      rows.map((r: { agentId: string; presence: { liveness: string } | null }) => [
+        r.agentId,
+        r.presence?.liveness ?? null,
+      ]),
+    ).toEqual(
+      [
+        [alpha, null],
+        [beta, 'WORKING'],
+      ].sort(),
+    );
+    expect(
+      await provider.report([
+        {
+          goalId,
+          agentId: alpha,
+          liveness: 'BLOCKED',
+          blockedKind: 'AUTH',
+          explain: 'OSC 7501 blocked(auth)',
+        },
+      ]),
+    ).toMatchObject({ changed: 1, refused: [] });
+  });
+
+  it('passes explain through the privacy screen: a credential or an absolute path never reaches a reader', async () => {
+    const { goalId, alpha, provider } = await world();
+    await provider.report([
+      {
+        goalId,
+        agentId: alpha,
+        liveness: 'WORKING',
+        explain: 'screen pattern in /home/someone/secret-project/notes.txt',
+      },
+    ]);
+    const explain = (await t.ok(DIRECTORY, { goalId })).directory.rows[0].presence.explain;
+    expect(explain).toContain('[redacted:path]');
+    expect(explain).not.toContain('/home/someone');
   });
 });
 

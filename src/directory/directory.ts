@@ -81,6 +81,8 @@ interface RowRecord {
   occupant_ref: string | null;
   liveness: Liveness | null;
   basis: PresenceRow['basis'] | null;
+  explain: string | null;
+  blocked_kind: PresenceRow['blockedKind'];
   observed_at: string | Date | null;
   report_seq: string | null;
   state_change_seq: string | null;
@@ -140,7 +142,8 @@ export async function readDirectory(
              w.id as todo_id, w.lease_state,
              ${p.providerId} as provider_id, ${p.providerSessionRef} as provider_session_ref,
              ${p.instanceId} as instance_id, ${p.occupantRef} as occupant_ref,
-             ${p.liveness} as liveness, ${p.basis} as basis, ${p.observedAt} as observed_at,
+             ${p.liveness} as liveness, ${p.basis} as basis, ${p.explain} as explain,
+             ${p.blockedKind} as blocked_kind, ${p.observedAt} as observed_at,
              ${p.reportSeq}::text as report_seq, ${p.stateChangeSeq}::text as state_change_seq,
              ${p.endedAt} as ended_at,
              ${pr.instanceId} as current_instance, ${pr.presenceTtlMs} as presence_ttl_ms,
@@ -211,6 +214,8 @@ function toRow(r: RowRecord, now: Date): DirectoryRow {
             occupantRef: r.occupant_ref as string,
             liveness: r.liveness as Liveness,
             basis: r.basis as PresenceRow['basis'],
+            explain: r.explain,
+            blockedKind: r.blocked_kind,
             observedAt: asDate(r.observed_at as string),
             reportSeq: BigInt(r.report_seq ?? 0),
             stateChangeSeq: BigInt(r.state_change_seq ?? 0),

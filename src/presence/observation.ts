@@ -54,6 +54,8 @@ export async function reportObservation(
     liveness: null,
     observedAt: input.capturedAt,
     basis: null,
+    explain: null,
+    blockedKind: null,
     reportSeq: 0n,
     ended: false,
   };
@@ -85,7 +87,7 @@ export async function reportObservation(
       ],
       set: { lines: values.lines, limits: values.limits, capturedAt: values.capturedAt },
     });
-  return { type: 'PresenceAccepted', changed: 1, heartbeats: 0, outOfOrder: 0 };
+  return { type: 'PresenceAccepted', changed: 1, heartbeats: 0, outOfOrder: 0, refused: [] };
 }
 
 export const observationGapReasons = [

@@ -7,6 +7,7 @@ import type { Page, StreamHub } from '../events/hub.ts';
 import { readHead } from '../events/sequence.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import {
+  type BlockedKind,
   type Liveness,
   type PresenceBasis,
   type PresenceChangeRow,
@@ -32,6 +33,8 @@ export interface Presence {
   readonly reportedLiveness: Liveness;
   readonly observedAt: Date;
   readonly basis: PresenceBasis;
+  readonly explain: string | null;
+  readonly blockedKind: BlockedKind | null;
   readonly stateChangeSeq: bigint;
   readonly stale: boolean;
   readonly coverageGap: CoverageGap | null;
@@ -61,6 +64,8 @@ export function toPresence(
     reportedLiveness: row.liveness,
     observedAt: row.observedAt,
     basis: row.basis,
+    explain: row.explain,
+    blockedKind: row.blockedKind,
     stateChangeSeq: row.stateChangeSeq,
     stale,
     coverageGap,
@@ -145,6 +150,8 @@ function changeOf(
     occupantRef: row.occupantRef,
     liveness: row.liveness,
     basis: row.basis,
+    explain: row.explain,
+    blockedKind: row.blockedKind,
     observedAt: row.observedAt,
     reportSeq: 0n,
     stateChangeSeq: row.seq,

@@ -1,15 +1,16 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { ProviderCaller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
-import { refuse, transactOrRefuse } from '../core/transaction.ts';
-import { validateId, validateText } from '../core/validate.ts';
+import { screenText, validateId, validateText } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
 import { jsonRows, prepared, textArrayLiteral } from '../db/sql.ts';
 import { advanceHead, lockHead } from '../events/sequence.ts';
 import { agentsTable } from '../registry/tables.ts';
 import { MAX_REF_LENGTH, MAX_REPORTS_PER_BATCH } from './providers.ts';
 import {
+  type BlockedKind,
   type Liveness,
+  MAX_EXPLAIN_LENGTH,
   type PresenceBasis,
   type PresenceRow,
   type Provider,
@@ -26,6 +27,10 @@ export interface PresenceReportInput {
   liveness: Liveness;
   observedAt: Date;
   basis: PresenceBasis;
+  /** Which source decided and why, e.g. "OSC 7501 blocked(permission)". */
+  explain?: string | null;
+  /** What a BLOCKED occupant waits for; refused with any other liveness. */
+  blockedKind?: BlockedKind | null;
   /** The provider's own monotonic sequence for this location. */
   reportSeq: string;
 }
@@ -43,26 +48,33 @@ export const refusalReasons = [
   'GOAL_NOT_IN_SCOPE',
   'AGENT_NOT_REGISTERED',
   'NO_PRESENCE_AT_LOCATION',
+  'INVALID_REPORT',
 ] as const;
 export type RefusalReason = (typeof refusalReasons)[number];
 
+/** One report refused (nothing of it written), or with PROVIDER_NOT_REGISTERED the whole call. */
 export interface PresenceRefused {
   readonly type: 'PresenceRefused';
-  /** Position in the batch of the first report refused; the whole batch was refused. */
+  /** The report's position in the batch. */
   readonly index: number;
   readonly goalId: string;
   readonly agentId: string;
   readonly reason: RefusalReason;
+  /** With INVALID_REPORT: the input field at fault, and what is wrong with it. */
+  readonly field: string | null;
+  readonly message: string | null;
 }
 
 export interface PresenceAccepted {
   readonly type: 'PresenceAccepted';
-  /** Reports that changed liveness or occupant (each advanced stateChangeSeq). */
+  /** Reports that changed liveness, blocked kind or occupant (each advanced stateChangeSeq). */
   readonly changed: number;
-  /** Reports that repeated the current state (observedAt moved only). */
+  /** Reports that repeated the current state (observedAt, basis and explain moved only). */
   readonly heartbeats: number;
   /** Reports older than one already applied for the location, ignored. */
   readonly outOfOrder: number;
+  /** The reports refused one by one, in batch order; the others were applied. */
+  readonly refused: PresenceRefused[];
 }
 
 export type ReportResult = PresenceAccepted | PresenceRefused;
@@ -76,10 +88,18 @@ export interface Report {
   liveness: Liveness | null;
   observedAt: Date;
   basis: PresenceBasis | null;
+  explain: string | null;
+  blockedKind: BlockedKind | null;
   reportSeq: bigint;
   ended: boolean;
 }
 
+/**
+ * Applies a batch of reports. Each report is judged on its own: one that is malformed, or names
+ * a goal or agent that is not the provider's, is refused (`PresenceAccepted.refused`) and the
+ * rest apply, so one bad report never holds back a provider's later batches. Only an
+ * unregistered provider is refused as a whole.
+ */
 export function reportPresence(
   db: Db,
   caller: ProviderCaller,
@@ -89,37 +109,70 @@ export function reportPresence(
     db,
     caller,
     reports.map((r) => ({
-      ...r,
-      occupantRef: validateText('occupantRef', r.occupantRef, MAX_REF_LENGTH, 1, 'one'),
-      reportSeq: parseReportSeq(r.reportSeq),
-      ended: false,
+      goalId: r.goalId,
+      agentId: r.agentId,
+      normalize: () => ({
+        ...checkLocation(r),
+        occupantRef: validateText('occupantRef', r.occupantRef, MAX_REF_LENGTH, 1, 'one'),
+        liveness: r.liveness,
+        basis: r.basis,
+        explain:
+          r.explain == null ? null : screenText('explain', r.explain, MAX_EXPLAIN_LENGTH, 1, 'one'),
+        blockedKind: checkBlockedKind(r.liveness, r.blockedKind ?? null),
+        ended: false,
+      }),
     })),
   );
 }
 
-/** Records that the occupant of a location is gone. */
-export function endPresence(
+/** Records that the occupant of a location is gone; refused as a whole when its one report is. */
+export async function endPresence(
   db: Db,
   caller: ProviderCaller,
   input: EndPresenceInput,
 ): Promise<ReportResult> {
-  return applyReports(db, caller, [
+  const result = await applyReports(db, caller, [
     {
-      ...input,
-      occupantRef: null,
-      liveness: null,
-      basis: null,
-      reportSeq: parseReportSeq(input.reportSeq),
-      ended: true,
+      goalId: input.goalId,
+      agentId: input.agentId,
+      normalize: () => ({
+        ...checkLocation(input),
+        occupantRef: null,
+        liveness: null,
+        basis: null,
+        explain: null,
+        blockedKind: null,
+        ended: true,
+      }),
     },
   ]);
+  return result.type === 'PresenceAccepted' ? (result.refused[0] ?? result) : result;
 }
 
-function parseReportSeq(value: string): bigint {
-  if (!/^\d{1,19}$/.test(value)) {
+/** The fields every report and end carries, checked; throws InputError naming the field. */
+function checkLocation(r: EndPresenceInput) {
+  validateId('goalId', r.goalId);
+  validateId('agentId', r.agentId);
+  validateText('providerSessionRef', r.providerSessionRef, MAX_REF_LENGTH, 1, 'one');
+  if (Number.isNaN(r.observedAt.getTime()))
+    throw new InputError('observedAt is not a valid time', 'observedAt');
+  if (!/^\d{1,19}$/.test(r.reportSeq)) {
     throw new InputError('reportSeq must be a non-negative decimal integer', 'reportSeq');
   }
-  return BigInt(value);
+  return {
+    goalId: r.goalId,
+    agentId: r.agentId,
+    providerSessionRef: r.providerSessionRef,
+    observedAt: r.observedAt,
+    reportSeq: BigInt(r.reportSeq),
+  };
+}
+
+function checkBlockedKind(liveness: Liveness, kind: BlockedKind | null): BlockedKind | null {
+  if (kind !== null && liveness !== 'BLOCKED') {
+    throw new InputError('blockedKind is reported only with liveness BLOCKED', 'blockedKind');
+  }
+  return kind;
 }
 
 const keyOf = (r: { goalId: string; agentId: string; providerSessionRef: string }) =>
@@ -160,40 +213,77 @@ const registeredAgents = prepared('registered_agent_pairs', (db) =>
     ),
 );
 
+/** A report as received: its goal and agent (for a refusal) and how to check and normalize it. */
+interface Received {
+  readonly goalId: string;
+  readonly agentId: string;
+  /** Throws InputError when the report is malformed. */
+  readonly normalize: () => Report;
+}
+
 /**
- * The one write path for presence. Validates the whole batch first (a refusal writes
- * nothing), then per goal: locks the presence head, reads the current rows, applies the
- * reports in order in memory, and writes the result with a constant number of statements.
+ * The one write path for presence. Judges each report first (malformed, goal out of scope,
+ * agent not registered: refused, nothing of it written), then per goal: locks the presence
+ * head, reads the current rows, applies the remaining reports in order in memory, and writes
+ * the result with a constant number of statements.
  */
 async function applyReports(
   db: Db,
   caller: ProviderCaller,
-  reports: Report[],
+  received: readonly Received[],
 ): Promise<ReportResult> {
-  if (reports.length === 0) throw new InputError('reports must not be empty', 'reports');
-  if (reports.length > MAX_REPORTS_PER_BATCH) {
+  if (received.length === 0) throw new InputError('reports must not be empty', 'reports');
+  if (received.length > MAX_REPORTS_PER_BATCH) {
     throw new InputError(`at most ${MAX_REPORTS_PER_BATCH} reports per call`, 'reports');
   }
-  for (const r of reports) {
-    validateId('goalId', r.goalId);
-    validateId('agentId', r.agentId);
-    validateText('providerSessionRef', r.providerSessionRef, MAX_REF_LENGTH, 1, 'one');
-    if (Number.isNaN(r.observedAt.getTime()))
-      throw new InputError('observedAt is not a valid time', 'observedAt');
-  }
-  const screened = await screenReports(db, caller, reports);
-  if ('refused' in screened) return screened.refused;
+  const refused: PresenceRefused[] = [];
+  const refusal = (index: number, reason: RefusalReason, error?: InputError): PresenceRefused => ({
+    type: 'PresenceRefused',
+    index,
+    goalId: received[index]?.goalId as string,
+    agentId: received[index]?.agentId as string,
+    reason,
+    field: error?.field ?? null,
+    message: error?.message ?? null,
+  });
+  const checked: { index: number; report: Report }[] = [];
+  received.forEach((r, index) => {
+    try {
+      checked.push({ index, report: r.normalize() });
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      refused.push(refusal(index, 'INVALID_REPORT', error));
+    }
+  });
+  const screened = await screenEach(
+    db,
+    caller,
+    checked.map((c) => c.report),
+  );
+  if (!screened.provider) return refusal(0, 'PROVIDER_NOT_REGISTERED');
   const { providerId, instanceId } = screened.provider;
-  const result = { type: 'PresenceAccepted' as const, changed: 0, heartbeats: 0, outOfOrder: 0 };
-  const byGoal = new Map<string, Report[]>();
+  const reports: { index: number; report: Report }[] = [];
+  checked.forEach((c, i) => {
+    const reason = screened.reasons[i];
+    if (reason) refused.push(refusal(c.index, reason));
+    else reports.push(c);
+  });
+  const result = {
+    type: 'PresenceAccepted' as const,
+    changed: 0,
+    heartbeats: 0,
+    outOfOrder: 0,
+    refused,
+  };
+  const byGoal = new Map<string, { index: number; report: Report }[]>();
   for (const r of reports) {
-    const goalReports = byGoal.get(r.goalId);
+    const goalReports = byGoal.get(r.report.goalId);
     if (goalReports) goalReports.push(r);
-    else byGoal.set(r.goalId, [r]);
+    else byGoal.set(r.report.goalId, [r]);
   }
   const goalIds = [...byGoal.keys()].sort();
 
-  return transactOrRefuse<ReportResult>(db, async (tx) => {
+  await db.transaction(async (tx) => {
     for (const goalId of goalIds) {
       const goalReports = byGoal.get(goalId) ?? [];
       const head = await lockHead(tx, goalId, 'presence');
@@ -201,24 +291,19 @@ async function applyReports(
       const existing = await presenceOfProvider(tx).execute({
         goalId,
         providerId,
-        agentIds: textArrayLiteral(goalReports.map((r) => r.agentId)),
+        agentIds: textArrayLiteral(goalReports.map((r) => r.report.agentId)),
       });
       for (const row of existing) current.set(keyOf(row), row);
 
       const changes: (typeof presenceChangesTable.$inferInsert)[] = [];
       const touched = new Set<string>();
       let seq = head;
-      for (const r of goalReports) {
+      for (const { index, report: r } of goalReports) {
         const key = keyOf(r);
         const before = current.get(key);
         if (r.ended && !before) {
-          refuse({
-            type: 'PresenceRefused',
-            index: reports.indexOf(r),
-            goalId,
-            agentId: r.agentId,
-            reason: 'NO_PRESENCE_AT_LOCATION',
-          });
+          refused.push(refusal(index, 'NO_PRESENCE_AT_LOCATION'));
+          continue;
         }
         if (before && r.reportSeq <= before.reportSeq && before.instanceId === instanceId) {
           result.outOfOrder++;
@@ -227,10 +312,13 @@ async function applyReports(
         const occupantRef = r.occupantRef ?? (before?.occupantRef as string);
         const liveness = r.liveness ?? (before?.liveness as Liveness);
         const basis = r.basis ?? (before?.basis as PresenceBasis);
+        const explain = r.ended ? (before?.explain ?? null) : r.explain;
+        const blockedKind = r.ended ? (before?.blockedKind ?? null) : r.blockedKind;
         const changed =
           !before ||
           r.ended !== (before.endedAt !== null) ||
           before.liveness !== liveness ||
+          before.blockedKind !== blockedKind ||
           before.occupantRef !== occupantRef;
         const next: PresenceRow = {
           goalId,
@@ -241,6 +329,8 @@ async function applyReports(
           occupantRef,
           liveness,
           basis,
+          explain,
+          blockedKind,
           observedAt: r.observedAt,
           reportSeq: r.reportSeq,
           stateChangeSeq: before?.stateChangeSeq ?? 0n,
@@ -259,6 +349,8 @@ async function applyReports(
             liveness,
             previousLiveness: before && before.endedAt === null ? before.liveness : null,
             basis,
+            explain,
+            blockedKind,
             observedAt: r.observedAt,
             ended: r.ended,
           });
@@ -281,6 +373,7 @@ async function applyReports(
           on conflict (goal_id, agent_id, provider_id, provider_session_ref) do update set
             instance_id = excluded.instance_id, occupant_ref = excluded.occupant_ref,
             liveness = excluded.liveness, basis = excluded.basis,
+            explain = excluded.explain, blocked_kind = excluded.blocked_kind,
             observed_at = excluded.observed_at, report_seq = excluded.report_seq,
             state_change_seq = excluded.state_change_seq, ended_at = excluded.ended_at`),
         );
@@ -295,30 +388,23 @@ async function applyReports(
       }
       await Promise.all(writes);
     }
-    return result;
   });
+  refused.sort((a, b) => a.index - b.index);
+  return result;
 }
 
 /**
- * Checks every report before anything is written: the provider is registered, each goal is
- * one its credential and its registration cover, and each agent is registered and active
- * (a live session never creates an identity). Returns the provider, or the first refusal.
+ * Judges every report before anything is written: the provider is registered (else no
+ * provider), each goal is one its credential and its registration cover, and each agent is
+ * registered and active (a live session never creates an identity). `reasons[i]` is why
+ * report i is refused, undefined when it may apply.
  */
-export async function screenReports(
+async function screenEach(
   db: Db,
   caller: ProviderCaller,
-  reports: Report[],
-): Promise<{ provider: Provider } | { refused: PresenceRefused }> {
-  const refuse = (index: number, reason: RefusalReason) => ({
-    refused: {
-      type: 'PresenceRefused' as const,
-      index,
-      goalId: reports[index]?.goalId as string,
-      agentId: reports[index]?.agentId as string,
-      reason,
-    },
-  });
-  // Both reads at once (one round trip), judged in order.
+  reports: readonly Pick<Report, 'goalId' | 'agentId'>[],
+): Promise<{ provider: Provider | undefined; reasons: (RefusalReason | undefined)[] }> {
+  // Both reads at once (one round trip).
   const [[provider], registered] = await Promise.all([
     providerById(db).execute({ providerId: caller.providerId }),
     registeredAgents(db).execute({
@@ -326,12 +412,37 @@ export async function screenReports(
       agentIds: textArrayLiteral(reports.map((r) => r.agentId)),
     }),
   ]);
-  if (!provider) return refuse(0, 'PROVIDER_NOT_REGISTERED');
-  const outside = reports.findIndex(
-    (r) => !caller.goalIds.includes(r.goalId) || !provider.goalIds.includes(r.goalId),
-  );
-  if (outside >= 0) return refuse(outside, 'GOAL_NOT_IN_SCOPE');
   const known = new Set(registered.map((row) => JSON.stringify([row.goalId, row.agentId])));
-  const unknown = reports.findIndex((r) => !known.has(JSON.stringify([r.goalId, r.agentId])));
-  return unknown >= 0 ? refuse(unknown, 'AGENT_NOT_REGISTERED') : { provider };
+  return {
+    provider,
+    reasons: reports.map((r) =>
+      !caller.goalIds.includes(r.goalId) || !provider?.goalIds.includes(r.goalId)
+        ? 'GOAL_NOT_IN_SCOPE'
+        : !known.has(JSON.stringify([r.goalId, r.agentId]))
+          ? 'AGENT_NOT_REGISTERED'
+          : undefined,
+    ),
+  };
+}
+
+/** The same judgement for a single report (an observation): the provider, or the refusal. */
+export async function screenReports(
+  db: Db,
+  caller: ProviderCaller,
+  reports: readonly Pick<Report, 'goalId' | 'agentId'>[],
+): Promise<{ provider: Provider } | { refused: PresenceRefused }> {
+  const { provider, reasons } = await screenEach(db, caller, reports);
+  const index = provider ? reasons.findIndex((reason) => reason !== undefined) : 0;
+  if (provider && index < 0) return { provider };
+  return {
+    refused: {
+      type: 'PresenceRefused',
+      index,
+      goalId: reports[index]?.goalId as string,
+      agentId: reports[index]?.agentId as string,
+      reason: provider ? (reasons[index] as RefusalReason) : 'PROVIDER_NOT_REGISTERED',
+      field: null,
+      message: null,
+    },
+  };
 }

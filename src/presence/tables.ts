@@ -22,8 +22,20 @@ export const livenessValues = [
 ] as const;
 export type Liveness = (typeof livenessValues)[number];
 
-export const presenceBases = ['PROVIDER_DETECTION', 'LIFECYCLE_HOOK', 'SELF_REPORT'] as const;
+export const presenceBases = [
+  'PROVIDER_DETECTION',
+  'LIFECYCLE_HOOK',
+  'PROGRAM_STATUS',
+  'SELF_REPORT',
+] as const;
 export type PresenceBasis = (typeof presenceBases)[number];
+
+/** What a BLOCKED agent waits for; reported only with BLOCKED. */
+export const blockedKinds = ['PERMISSION', 'QUESTION', 'AUTH'] as const;
+export type BlockedKind = (typeof blockedKinds)[number];
+
+/** Most characters of a report's `explain`. */
+export const MAX_EXPLAIN_LENGTH = 160;
 
 export const observationSources = [
   'VIEWPORT',
@@ -88,6 +100,10 @@ export const presenceTable = pgTable(
     occupantRef: text('occupant_ref').notNull(),
     liveness: text('liveness', { enum: livenessValues }).notNull(),
     basis: text('basis', { enum: presenceBases }).notNull(),
+    /** Which source decided and why, in the provider's words (screened); null when not said. */
+    explain: text('explain'),
+    /** What a BLOCKED occupant waits for; null otherwise or when not said. */
+    blockedKind: text('blocked_kind', { enum: blockedKinds }),
     observedAt: timestamp('observed_at', { withTimezone: true }).notNull(),
     /** The provider's own report sequence; older reports are ignored. */
     reportSeq: bigint('report_seq', { mode: 'bigint' }).notNull(),
@@ -118,6 +134,8 @@ export const presenceChangesTable = pgTable(
     liveness: text('liveness', { enum: livenessValues }).notNull(),
     previousLiveness: text('previous_liveness', { enum: livenessValues }),
     basis: text('basis', { enum: presenceBases }).notNull(),
+    explain: text('explain'),
+    blockedKind: text('blocked_kind', { enum: blockedKinds }),
     observedAt: timestamp('observed_at', { withTimezone: true }).notNull(),
     ended: boolean('ended').notNull().default(false),
     /**

@@ -291,7 +291,7 @@ export async function registerProvider(
         `mutation($reports: [PresenceReportInput!]!) {
           reportPresence(reports: $reports) {
             __typename
-            ... on PresenceAccepted { changed heartbeats outOfOrder }
+            ... on PresenceAccepted { changed heartbeats outOfOrder refused { index goalId agentId reason field message } }
             ... on PresenceRefused { index goalId agentId reason }
           }
         }`,

@@ -29,6 +29,17 @@ export const AttentionReason = {
 } as const;
 
 export type AttentionReason = typeof AttentionReason[keyof typeof AttentionReason];
+/** What a BLOCKED agent waits for, as its status source said. Never permission to answer it. */
+export const BlockedKind = {
+  /** A login or credential only a person can give. */
+  Auth: 'AUTH',
+  /** Approval to run a tool or command. */
+  Permission: 'PERMISSION',
+  /** An answer to a question it asked. */
+  Question: 'QUESTION'
+} as const;
+
+export type BlockedKind = typeof BlockedKind[keyof typeof BlockedKind];
 /** What a credential lets its holder be. */
 export const CallerKind = {
   /** An operator: registry writes and credentials; reads everything. */
@@ -778,23 +789,27 @@ export const OtherAgentDetail = {
 } as const;
 
 export type OtherAgentDetail = typeof OtherAgentDetail[keyof typeof OtherAgentDetail];
-/** How the provider knows. */
+/** Which source decided the liveness: one source is the authority for a target at a time (lifecycle hooks while they report, else the program's own status signal, else screen patterns). Says how the provider knows, not how sure it is. */
 export const PresenceBasis = {
   /** The agent runtime reported through a lifecycle hook. */
   LifecycleHook: 'LIFECYCLE_HOOK',
-  /** The provider classified the terminal itself. */
+  /** The program announced its own state in its output (the OSC 7501 Program Status Protocol). Not a lifecycle hook and not a screen pattern. */
+  ProgramStatus: 'PROGRAM_STATUS',
+  /** The provider classified what the terminal shows (screen patterns). Not a statement by the agent. */
   ProviderDetection: 'PROVIDER_DETECTION',
-  /** The agent said so itself. */
+  /** The agent said so through a channel of its own that the provider relays (neither a lifecycle hook nor OSC 7501). */
   SelfReport: 'SELF_REPORT'
 } as const;
 
 export type PresenceBasis = typeof PresenceBasis[keyof typeof PresenceBasis];
-/** Why a presence or observation report was refused (nothing was written). */
+/** Why a presence or observation report was refused (nothing of it was written). */
 export const PresenceRefusalReason = {
   /** No such active agent in the goal: a live session never creates an identity. */
   AgentNotRegistered: 'AGENT_NOT_REGISTERED',
   /** The goal is not one this provider credential and registration cover. */
   GoalNotInScope: 'GOAL_NOT_IN_SCOPE',
+  /** A field of the report is malformed (too long, control characters, blockedKind without BLOCKED, …): `field` and `message` say which and why. */
+  InvalidReport: 'INVALID_REPORT',
   /** endPresence for a location with no presence. */
   NoPresenceAtLocation: 'NO_PRESENCE_AT_LOCATION',
   /** Call registerProvider first. */
@@ -806,8 +821,12 @@ export type PresenceRefusalReason = typeof PresenceRefusalReason[keyof typeof Pr
 export type PresenceReportInput = {
   /** A registered agent of the goal. */
   agentId: string | number;
-  /** How it knows. */
+  /** Which source decided. */
   basis: PresenceBasis;
+  /** What a BLOCKED agent waits for. Only with liveness BLOCKED (refused otherwise); omit when the source does not say. */
+  blockedKind?: BlockedKind | null | undefined;
+  /** Which source decided and why, for people (e.g. "OSC 7501 blocked(permission)", "hook Notification permission_prompt", "screen pattern /Do you want to proceed/"): one line of plain text, at most 160 characters, no control characters; passes the privacy screen. Omit when there is nothing to say. */
+  explain?: string | null | undefined;
   /** The goal. */
   goalId: string | number;
   /** What the provider sees. */
@@ -1504,7 +1523,7 @@ export type ReportPresenceMutationVariables = Exact<{
 
 
 export type ReportPresenceMutation = { reportPresence:
-    | { __typename: 'PresenceAccepted', changed: number, heartbeats: number, outOfOrder: number }
+    | { __typename: 'PresenceAccepted', changed: number, heartbeats: number, outOfOrder: number, refused: Array<{ index: number, goalId: string, agentId: string, reason: PresenceRefusalReason, field: string | null, message: string | null }> }
     | { __typename: 'PresenceRefused', index: number, goalId: string, agentId: string, reason: PresenceRefusalReason }
    };
 
@@ -3926,6 +3945,14 @@ export const ReportPresenceDocument = new TypedDocumentString(`
       changed
       heartbeats
       outOfOrder
+      refused {
+        index
+        goalId
+        agentId
+        reason
+        field
+        message
+      }
     }
     ... on PresenceRefused {
       index

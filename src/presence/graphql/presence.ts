@@ -5,7 +5,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { describeValues } from '../../graphql/values.ts';
 import { coverageGaps, type Presence } from '../read.ts';
-import { livenessValues, presenceBases } from '../tables.ts';
+import { blockedKinds, livenessValues, presenceBases } from '../tables.ts';
 
 export const LivenessEnum = builder.enumType('Liveness', {
   description:
@@ -21,11 +21,26 @@ export const LivenessEnum = builder.enumType('Liveness', {
 });
 
 export const PresenceBasisEnum = builder.enumType('PresenceBasis', {
-  description: 'How the provider knows.',
+  description:
+    "Which source decided the liveness: one source is the authority for a target at a time (lifecycle hooks while they report, else the program's own status signal, else screen patterns). Says how the provider knows, not how sure it is.",
   values: describeValues(presenceBases, {
-    PROVIDER_DETECTION: 'The provider classified the terminal itself.',
+    PROVIDER_DETECTION:
+      'The provider classified what the terminal shows (screen patterns). Not a statement by the agent.',
     LIFECYCLE_HOOK: 'The agent runtime reported through a lifecycle hook.',
-    SELF_REPORT: 'The agent said so itself.',
+    PROGRAM_STATUS:
+      'The program announced its own state in its output (the OSC 7501 Program Status Protocol). Not a lifecycle hook and not a screen pattern.',
+    SELF_REPORT:
+      'The agent said so through a channel of its own that the provider relays (neither a lifecycle hook nor OSC 7501).',
+  }),
+});
+
+export const BlockedKindEnum = builder.enumType('BlockedKind', {
+  description:
+    'What a BLOCKED agent waits for, as its status source said. Never permission to answer it.',
+  values: describeValues(blockedKinds, {
+    PERMISSION: 'Approval to run a tool or command.',
+    QUESTION: 'An answer to a question it asked.',
+    AUTH: 'A login or credential only a person can give.',
   }),
 });
 
@@ -65,7 +80,18 @@ export const PresenceRef = builder.objectRef<Presence>('Presence').implement({
     }),
     basis: t.expose('basis', {
       type: PresenceBasisEnum,
-      description: 'How it knows.',
+      description: 'Which source decided, as of the last report.',
+    }),
+    explain: t.exposeString('explain', {
+      nullable: true,
+      description:
+        'Which source decided and why, in the provider\'s words as of the last report (e.g. "OSC 7501 blocked(permission)", "screen pattern /Do you want to proceed/"). Plain text for people; never parse it, never evidence.',
+    }),
+    blockedKind: t.expose('blockedKind', {
+      type: BlockedKindEnum,
+      nullable: true,
+      description:
+        'What the agent waits for when its reported liveness is BLOCKED; null otherwise or when the source did not say.',
     }),
     stateChangeSeq: t.expose('stateChangeSeq', {
       type: 'Seq',

@@ -8,23 +8,47 @@ import {
   refusalReasons,
   reportPresence,
 } from '../reports.ts';
-import { LivenessEnum, PresenceBasisEnum } from './presence.ts';
+import { BlockedKindEnum, LivenessEnum, PresenceBasisEnum } from './presence.ts';
 
 const RefusalReasonEnum = builder.enumType('PresenceRefusalReason', {
-  description: 'Why a presence or observation report was refused (nothing was written).',
+  description: 'Why a presence or observation report was refused (nothing of it was written).',
   values: describeValues(refusalReasons, {
     PROVIDER_NOT_REGISTERED: 'Call registerProvider first.',
     GOAL_NOT_IN_SCOPE: 'The goal is not one this provider credential and registration cover.',
     AGENT_NOT_REGISTERED:
       'No such active agent in the goal: a live session never creates an identity.',
     NO_PRESENCE_AT_LOCATION: 'endPresence for a location with no presence.',
+    INVALID_REPORT:
+      'A field of the report is malformed (too long, control characters, blockedKind without BLOCKED, …): `field` and `message` say which and why.',
+  }),
+});
+
+export const PresenceRefusedRef = builder.objectRef<PresenceRefused>('PresenceRefused').implement({
+  description:
+    'A refused report: as an entry of PresenceAccepted.refused, that report alone; as the answer itself, the whole call (an unregistered provider, or an endPresence or observation refused), with nothing written.',
+  fields: (t) => ({
+    index: t.exposeInt('index', {
+      description: "The refused report's position in the batch (0 for a whole call).",
+    }),
+    goalId: t.exposeID('goalId', { description: 'Its goal, as sent.' }),
+    agentId: t.exposeID('agentId', { description: 'Its agent, as sent.' }),
+    reason: t.expose('reason', { type: RefusalReasonEnum, description: 'Why.' }),
+    field: t.exposeString('field', {
+      nullable: true,
+      description: 'With INVALID_REPORT: the input field at fault; null otherwise.',
+    }),
+    message: t.exposeString('message', {
+      nullable: true,
+      description: 'With INVALID_REPORT: what is wrong with it, for a person; null otherwise.',
+    }),
   }),
 });
 
 export const PresenceAcceptedRef = builder
   .objectRef<PresenceAccepted>('PresenceAccepted')
   .implement({
-    description: 'The batch was applied.',
+    description:
+      'The batch was applied, but for the reports in `refused`, each judged on its own: one bad report never holds back the others.',
     fields: (t) => ({
       changed: t.exposeInt('changed', {
         description: 'Reports that changed liveness or occupant.',
@@ -33,23 +57,18 @@ export const PresenceAcceptedRef = builder
       outOfOrder: t.exposeInt('outOfOrder', {
         description: 'Reports older than one already applied for their location, ignored.',
       }),
+      refused: t.field({
+        type: [PresenceRefusedRef],
+        resolve: (accepted) => accepted.refused,
+        description:
+          'The reports refused, in batch order; nothing of them was written. Resending one unchanged is refused again.',
+      }),
     }),
   });
 
-export const PresenceRefusedRef = builder.objectRef<PresenceRefused>('PresenceRefused').implement({
-  description: 'The whole batch was refused; nothing was written.',
-  fields: (t) => ({
-    index: t.exposeInt('index', {
-      description: "The first refused report's position in the batch.",
-    }),
-    goalId: t.exposeID('goalId', { description: 'Its goal.' }),
-    agentId: t.exposeID('agentId', { description: 'Its agent.' }),
-    reason: t.expose('reason', { type: RefusalReasonEnum, description: 'Why.' }),
-  }),
-});
-
 const ReportResult = builder.unionType('ReportPresenceResult', {
-  description: 'Applied, or refused as a whole.',
+  description:
+    'Applied (with the reports refused one by one listed), or refused as a whole when the provider is not registered.',
   types: [PresenceAcceptedRef, PresenceRefusedRef],
   resolveType: byType,
 });
@@ -70,7 +89,20 @@ const PresenceReportInput = builder.inputType('PresenceReportInput', {
       description: 'What the provider sees.',
     }),
     observedAt: t.field({ type: 'DateTime', required: true, description: 'When.' }),
-    basis: t.field({ type: PresenceBasisEnum, required: true, description: 'How it knows.' }),
+    basis: t.field({
+      type: PresenceBasisEnum,
+      required: true,
+      description: 'Which source decided.',
+    }),
+    explain: t.string({
+      description:
+        'Which source decided and why, for people (e.g. "OSC 7501 blocked(permission)", "hook Notification permission_prompt", "screen pattern /Do you want to proceed/"): one line of plain text, at most 160 characters, no control characters; passes the privacy screen. Omit when there is nothing to say.',
+    }),
+    blockedKind: t.field({
+      type: BlockedKindEnum,
+      description:
+        'What a BLOCKED agent waits for. Only with liveness BLOCKED (refused otherwise); omit when the source does not say.',
+    }),
     reportSeq: t.field({
       type: 'Seq',
       required: true,
@@ -99,7 +131,7 @@ builder.mutationFields((t) => ({
   reportPresence: t.withAuth({ provider: true }).field({
     type: ReportResult,
     description:
-      "Reports presence in a batch. Refused as a whole, writing nothing, if any report names an agent or goal that is not the provider's.",
+      "Reports presence in a batch. Each report is judged on its own: a malformed one, or one naming an agent or goal that is not the provider's, is refused (listed in PresenceAccepted.refused, nothing of it written) and the others apply. Refused as a whole only when the provider is not registered.",
     args: {
       reports: t.arg({
         type: [PresenceReportInput],

@@ -1,8 +1,8 @@
 /**
  * The tmux provider's reports to the gateway: the one place a pane's state becomes a presence
  * report or an end. Reports are kept per pane (the latest wins) and sent in batches, ends
- * first; a refused report is set aside and the rest sent again, a batch that fails is queued
- * again. The report sequence is time-based and strictly increasing, so it stays monotonic
+ * first; a refused report is set aside (the gateway applies the rest), a batch that fails is
+ * queued again. The report sequence is time-based and strictly increasing, so it stays monotonic
  * across the provider's restarts. Once a pane's presence is accepted, bounded excerpts of its
  * screen follow as observations, on a chain of their own.
  */
@@ -165,8 +165,14 @@ export class Reporter {
           batch = batch.filter((_, i) => i !== result.index);
           continue;
         }
-        for (const r of batch) {
+        const refused = new Map(result.refused.map((r) => [r.index, r]));
+        for (const [index, r] of batch.entries()) {
           const pane = this.o.panes.get(r.paneId);
+          const refusal = refused.get(index);
+          if (pane && refusal) {
+            pane.notReported = `refused: ${refusal.reason}${refusal.message ? ` (${refusal.message})` : ''}`;
+            continue;
+          }
           if (!pane || pane.occupantRef !== r.occupantRef) continue;
           pane.live = true;
           pane.reportedLiveness = r.liveness;

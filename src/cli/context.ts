@@ -16,10 +16,14 @@ import {
 import { type Profile, readProfiles } from '../client/profiles.ts';
 import { Exit, ExitCode, usage } from './exit-codes.ts';
 import { nodeTransport } from './http.ts';
-import { parseDuration } from './output.ts';
+import { inertAll, json, parseDuration } from './output.ts';
 
-/** Renders the human form of a result (may load a table library first). */
-export type Human = () => string | undefined | Promise<string | undefined>;
+/**
+ * Renders the human form of a result (may load a table library first) from `shown`: the
+ * packet with every string made inert (output.ts), so text other callers wrote never drives
+ * the terminal. A renderer reads its text from `shown`, never from the packet itself.
+ */
+export type Human<T> = (shown: T) => string | undefined | Promise<string | undefined>;
 
 export interface GlobalArgs {
   url?: string;
@@ -114,14 +118,17 @@ export class Context {
     throw usage(`a ${me.kind} credential is not an agent: name one with --agent <id>`);
   }
 
-  /** --json: the packet as the API answered it; otherwise `human()` (skipped with --quiet). */
-  async print(packet: unknown, human: Human): Promise<void> {
+  /**
+   * --json: the packet as the API answered it (output.ts `json`); otherwise `human` of its
+   * inert copy (skipped with --quiet).
+   */
+  async print<T>(packet: T, human: Human<T>): Promise<void> {
     if (this.json) {
-      process.stdout.write(`${JSON.stringify(packet, null, 2)}\n`);
+      process.stdout.write(`${json(packet, 2)}\n`);
       return;
     }
     if (this.quiet) return;
-    const text = await human();
+    const text = await human(inertAll(packet));
     if (text) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 
@@ -129,9 +136,9 @@ export class Context {
    * Prints a typed result: on success as `print` does; for a typed failure the packet still
    * goes to stdout with --json, and the failure ends the command with its exit code.
    */
-  async finish(packet: unknown, human: Human, failure?: Exit): Promise<void> {
+  async finish<T>(packet: T, human: Human<T>, failure?: Exit): Promise<void> {
     if (failure) {
-      if (this.json) process.stdout.write(`${JSON.stringify(packet, null, 2)}\n`);
+      if (this.json) process.stdout.write(`${json(packet, 2)}\n`);
       throw failure;
     }
     await this.print(packet, human);

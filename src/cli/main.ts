@@ -24,6 +24,7 @@ import { waitCommand } from './commands/wait.ts';
 import { workspaceCommand } from './commands/workspace.ts';
 import { current, explain, resolveConnection } from './context.ts';
 import { Exit, ExitCode } from './exit-codes.ts';
+import { inert } from './output.ts';
 
 declare const SWITCHBOARD_VERSION: string;
 
@@ -91,7 +92,8 @@ Example:
 
 function report(error: unknown, debug: boolean): number {
   const context = current.context;
-  const redact = (text: string) => (context ? context.redact(text) : text);
+  // Messages quote what the gateway answered (reasons, refused input): shown inert.
+  const safe = (text: string) => inert(context ? context.redact(text) : text);
   if (error instanceof CommanderError) {
     // commander already printed its one line (or the help / version).
     return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
@@ -106,7 +108,7 @@ function report(error: unknown, debug: boolean): number {
       ExitCode.ERROR,
       `unexpected error: ${error instanceof Error ? error.message : String(error)} (rerun with --debug)`,
     );
-  if (exit.message) process.stderr.write(`switchboard: ${redact(exit.message)}\n`);
+  if (exit.message) process.stderr.write(`switchboard: ${safe(exit.message)}\n`);
   if (debug && !(error instanceof Exit)) {
     const detail =
       error instanceof ClientError
@@ -118,7 +120,7 @@ function report(error: unknown, debug: boolean): number {
         : error instanceof Error
           ? (error.stack ?? error.message)
           : String(error);
-    process.stderr.write(`${redact(detail)}\n`);
+    process.stderr.write(`${safe(detail)}\n`);
   }
   return exit.code;
 }

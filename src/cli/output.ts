@@ -1,4 +1,7 @@
-/** Human output: colour (node:util styleText, off for NO_COLOR and non-TTY), tables, times. */
+/**
+ * Human output: colour (node:util styleText, off for NO_COLOR and non-TTY), tables, times; and
+ * text other callers wrote, made inert before it reaches a terminal or a JSON reader.
+ */
 import * as util from 'node:util';
 import type { Liveness } from '../client/index.ts';
 
@@ -95,5 +98,43 @@ export function parseDuration(value: string | number): number | undefined {
   const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3_600_000 : 60_000;
   return Math.round(n * factor);
 }
+
+// What a terminal acts on rather than shows: C0 and C1 controls and DEL (escape sequences, a
+// carriage return that overwrites the line), bidi controls (they reorder what is shown) and the
+// Unicode line and paragraph separators. Tab and line feed are layout and stay.
+const UNSAFE = /\r\n|[^\P{Cc}\t\n]|[\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu;
+const UNSAFE_IN_JSON = /[\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+const hex = (char: string, digits: number) =>
+  (char.codePointAt(0) ?? 0).toString(16).padStart(digits, '0');
+
+/**
+ * Text another caller wrote, safe to print: every character of UNSAFE is shown as an escape
+ * (ESC as `\x1b`, a right-to-left override as `\u202e`) instead of being emitted, and CR LF
+ * becomes a line feed. Everything else is printed as written.
+ */
+export function inert(text: string): string {
+  return text.replace(UNSAFE, (char) =>
+    char === '\r\n' ? '\n' : char <= '\u00ff' ? `\\x${hex(char, 2)}` : `\\u${hex(char, 4)}`,
+  );
+}
+
+/** `value` with every string in it made inert: what a human rendering of a packet reads. */
+export function inertAll<T>(value: T): T {
+  if (typeof value === 'string') return inert(value) as T;
+  if (Array.isArray(value)) return value.map(inertAll) as T;
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, field]) => [key, inertAll(field)]),
+    ) as T;
+  return value;
+}
+
+/**
+ * JSON as JSON.stringify writes it (which escapes C0 controls), with DEL, C1 controls, bidi
+ * controls and U+2028/U+2029 written as `\uXXXX` too: it parses back to the same value and
+ * drives no terminal it is printed on.
+ */
+export const json = (value: unknown, indent?: number): string =>
+  JSON.stringify(value, null, indent).replace(UNSAFE_IN_JSON, (char) => `\\u${hex(char, 4)}`);
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import yoctoSpinner from 'yocto-spinner';
 import type { StreamOptions } from '../client/streams.ts';
 import type { Context } from './context.ts';
+import { inert } from './output.ts';
 
 export {
   deliveryOutcomes,
@@ -39,11 +40,14 @@ export interface Progress {
   stop(): void;
 }
 
-/** A spinner on stderr with elapsed time, only on a TTY and without --quiet. */
+/**
+ * A spinner on stderr with elapsed time, only on a TTY and without --quiet. Its text names
+ * pins and occupants other callers reported, so it is shown inert.
+ */
 export function progress(ctx: Context, text: string): Progress {
   if (!process.stderr.isTTY || ctx.quiet) return { update() {}, stop() {} };
   const started = Date.now();
-  let label = text;
+  let label = inert(text);
   const render = () => `${Math.round((Date.now() - started) / 1000)} s  ${label}`;
   const spinner = yoctoSpinner({ text: render(), stream: process.stderr }).start();
   const timer = setInterval(() => {
@@ -51,7 +55,7 @@ export function progress(ctx: Context, text: string): Progress {
   }, 250);
   return {
     update(next) {
-      label = next;
+      label = inert(next);
       spinner.text = render();
     },
     stop() {

@@ -37,7 +37,7 @@ export function adminCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () => (r.__typename === 'Goal' ? `created goal ${r.id}: ${r.title}` : undefined),
+          (r) => (r.__typename === 'Goal' ? `created goal ${r.id}: ${r.title}` : undefined),
           failureOf(r),
         );
       }),
@@ -49,7 +49,7 @@ export function adminCommand(program: Command): void {
     .action(
       run(async (ctx) => {
         const { goals } = await ctx.client.request(GoalsDocument);
-        await ctx.print(goals, () =>
+        await ctx.print(goals, (goals) =>
           table(
             ['goal', 'title', 'created'],
             goals.map((g) => [g.id, g.title, ago(g.createdAt)]),
@@ -78,7 +78,7 @@ export function adminCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () => (r.__typename === 'Agent' ? `registered ${r.agentId} in ${r.goalId}` : undefined),
+          (r) => (r.__typename === 'Agent' ? `registered ${r.agentId} in ${r.goalId}` : undefined),
           failureOf(r),
         );
       }),
@@ -97,7 +97,7 @@ export function adminCommand(program: Command): void {
         });
         await ctx.finish(
           agents,
-          () =>
+          (agents) =>
             table(
               ['agent', 'model', 'surface', 'registered', 'retired'],
               agents.rows.map((a) => [
@@ -125,7 +125,7 @@ export function adminCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () => (r.__typename === 'Agent' ? `retired ${r.agentId}` : undefined),
+          (r) => (r.__typename === 'Agent' ? `retired ${r.agentId}` : undefined),
           failureOf(r),
         );
       }),
@@ -202,7 +202,7 @@ export function adminCommand(program: Command): void {
           goalId: ctx.connection.goal,
           kind: o.kind as CallerKind | undefined,
         });
-        await ctx.print(credentials, () =>
+        await ctx.print(credentials, (credentials) =>
           table(
             ['id', 'kind', 'label', 'binding', 'created', 'last used', 'revoked'],
             credentials.map((c) => [
@@ -242,10 +242,7 @@ export function adminCommand(program: Command): void {
     .action(
       run<object, [string]>(async (ctx, _o, id) => {
         const { revokeCredential } = await ctx.client.request(RevokeCredentialDocument, { id });
-        await ctx.print(
-          revokeCredential,
-          () => `revoked ${revokeCredential.id} (${revokeCredential.kind})`,
-        );
+        await ctx.print(revokeCredential, (r) => `revoked ${r.id} (${r.kind})`);
       }),
     );
 
@@ -262,7 +259,7 @@ export function adminCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () =>
+          (r) =>
             r.__typename === 'Delegation'
               ? `${r.agentId} of ${r.agentGoalId} may act in ${r.goalId}`
               : undefined,

@@ -17,7 +17,7 @@ import {
 import { type Context, duration, examples, int, run } from '../context.ts';
 import { Exit, ExitCode, usage } from '../exit-codes.ts';
 import { failureOf } from '../outcomes.ts';
-import { ago, bold, dim, table, warn } from '../output.ts';
+import { ago, bold, dim, inert, json, table, warn } from '../output.ts';
 
 /** The exit code of a delivery outcome. */
 export function outcomeExit(outcome: DeliveryOutcome, id: string): Exit | undefined {
@@ -218,16 +218,12 @@ export function deliveryCommands(program: Command): void {
         if (deliver.__typename === 'IdempotencyConflict')
           return ctx.finish(deliver, () => undefined, failureOf(deliver));
         if (!options.wait || deliver.pin.state !== 'PINNED' || deliver.outcome !== 'SUBMITTED')
-          return ctx.finish(
-            deliver,
-            () => deliveryText(deliver),
-            outcomeExit(deliver.outcome, deliver.id),
-          );
+          return ctx.finish(deliver, deliveryText, outcomeExit(deliver.outcome, deliver.id));
         const outcome = await followOutcome(ctx, deliver, false);
         const { delivery } = await ctx.client.request(DeliveryDocument, { id: deliver.id });
         await ctx.finish(
           delivery,
-          () => (delivery.__typename === 'Delivery' ? deliveryText(delivery) : undefined),
+          (shown) => (shown.__typename === 'Delivery' ? deliveryText(shown) : undefined),
           outcomeExit(outcome, deliver.id),
         );
       }),
@@ -247,20 +243,16 @@ export function deliveryCommands(program: Command): void {
         if (delivery.__typename !== 'Delivery')
           return ctx.finish(delivery, () => undefined, failureOf(delivery));
         if (!options.follow)
-          return ctx.finish(
-            delivery,
-            () => deliveryText(delivery),
-            outcomeExit(delivery.outcome, id),
-          );
+          return ctx.finish(delivery, deliveryText, outcomeExit(delivery.outcome, id));
         // --follow: one line per outcome change (JSON lines with --json), the history first
         const line = (change: { outcome: string; effectiveAt: string; reason: string | null }) => {
-          if (ctx.json) process.stdout.write(`${JSON.stringify(change)}\n`);
+          if (ctx.json) process.stdout.write(`${json(change)}\n`);
           else if (!ctx.quiet)
             process.stdout.write(
-              `${change.outcome}${change.reason ? ` (${change.reason})` : ''}  ${ago(change.effectiveAt)}\n`,
+              `${change.outcome}${change.reason ? ` (${inert(change.reason)})` : ''}  ${ago(change.effectiveAt)}\n`,
             );
         };
-        if (!ctx.json && !ctx.quiet) process.stdout.write(`${deliveryText(delivery)}\n\n`);
+        if (!ctx.json) await ctx.print(delivery, (shown) => `${deliveryText(shown)}\n\n`);
         for (const change of delivery.history) line(change);
         let outcome = delivery.outcome;
         if (!delivery.history.some((h) => h.final) && delivery.pin.state === 'PINNED')
@@ -294,7 +286,7 @@ export function deliveryCommands(program: Command): void {
           });
           await ctx.finish(
             inbox,
-            async () => {
+            async (inbox) => {
               if (inbox.__typename !== 'Inbox') return undefined;
               const lines = [
                 inbox.messages.length === 0
@@ -340,9 +332,9 @@ export function deliveryCommands(program: Command): void {
         const { takeNextMessage } = await ctx.client.request(TakeNextMessageDocument, { goalId });
         await ctx.finish(
           takeNextMessage,
-          () =>
-            takeNextMessage.__typename === 'TakenMessage'
-              ? `${takeNextMessage.repeated ? `${warn('(still active: resolve or release it)')}\n` : ''}${messageText(takeNextMessage.message, true)}`
+          (taken) =>
+            taken.__typename === 'TakenMessage'
+              ? `${taken.repeated ? `${warn('(still active: resolve or release it)')}\n` : ''}${messageText(taken.message, true)}`
               : undefined,
           failureOf(takeNextMessage),
         );
@@ -358,7 +350,7 @@ export function deliveryCommands(program: Command): void {
         const { markRead } = await ctx.client.request(MarkReadDocument, { ids });
         await ctx.finish(
           markRead,
-          () =>
+          (markRead) =>
             markRead.__typename === 'MarkedRead'
               ? markRead.messages.map((m) => `read ${m.id} (${ago(m.readAt)})`).join('\n')
               : undefined,
@@ -398,7 +390,7 @@ export function deliveryCommands(program: Command): void {
           const result = await call(ctx, id);
           await ctx.finish(
             result,
-            () =>
+            (result) =>
               result.__typename === 'InboxMessage'
                 ? `${verb === 'resolve' ? 'processed' : 'released'} ${result.id}: ${result.subject}`
                 : undefined,

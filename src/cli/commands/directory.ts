@@ -83,7 +83,7 @@ export function directoryCommands(program: Command): void {
         });
         await ctx.finish(
           directory,
-          async () => {
+          async (directory) => {
             const lines = [
               await table(
                 ['agent', 'model', 'surface', 'todo', 'lease', 'liveness', 'observed', 'provider'],
@@ -135,7 +135,11 @@ export function directoryCommands(program: Command): void {
           goalId,
           staleClaimMs: options.staleClaim,
         });
-        await ctx.finish(attention, () => attentionTable(attention.rows), scopeGapOf(attention));
+        await ctx.finish(
+          attention,
+          (attention) => attentionTable(attention.rows),
+          scopeGapOf(attention),
+        );
       }),
     );
 
@@ -160,7 +164,7 @@ export function directoryCommands(program: Command): void {
         });
         await ctx.finish(
           observe,
-          () => {
+          (observe) => {
             if (observe.__typename !== 'Observation') return undefined;
             return [
               dim(
@@ -189,7 +193,7 @@ export function directoryCommands(program: Command): void {
         const { discover } = await ctx.client.request(DiscoverDocument, { goalId });
         await ctx.finish(
           discover,
-          async () => {
+          async (discover) => {
             if (discover.__typename !== 'Discovery') return undefined;
             const lines = [
               await table(
@@ -233,7 +237,7 @@ export function directoryCommands(program: Command): void {
         const { roster } = await ctx.client.request(RosterDocument, { goalId });
         await ctx.finish(
           roster,
-          () => (roster.__typename === 'Roster' ? rosterText(roster) : undefined),
+          (roster) => (roster.__typename === 'Roster' ? rosterText(roster) : undefined),
           failureOf(roster),
         );
       }),
@@ -274,7 +278,7 @@ export function directoryCommands(program: Command): void {
                   ).setPrimaryPeer;
           await ctx.finish(
             result,
-            () => (result.__typename === 'Roster' ? rosterText(result) : undefined),
+            (result) => (result.__typename === 'Roster' ? rosterText(result) : undefined),
             failureOf(result),
           );
         },

@@ -26,7 +26,7 @@ export function frontierCommand(program: Command): void {
         });
         await ctx.finish(
           frontier,
-          async () => {
+          async (frontier) => {
             if (frontier.__typename !== 'Frontier') return undefined;
             return [
               await table(

@@ -28,7 +28,7 @@ export function gateCommand(program: Command): void {
         const { gates } = await ctx.client.request(GatesDocument, { goalId });
         await ctx.finish(
           gates,
-          async () =>
+          async (gates) =>
             gates.rows.length === 0
               ? dim('no gates')
               : table(
@@ -92,7 +92,7 @@ export function gateCommand(program: Command): void {
         });
         await ctx.finish(
           openGate,
-          () => (openGate.__typename === 'Gate' ? gateText(openGate) : undefined),
+          (openGate) => (openGate.__typename === 'Gate' ? gateText(openGate) : undefined),
           failureOf(openGate),
         );
       }),
@@ -111,7 +111,7 @@ export function gateCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () => (r.__typename === 'Gate' ? gateText(r) : undefined),
+          (r) => (r.__typename === 'Gate' ? gateText(r) : undefined),
           failureOf(r),
         );
       }),

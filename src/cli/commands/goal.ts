@@ -30,7 +30,7 @@ export function goalCommand(program: Command): void {
         const { goalClosure: r } = await ctx.client.request(GoalClosureDocument, { goalId });
         await ctx.finish(
           r,
-          () => {
+          (r) => {
             if (r.__typename !== 'GoalClosure') return undefined;
             if (r.closure) return `goal ${r.goalId} is closed: ${r.closure.reason}`;
             if (r.closable) return `goal ${r.goalId} may be closed (switchboard goal close)`;
@@ -59,7 +59,7 @@ export function goalCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () =>
+          (r) =>
             r.__typename === 'GoalClosed'
               ? `goal ${r.closure.goalId} closed (ledger #${r.closure.ledgerSeq}): ${r.closure.reason}`
               : undefined,

@@ -31,7 +31,7 @@ export function leaseCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () => (r.__typename === 'Lease' ? leaseText(r) : undefined),
+          (r) => (r.__typename === 'Lease' ? leaseText(r) : undefined),
           failureOf(r),
         );
       }),
@@ -53,7 +53,7 @@ export function leaseCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () => (r.__typename === 'Lease' ? leaseText(r) : undefined),
+          (r) => (r.__typename === 'Lease' ? leaseText(r) : undefined),
           failureOf(r),
         );
       }),
@@ -72,7 +72,7 @@ export function leaseCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () => (r.__typename === 'Lease' ? leaseText(r) : undefined),
+          (r) => (r.__typename === 'Lease' ? leaseText(r) : undefined),
           failureOf(r),
         );
       }),

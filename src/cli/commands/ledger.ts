@@ -71,7 +71,7 @@ export function ledgerCommands(program: Command): void {
         });
         await ctx.finish(
           packet,
-          async () => {
+          async (packet) => {
             const lines: string[] = [];
             if (packet.events.length === 0) lines.push(dim('no rows in scope'));
             else if (options.thin)
@@ -174,7 +174,7 @@ export function ledgerCommands(program: Command): void {
         });
         await ctx.finish(
           recordEvent,
-          () =>
+          (recordEvent) =>
             recordEvent.__typename === 'LedgerEvent'
               ? `recorded ${recordEvent.eventKind} #${recordEvent.seq}${recordEvent.boundary.redactionCount ? warn(` (${recordEvent.boundary.redactionCount} redactions)`) : ''}`
               : undefined,
@@ -233,7 +233,7 @@ export function ledgerCommands(program: Command): void {
           );
           await ctx.finish(
             result,
-            () =>
+            (result) =>
               result.__typename === 'ReplanCheckpoint'
                 ? `checkpoint recorded: REPLAN #${result.event.seq}`
                 : undefined,
@@ -266,7 +266,7 @@ export function ledgerCommands(program: Command): void {
         });
         await ctx.finish(
           r,
-          () => {
+          (r) => {
             if (r.__typename !== 'ReplanObligations') return undefined;
             if (!r.owed) return `${r.agentId} owes no replan checkpoint`;
             return [

@@ -28,11 +28,11 @@ async function listProfiles(ctx: Context) {
       ]),
     ),
   };
-  await ctx.print(packet, () =>
+  await ctx.print(packet, ({ current, profiles }) =>
     table(
       ['profile', 'url', 'goal'],
-      Object.entries(file.profiles).map(([name, p]) => [
-        name === file.current ? `${name} *` : name,
+      Object.entries(profiles).map(([name, p]) => [
+        name === current ? `${name} *` : name,
         p.url,
         p.goal,
       ]),
@@ -48,7 +48,7 @@ export function sessionCommands(program: Command): void {
     .action(
       run(async (ctx) => {
         const me = await ctx.whoami();
-        await ctx.print(me, () =>
+        await ctx.print(me, (me) =>
           table(
             ['kind', 'agent', 'goal', 'goals in scope'],
             [[me.kind, me.agentId, me.goalId, me.goalIds.join(', ')]],
@@ -104,7 +104,7 @@ export function sessionCommands(program: Command): void {
           const file = saveProfile(name, { url, token, goal }, { makeCurrent: true });
           await ctx.print(
             { profile: name, file, url, goal: goal ?? null, me },
-            () =>
+            ({ me, goal, file }) =>
               `logged in as ${me.kind}${me.agentId ? ` ${me.agentId}` : ''}${goal ? ` (goal ${goal})` : ''}: profile "${name}" (current) in ${file}`,
           );
         },

@@ -72,7 +72,7 @@ type TodoLike = { __typename: string } & Partial<TodoFieldsFragment>;
 async function todoResult(ctx: Context, result: TodoLike) {
   await ctx.finish(
     result,
-    () => (result.__typename === 'Todo' ? todoText(result as TodoFieldsFragment) : undefined),
+    (result) => (result.__typename === 'Todo' ? todoText(result as TodoFieldsFragment) : undefined),
     failureOf(result),
   );
 }
@@ -106,7 +106,7 @@ export function todoCommand(program: Command): void {
         });
         await ctx.finish(
           todos,
-          async () => {
+          async (todos) => {
             const lines = [
               todos.rows.length === 0
                 ? dim('no todos')
@@ -147,13 +147,13 @@ export function todoCommand(program: Command): void {
         if (gap) return ctx.finish(todos, () => undefined, gap);
         const found = todos.rows.find((t) => t.id === id);
         if (!found) throw new Exit(ExitCode.NOT_FOUND, `no todo ${id} in goal ${goalId}`);
-        await ctx.print({ todo: found, transitions: todoTransitions.rows }, async () =>
+        await ctx.print({ todo: found, transitions: todoTransitions.rows }, async (shown) =>
           [
-            todoText(found),
+            todoText(shown.todo),
             '',
             await table(
               ['seq', 'kind', 'from', 'to', 'by', 'when', 'detail'],
-              todoTransitions.rows.map((r) => [
+              shown.transitions.map((r) => [
                 r.seq,
                 r.kind,
                 r.fromStatus,
@@ -248,7 +248,7 @@ export function todoCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () =>
+          (r) =>
             r.__typename === 'ClaimedTodo'
               ? [
                   todoText(r.todo),
@@ -310,7 +310,7 @@ export function todoCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () =>
+          (r) =>
             r.__typename === 'CompletedTodo'
               ? [todoText(r.todo), r.successor ? `successor: ${todoLine(r.successor)}` : '']
                   .filter(Boolean)
@@ -350,7 +350,7 @@ export function todoCommand(program: Command): void {
           });
           await ctx.finish(
             r,
-            () =>
+            (r) =>
               r.__typename === 'SupersededTodo'
                 ? `${todoLine(r.todo)}\nreplacement: ${todoLine(r.replacement)}`
                 : undefined,
@@ -453,7 +453,7 @@ export function todoCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () =>
+          (r) =>
             r.__typename === 'Handoff'
               ? [
                   `handoff ${bold(r.id)} of ${r.todoId} to ${r.receiver ?? 'any qualified peer'}${r.deliveryId ? dim(` (CONTEXT delivery ${r.deliveryId})`) : ''}`,
@@ -485,7 +485,7 @@ export function todoCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () =>
+          (r) =>
             r.__typename === 'HandoffRead'
               ? [
                   `handoff ${bold(r.id)} of ${r.todoId}: ${r.status}${r.live ? (r.runnable ? ` — runnable for ${r.readFor}` : ` — not runnable for ${r.readFor}`) : ''}`,

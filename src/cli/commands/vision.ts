@@ -19,7 +19,7 @@ export function visionCommand(program: Command): void {
         const rows = o.agent ? visions.rows.filter((v) => v.agentId === o.agent) : visions.rows;
         await ctx.finish(
           o.agent ? { ...visions, rows } : visions,
-          async () =>
+          async ({ rows }) =>
             rows.length === 0
               ? dim('no vision set')
               : table(
@@ -75,7 +75,7 @@ export function visionCommand(program: Command): void {
         });
         await ctx.finish(
           r,
-          () => (r.__typename === 'Vision' ? `vision of ${r.agentId} set` : undefined),
+          (r) => (r.__typename === 'Vision' ? `vision of ${r.agentId} set` : undefined),
           failureOf(r),
         );
       }),

@@ -10,7 +10,7 @@ import {
 import { type Context, duration, examples, run } from '../context.ts';
 import { Exit, ExitCode, usage } from '../exit-codes.ts';
 import { failureOf } from '../outcomes.ts';
-import { bold, dim, liveness } from '../output.ts';
+import { bold, dim, inert, liveness } from '../output.ts';
 
 function parseUntil(value: string): Liveness[] {
   const parts = value
@@ -86,7 +86,7 @@ async function follow(ctx: Context, wait: WaitFieldsFragment): Promise<void> {
   }
   if (!result) throw new Exit(ExitCode.ERROR, 'the wait stream ended without an outcome');
   if (result.__typename !== 'Wait') return ctx.finish(result, () => undefined, failureOf(result));
-  await ctx.finish(result, () => waitText(result), waitExit(result));
+  await ctx.finish(result, waitText, waitExit(result));
 }
 
 export function waitCommand(program: Command): void {
@@ -114,8 +114,7 @@ export function waitCommand(program: Command): void {
             const { wait } = await ctx.client.request(WaitDocument, { id: options.id });
             if (wait.__typename !== 'Wait')
               return ctx.finish(wait, () => undefined, failureOf(wait));
-            if (wait.status !== 'PENDING')
-              return ctx.finish(wait, () => waitText(wait), waitExit(wait));
+            if (wait.status !== 'PENDING') return ctx.finish(wait, waitText, waitExit(wait));
             return follow(ctx, wait);
           }
           if (agents.length === 0) throw usage('name the agent(s) to wait for, or --id <waitId>');
@@ -135,11 +134,11 @@ export function waitCommand(program: Command): void {
           if (startWait.__typename !== 'Wait')
             return ctx.finish(startWait, () => undefined, failureOf(startWait));
           if (startWait.status !== 'PENDING')
-            return ctx.finish(startWait, () => waitText(startWait), waitExit(startWait));
+            return ctx.finish(startWait, waitText, waitExit(startWait));
           // a line on stderr (also with --json: stdout stays the packet) names the wait to resume
           if (!ctx.quiet && !process.stderr.isTTY)
             process.stderr.write(
-              `waiting for ${pinText(startWait)} until ${accept.join(',')} (wait ${startWait.id})\n`,
+              `${inert(`waiting for ${pinText(startWait)} until ${accept.join(',')} (wait ${startWait.id})`)}\n`,
             );
           await follow(ctx, startWait);
         },

@@ -45,7 +45,7 @@ export function workspaceCommand(program: Command): void {
           });
           await ctx.finish(
             r,
-            () =>
+            (r) =>
               r.__typename === 'AgentWorkspace'
                 ? `${r.agentId} runs in ${r.workspace.repository} (${r.workspace.worktree.toLowerCase()} worktree at ${r.workspace.revision})`
                 : undefined,

@@ -145,7 +145,12 @@ describe('the binary prints text other callers wrote inert', () => {
     const { goalId, peers } = await goalWithPeers(gw.t, 1);
     const peer = peers[0]!;
     const provider = await registerProvider(gw.t, [goalId]);
-    const lines = ['$ npm test', `ok ${ATTACK}`];
+    const lines = [
+      '$ npm test',
+      `ok ${ATTACK}`,
+      '$ gh auth token',
+      `ghp_${'a1B2c3D4e5'.repeat(4)}`,
+    ];
     await gw.t.ok(
       `mutation($input: ReportObservationInput!) { reportObservation(input: $input) { __typename } }`,
       {
@@ -163,10 +168,16 @@ describe('the binary prints text other callers wrote inert', () => {
     const human = await runCli(['observe', peer.agentId], { env });
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).not.toMatch(RAW_CONTROL);
-    expect(human.stdout).toContain(`$ npm test\nok ${SHOWN}`);
+    expect(human.stdout).toContain(
+      `$ npm test\nok ${SHOWN}\n$ gh auth token\n[redacted:credential]`,
+    );
+    expect(human.stdout).toContain('advisory; 1 redaction');
     const packet = await runCli(['observe', peer.agentId, '--json'], { env });
     expect(packet.stdout).not.toMatch(RAW_CONTROL);
-    expect(packet.json().lines).toEqual(lines);
+    expect(packet.json()).toMatchObject({
+      lines: ['$ npm test', `ok ${ATTACK}`, '$ gh auth token', '[redacted:credential]'],
+      redactionCount: 1,
+    });
   });
 
   it('rows written around the gateway checks (older rows) print inert: todo, frontier, inbox, next', async () => {

@@ -1,5 +1,5 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type EventTextInput,
   privacyLimits,
@@ -8,6 +8,16 @@ import {
   screenEvent,
 } from '../src/core/privacy.ts';
 import { generateToken } from '../src/registry/tokens.ts';
+import {
+  createGoal,
+  driver,
+  issueCredential,
+  openTestDatabase,
+  registerAgent,
+  registerProvider,
+  startTestGateway,
+  type TestGateway,
+} from './support/harness.ts';
 
 // Secrets are assembled at run time so the repository holds nothing a scanner would flag,
 // and so each test can assert that the exact value is gone.
@@ -534,6 +544,18 @@ describe('shapes the redactor once missed', () => {
     ],
     ['a path climbing into a home folder', 'see ../../home/alice/notes.txt', 'alice'],
     ['a URL-encoded absolute path', 'opened %2Fhome%2Falice%2Fsecret.txt', 'alice'],
+    ['a MySQL password glued to -p', 'ran mysql -uroot -pS3cr3t-pw -h db.internal', 'S3cr3t-pw'],
+    ['a mysqldump password glued to -p', 'mysqldump --user=app -phunter2 shop > x.sql', 'hunter2'],
+    ['a path under $HOME', 'machine creds in $HOME/.netrc were stale', '.netrc'],
+    ['a path under the braced HOME', `copied \${HOME}/.aws/credentials over`, '.aws'],
+    ['a path under %USERPROFILE%', 'found %USERPROFILE%\\.ssh\\id_rsa again', 'id_rsa'],
+    ['a path under $env:APPDATA', 'gh reads $env:APPDATA\\GitHub CLI\\hosts.yml', 'GitHub'],
+    ["a service account's private_key_id", `"private_key_id": "${'3f9a'.repeat(10)}",`, '3f9a3f9a'],
+    ['a bare 64-hex key', `HMAC key ${'c0ffee42'.repeat(8)} set`, 'c0ffee42'],
+    ['a 64-hex key in a variable', `ENCRYPTION_KEY=${'ab12'.repeat(16)}`, 'ab12ab12'],
+    ['a password told in words', 'the password is hunter2 for staging', 'hunter2'],
+    ['a quoted passphrase told in words', "passphrase was 'correct horse battery'", 'horse'],
+    ['a password after "is:"', 'Password is: Tr0ub4dor&3 now', 'Tr0ub4dor'],
   ];
   for (const [what, text, secret] of cases) {
     it(`redacts ${what}`, () => {
@@ -548,8 +570,212 @@ describe('shapes the redactor once missed', () => {
       'task=refactor the parser',
       'basic usage of the CLI',
       'see ../docs/guide.md',
+      // -p is not a MySQL password outside a MySQL client, nor with a space after it
+      'mkdir -p build && cp -pr a b && ssh -p2222 host && docker run -p8080:80 app',
+      'mysql -p shop (asks for the password), mysql -P3306 -h db',
+      // variables that name no home folder
+      'built in $PWD/dist with $HOMEBREW_PREFIX/bin on the PATH',
+      // digests and git object ids: what the product itself shows
+      `commit ${'1a2b3c4d5e'.repeat(4)} is on main`,
+      `evidence-log digest sha256:${'9f2c'.repeat(16)}`,
+      `image sha512:${'ab'.repeat(64)} pulled; hook sha256=${'cd'.repeat(32)} verified`,
+      // prose about passwords
+      'the password is required; the password was rotated; password is not set',
     ]) {
       expect(redactSecrets(text)).toEqual({ text, count: 0 });
     }
+  });
+
+  it('redacts a private key whose start is before the text (an excerpt that begins inside it)', () => {
+    const lines = ecKey().split('\n');
+    const { text, count } = redactSecrets([...lines.slice(2), 'key written', 'done'].join('\n'));
+    expect(text).toBe(`${redactionMarkers.credential}\nkey written\ndone`);
+    expect(count).toBe(1);
+  });
+
+  it("redacts a service account's key file whole", () => {
+    const key = ecKey();
+    const json = JSON.stringify({
+      type: 'service_account',
+      project_id: 'demo-project',
+      private_key_id: randomBytes(20).toString('hex'),
+      private_key: `${key}\n`,
+      client_email: 'deployer@demo-project.iam.gserviceaccount.com',
+      client_id: '109876543210987654321',
+    });
+    const { text, count } = redactSecrets(json);
+    expect(text).not.toContain(JSON.parse(json).private_key_id);
+    expect(text).not.toContain('PRIVATE KEY');
+    expect(text).not.toContain(key.split('\n')[1]!.slice(0, 20));
+    expect(text).toContain('deployer@demo-project.iam.gserviceaccount.com');
+    expect(count).toBe(2);
+  });
+});
+
+describe('bidi controls are refused in summaries and refs', () => {
+  const BIDI = ['061C', '200E', '200F', '202A', '202B', '202C', '202D', '202E'];
+  const ISOLATES = ['2066', '2067', '2068', '2069'];
+
+  it.each([...BIDI, ...ISOLATES])('refuses U+%s in a summary and in a ref', (code) => {
+    const char = String.fromCodePoint(Number.parseInt(code, 16));
+    expectRefused(event(`approved ${char}evil`), 'summary', 'BIDI_CONTROL', /bidi/);
+    expectRefused(
+      event('Checked.', { evidenceRefs: [`docs/${char}gpj.exe`] }),
+      'evidenceRefs',
+      'BIDI_CONTROL',
+      /evidenceRefs\[0\].*bidi/,
+    );
+  });
+
+  it('accepts right-to-left text itself, without controls', () => {
+    expect(
+      screenedSummary('Reviewed the Hebrew (עברית) and Arabic (العربية) strings.'),
+    ).toBeTruthy();
+  });
+});
+
+describe(`observations pass the privacy screen before they are stored (${driver})`, () => {
+  let t: TestGateway;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const database = await openTestDatabase();
+    t = await startTestGateway(database);
+    close = async () => {
+      await t.stop();
+      await database.close();
+    };
+  });
+  afterAll(async () => {
+    await close?.();
+  });
+
+  const OBSERVE = `query($goalId: ID!, $agentId: ID!) {
+    observe(goalId: $goalId, agentId: $agentId, source: RECENT, lines: 50) {
+      __typename ... on Observation { lines redactionCount }
+    }
+  }`;
+
+  it('a PEER of the goal reads every planted credential shape and local path redacted, and the rest as it was', async () => {
+    const goalId = await createGoal(t);
+    const observed = await registerAgent(t, goalId);
+    const reader = await registerAgent(t, goalId);
+    const peer = await issueCredential(t, { kind: 'PEER', goalId, agentId: reader });
+    const provider = await registerProvider(t, [goalId]);
+    const key = ecKey();
+    const planted: [line: (secret: string) => string, secret: string][] = [
+      [(s) => `claude> using ${s} for the eval`, secrets.anthropic],
+      [(s) => `$ export OPENAI_API_KEY=${s}`, secrets.opaque],
+      [(s) => `remote: glab auth with ${s}`, `glpat-${repeatTo(20)}`],
+      [(s) => `openai key ${s}`, secrets.openai],
+      [(s) => `stripe ${s} live`, `sk_live_${repeatTo(24)}`],
+      [(s) => `git push with ${s}`, secrets.ghp],
+      [(s) => `token ${s} scoped`, secrets.githubPat],
+      [(s) => `slack ${s}`, secrets.slack],
+      [(s) => `aws ${s}`, secrets.akia],
+      [(s) => `sts ${s}`, secrets.asia],
+      [(s) => `maps ${s}`, `AIza${repeatTo(35)}`],
+      [(s) => `twine upload -u __token__ ${s}`, `pypi-${repeatTo(40)}`],
+      [(s) => `posting to ${s}`, `https://hooks.slack.com/services/T0A1/B2C3/${repeatTo(24)}`],
+      [(s) => `npm publish with ${s}`, `npm_${repeatTo(36)}`],
+      [(s) => `huggingface ${s}`, `hf_${repeatTo(34)}`],
+      [(s) => `switchboard token ${s}`, secrets.sb],
+      [(s) => `cookie ${s}`, secrets.jwt],
+      [(s) => `$ curl -H "Authorization: Bearer ${s}" https://api.example.com/v1`, repeatTo(40)],
+      [(s) => `proxy sent Basic ${s}`, 'dXNlcjpwYXNzd29yZA=='],
+      [(s) => `DATABASE_URL=postgres://app:${s}@db.internal:5432/main`, 'Zq9-pw-4815'],
+      [(s) => `$ deploy --password ${s}`, secrets.password],
+      [(s) => `$ mysql -uroot -p${s} shop`, 'S3cr3tMy5ql'],
+      [(s) => `  "private_key_id": "${s}",`, randomBytes(20).toString('hex')],
+      [(s) => `HMAC signing key ${s}`, randomBytes(32).toString('hex')],
+      [(s) => `the staging password is ${s}`, 'Hunter2-staging'],
+      [(s) => `client_secret="${s}"`, `cs-${repeatTo(30)}`],
+      [(s) => `$ cat $HOME/${s}`, '.netrc'],
+      [(s) => `type %USERPROFILE%\\.aws\\${s}`, 'credentials'],
+      [(s) => `ssh -i /home/alice/.ssh/${s}`, 'id_ed25519'],
+      [(s) => `${s}`, key],
+    ];
+    const ordinary = [
+      `$ git log -1 --format=%H`,
+      '1a2b3c4d5e'.repeat(4),
+      `digest sha256:${'9f2c'.repeat(16)}`,
+      '$ mkdir -p build && npm test',
+      'ok 12 tests passed',
+    ];
+    const lines = [...planted.flatMap(([line, secret]) => line(secret).split('\n')), ...ordinary];
+    expect(planted.length).toBeGreaterThanOrEqual(23);
+    expect(lines.length).toBeLessThanOrEqual(50);
+    const stored = await t.ok(
+      `mutation($input: ReportObservationInput!) { reportObservation(input: $input) { __typename } }`,
+      {
+        input: {
+          goalId,
+          agentId: observed,
+          source: 'RECENT',
+          lines,
+          capturedAt: new Date().toISOString(),
+        },
+      },
+      provider.token,
+    );
+    expect(stored.reportObservation.__typename).toBe('PresenceAccepted');
+
+    const { observe } = await t.ok(OBSERVE, { goalId, agentId: observed }, peer.token);
+    expect(observe.__typename).toBe('Observation');
+    const shown = observe.lines.join('\n');
+    for (const [, secret] of planted)
+      for (const part of secret.split('\n')) expect(shown).not.toContain(part);
+    expect(observe.lines.slice(-ordinary.length)).toEqual(ordinary);
+    expect(observe.redactionCount).toBe(planted.length);
+    expect(observe.lines[1]).toBe('$ export OPENAI_API_KEY=[redacted:credential]');
+    expect(observe.lines[21]).toBe('$ mysql -uroot -p[redacted:credential] shop');
+  });
+
+  it('a delivery body keeps its escapes and bidi controls for its recipient; its preview holds none', async () => {
+    const goalId = await createGoal(t);
+    const [from, to] = [await registerAgent(t, goalId), await registerAgent(t, goalId)];
+    const sender = await issueCredential(t, { kind: 'PEER', goalId, agentId: from });
+    const recipient = await issueCredential(t, { kind: 'PEER', goalId, agentId: to });
+    const body = 'see\x1b[2J below:\n\u202Eevil\u202C and\x9b31m red';
+    const { deliver } = await t.ok(
+      `mutation($input: DeliverInput!) { deliver(input: $input) { __typename ... on Delivery { bodyPreview } } }`,
+      { input: { goalId, to, kind: 'REQUEST', subject: 'review', body, idempotencyKey: 'k1' } },
+      sender.token,
+    );
+    expect(deliver).toEqual({
+      __typename: 'Delivery',
+      bodyPreview: 'see [2J below: evil and 31m red',
+    });
+    const { inbox } = await t.ok(
+      `query($goalId: ID!) { inbox(goalId: $goalId) { ... on Inbox { messages { body } } } }`,
+      { goalId },
+      recipient.token,
+    );
+    expect(inbox.messages[0].body).toBe(body);
+  });
+
+  it('an excerpt that begins inside a private key shows none of it', async () => {
+    const goalId = await createGoal(t);
+    const agentId = await registerAgent(t, goalId);
+    const provider = await registerProvider(t, [goalId]);
+    const keyLines = ecKey().split('\n');
+    await t.ok(
+      `mutation($input: ReportObservationInput!) { reportObservation(input: $input) { __typename } }`,
+      {
+        input: {
+          goalId,
+          agentId,
+          source: 'RECENT',
+          lines: [...keyLines.slice(1), '$ ls'],
+          capturedAt: new Date().toISOString(),
+        },
+      },
+      provider.token,
+    );
+    const { observe } = await t.ok(OBSERVE, { goalId, agentId });
+    expect(observe).toEqual({
+      __typename: 'Observation',
+      lines: [redactionMarkers.credential, '$ ls'],
+      redactionCount: 1,
+    });
   });
 });

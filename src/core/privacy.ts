@@ -33,6 +33,7 @@ export const refusalCodes = [
   'RAW_LOG',
   'RAW_TRAJECTORY',
   'NOT_RELATIVE',
+  'BIDI_CONTROL',
   'CREDENTIAL',
   'NOT_A_TOKEN',
   'UNREDACTABLE',
@@ -134,6 +135,9 @@ function screenSummary(raw: string): { ok: true; text: string; redactions: numbe
       `summary must be at most ${privacyLimits.summaryLines} lines; record a ref to the log instead of the log`,
     );
   }
+  if (BIDI_CONTROL.test(summary)) {
+    return refuse('summary', 'BIDI_CONTROL', 'summary must not contain bidi controls');
+  }
   const rawContent = looksRaw(summary);
   if (rawContent) {
     return refuse(
@@ -176,6 +180,11 @@ const TRANSCRIPT_CONTENT = /"content"\s*:/i;
 const LABELLED_TURN = /^\s*(?:system|user|human|assistant)\s*:/gim;
 // Escape sequences and other control characters come from captured terminal output.
 const CONTROL = /[^\P{Cc}\t\n\r]/u;
+/**
+ * Bidi controls reorder what a reader sees (a ref that reads as another path, a summary whose
+ * words run backwards); no short text other agents read carries them.
+ */
+export const BIDI_CONTROL = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
 
 function looksRaw(text: string): { code: 'RAW_LOG' | 'RAW_TRAJECTORY'; what: string } | null {
   if (CONTROL.test(text)) return { code: 'RAW_LOG', what: 'terminal output (control characters)' };
@@ -219,6 +228,9 @@ function screenRefs(refs: string[]): { ok: true; refs: string[] } | Refusal {
     }
     if (CONTROL.test(ref)) {
       return refuse('evidenceRefs', 'NOT_RELATIVE', `${at} must not contain control characters`);
+    }
+    if (BIDI_CONTROL.test(ref)) {
+      return refuse('evidenceRefs', 'BIDI_CONTROL', `${at} must not contain bidi controls`);
     }
     // A redacted ref points nowhere, so a ref is refused rather than redacted.
     const found = redact(ref);
@@ -346,7 +358,7 @@ const URL_PASSWORD = new RegExp(
 // `key=value` / `key: value` / `"key": "value"` where the key ends in a secret-ish word.
 // The key must end there, so `token_count=5` and `max_tokens=4096` are not pairs; `==` and
 // `::` are code, not pairs. Every value is redacted: a password can be any word.
-const SECRET_KEY = `(?:[A-Za-z0-9_.-]{0,64}?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|account[_-]?key|shared[_-]?access[_-]?key)|sk)`;
+const SECRET_KEY = `(?:[A-Za-z0-9_.-]{0,64}?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key(?:[_-]?id)?|secret[_-]?key|account[_-]?key|shared[_-]?access[_-]?key)|sk)`;
 const SECRET_PAIR = new RegExp(
   String.raw`(?<![A-Za-z0-9_.-])(${SECRET_KEY}["']?[ \t]*[:=](?![=:])[ \t]*)` +
     String.raw`(?:"${NOT_MARKED}([^"\r\n]+)"|'${NOT_MARKED}([^'\r\n]+)'|${NOT_MARKED}([^\s"'&;,)]+))`,
@@ -358,6 +370,28 @@ const SECRET_FLAG = new RegExp(
   String.raw`(?<![A-Za-z0-9_-])(--?[A-Za-z0-9-]{0,32}?(?:password|passwd|passphrase|secret|token|api-?key)[ \t]+)(?!-)${NOT_MARKED}([^\s"'&;,)]+)`,
   'gi',
 );
+
+// `mysql -uapp -pS3cret`: the MySQL and MariaDB clients take a password glued to `-p` (with a
+// space after it, `-p` asks for one and the next word is a database). Case matters: `-P` is
+// the port.
+const MYSQL_PASSWORD = new RegExp(
+  String.raw`(\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlpump|mariadb|mariadb-dump|mariadb-admin)\b[^\n|;&]{0,200}?[ \t]-p)${NOT_MARKED}([^\s"'&;,)]+)`,
+  'g',
+);
+
+// "the password is hunter2", "passphrase was 'two words'": a secret told in words. A plain
+// lowercase word after it is prose ("the password is required").
+const SECRET_PHRASE = new RegExp(
+  String.raw`\b((?:password|passwd|passphrase|passcode)[ \t]+(?:is|was)[ \t]*:?[ \t]+)` +
+    String.raw`(?:"${NOT_MARKED}([^"\r\n]+)"|'${NOT_MARKED}([^'\r\n]+)'|${NOT_MARKED}([^\s"'&;,)]+))`,
+  'gi',
+);
+
+// A bare run of 64 or more hex digits is a key (an HMAC, encryption or API secret); a digest
+// says what it is (`sha256:…`, as the ledger's own digests do) and stays, as do 40-digit git
+// object ids.
+const HEX_KEY =
+  /(?<![A-Za-z0-9_-])(?<!sha(?:1|224|256|384|512)[:=])[0-9a-fA-F]{64,}(?![A-Za-z0-9_-])/g;
 
 // A path starts at the start of the text or after a separator, never inside a word or URL.
 const PATH_START = String.raw`(?<=^|[\s"'\x60(\[{<=:,])`;
@@ -371,6 +405,14 @@ const ROOTED_PATH = new RegExp(`${PATH_START}/(?=[A-Za-z0-9._~-])${PATH_BODY}`, 
 const CLIMBING_HOME_PATH = new RegExp(
   String.raw`${PATH_START}(?:\.\.[\\/])+(?:home|Users|root)[\\/]${PATH_BODY}`,
   'g',
+);
+// `$HOME/.netrc`, `${HOME}/.aws`, `%USERPROFILE%\.ssh`, `$env:APPDATA\…`: a path in a user's
+// home (or temporary) folder, spelled with the variable that names it.
+const HOME_VARIABLE =
+  '(?:HOME|USERPROFILE|HOMEPATH|APPDATA|LOCALAPPDATA|XDG_[A-Z]+_HOME|XDG_RUNTIME_DIR|TMPDIR|TEMP|TMP)';
+const VARIABLE_PATH = new RegExp(
+  String.raw`(?:\$\{${HOME_VARIABLE}\}|\$(?:env:)?${HOME_VARIABLE}\b|%${HOME_VARIABLE}%)[\\/]${PATH_BODY}`,
+  'gi',
 );
 // `%2Fhome%2Fx`: an absolute path, URL-encoded.
 const ENCODED_PATH =
@@ -439,12 +481,20 @@ export function redact(input: string): Redacted {
     credentials += 1;
     return prefix + redactionMarkers.credential;
   });
-  text = text.replace(SECRET_PAIR, (_match, prefix: string, dq?: string, sq?: string) => {
-    credentials += 1;
-    const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : '';
-    return `${prefix}${quote}${redactionMarkers.credential}${quote}`;
-  });
+  // A key (or phrase) and its value, double-quoted, single-quoted or bare: the value goes.
+  const pair = (pattern: RegExp, prose: (bare: string) => boolean = () => false) => {
+    text = text.replace(pattern, (match, key: string, dq?: string, sq?: string, bare?: string) => {
+      if (bare !== undefined && prose(bare)) return match;
+      credentials += 1;
+      const quote = dq !== undefined ? '"' : sq !== undefined ? "'" : '';
+      return `${key}${quote}${redactionMarkers.credential}${quote}`;
+    });
+  };
+  pair(SECRET_PAIR);
+  pair(SECRET_PHRASE, (bare) => /^[a-z]+$/.test(bare));
   credential(SECRET_FLAG, (flag) => flag ?? '');
+  credential(MYSQL_PASSWORD, (command) => command ?? '');
+  credential(HEX_KEY);
 
   const path = (pattern: RegExp, isLocal: (path: string) => boolean = () => true) => {
     text = text.replace(pattern, (match: string) => {
@@ -456,6 +506,7 @@ export function redact(input: string): Redacted {
     });
   };
   path(FILE_URL);
+  path(VARIABLE_PATH);
   path(ENCODED_PATH);
   path(CLIMBING_HOME_PATH);
   path(WINDOWS_PATH);
@@ -471,21 +522,35 @@ export function redact(input: string): Redacted {
 
 /**
  * Each block, armour lines included, becomes one marker. A block with no end is redacted to
- * the end of the text: everything after its start may be key material. A loop rather than
- * one lazy pattern, so many starts without ends cost one pass, not one pass each.
+ * the end of the text, and an end with no start (an excerpt that begins inside a key) from the
+ * start of the text: everything on that side may be key material. A loop rather than one lazy
+ * pattern, so many starts without ends cost one pass, not one pass each.
  */
 function redactPrivateKeys(text: string): { text: string; count: number; unterminated: boolean } {
+  const beginAfter = (index: number) => {
+    PRIVATE_KEY_BEGIN.lastIndex = index;
+    return PRIVATE_KEY_BEGIN.exec(text);
+  };
+  const endAfter = (index: number) => {
+    PRIVATE_KEY_END.lastIndex = index;
+    return PRIVATE_KEY_END.exec(text);
+  };
   let out = '';
   let from = 0;
   let count = 0;
+  const first = beginAfter(0);
+  const lone = endAfter(0);
+  if (lone && (!first || lone.index < first.index)) {
+    out = redactionMarkers.credential;
+    from = lone.index + lone[0].length;
+    count = 1;
+  }
   for (;;) {
-    PRIVATE_KEY_BEGIN.lastIndex = from;
-    const begin = PRIVATE_KEY_BEGIN.exec(text);
+    const begin = beginAfter(from);
     if (!begin) return { text: out + text.slice(from), count, unterminated: false };
     out += text.slice(from, begin.index) + redactionMarkers.credential;
     count += 1;
-    PRIVATE_KEY_END.lastIndex = begin.index + begin[0].length;
-    const end = PRIVATE_KEY_END.exec(text);
+    const end = endAfter(begin.index + begin[0].length);
     if (!end) return { text: out, count, unterminated: true };
     from = end.index + end[0].length;
   }

@@ -1,5 +1,5 @@
 import { InputError } from './errors.ts';
-import { redact } from './privacy.ts';
+import { BIDI_CONTROL, redact } from './privacy.ts';
 
 /**
  * Validators every domain uses. Each throws InputError (BAD_USER_INPUT, nothing written) naming
@@ -31,8 +31,8 @@ export type Lines = 'one' | 'many';
 // shows: text one agent writes and another reads carries neither. Tabs always, and line
 // breaks where lines are allowed, are fine.
 const CONTROL: Record<Lines, RegExp> = {
-  one: /[\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u,
-  many: /[^\P{Cc}\t\n\r]|[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u,
+  one: /\p{Cc}/u,
+  many: /[^\P{Cc}\t\n\r]/u,
 };
 
 /**
@@ -50,7 +50,8 @@ export function validateText(
   if (trimmed.length < min) throw new InputError(`${field} must not be empty`, field);
   if (trimmed.length > max)
     throw new InputError(`${field} must be at most ${max} characters`, field);
-  if (CONTROL[lines].test(lines === 'one' ? trimmed.replace(/\t/g, ' ') : trimmed)) {
+  const text = lines === 'one' ? trimmed.replace(/\t/g, ' ') : trimmed;
+  if (CONTROL[lines].test(text) || BIDI_CONTROL.test(text)) {
     throw new InputError(
       `${field} must not contain control characters (terminal escapes), bidi controls${lines === 'one' ? ' or line breaks' : ''}`,
       field,

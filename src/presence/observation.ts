@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Caller, ProviderCaller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
+import { redactSecrets } from '../core/privacy.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { validateId } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
@@ -34,8 +35,11 @@ export interface ObservationInput {
 
 /**
  * Stores the latest excerpt for one source, cut to the provider's declared bound and the
- * gateway maximum. Refused (nothing written) like presence when the agent or goal is not
- * the provider's, or when the source was never declared.
+ * gateway maximum, after the privacy screen of ledger summaries: credentials and absolute
+ * local paths become `[redacted:…]` markers, counted. The excerpt is screened as one text, so
+ * a secret over several lines (a private key block) is found whole. Refused (nothing written)
+ * like presence when the agent or goal is not the provider's, or when the source was never
+ * declared.
  */
 export async function reportObservation(
   db: Db,
@@ -65,7 +69,11 @@ export async function reportObservation(
   if (!declared)
     return observationGap(input.goalId, input.agentId, 'SOURCE_NOT_DECLARED', input.source);
   const bound = Math.min(declared.maxLines, GATEWAY_MAX_LINES);
-  const lines = input.lines.slice(-bound).map((line) => line.slice(0, MAX_LINE_LENGTH));
+  const redacted = redactSecrets(input.lines.slice(-bound).join('\n'));
+  const lines = redacted.text
+    .split('\n')
+    .slice(-bound)
+    .map((line) => line.slice(0, MAX_LINE_LENGTH));
   const values = {
     goalId: input.goalId,
     agentId: input.agentId,
@@ -74,6 +82,7 @@ export async function reportObservation(
     lines,
     limits: [...new Set([...declared.limits, ...input.limits])],
     capturedAt: input.capturedAt,
+    redactionCount: redacted.count,
   };
   await db
     .insert(observationsTable)
@@ -85,7 +94,12 @@ export async function reportObservation(
         observationsTable.providerId,
         observationsTable.source,
       ],
-      set: { lines: values.lines, limits: values.limits, capturedAt: values.capturedAt },
+      set: {
+        lines: values.lines,
+        limits: values.limits,
+        capturedAt: values.capturedAt,
+        redactionCount: values.redactionCount,
+      },
     });
   return { type: 'PresenceAccepted', changed: 1, heartbeats: 0, outOfOrder: 0, refused: [] };
 }
@@ -122,6 +136,7 @@ export interface Observation {
   readonly lineBound: number;
   readonly capturedAt: Date;
   readonly limits: ObservationLimit[];
+  readonly redactionCount: number;
 }
 
 /**
@@ -150,6 +165,7 @@ export async function observe(
     lines: string[] | null;
     limits: ObservationLimit[] | null;
     captured_at: string | Date | null;
+    redaction_count: number | null;
   }>(
     await db.execute(sql`
       select exists (select 1 from ${agentsTable} where ${agentsTable.goalId} = ${input.goalId}
@@ -157,7 +173,8 @@ export async function observe(
              ${providersTable.providerId} as provider_id,
              ${providersTable.observationSources} as observation_sources,
              ${observationsTable.lines} as lines, ${observationsTable.limits} as limits,
-             ${observationsTable.capturedAt} as captured_at
+             ${observationsTable.capturedAt} as captured_at,
+             ${observationsTable.redactionCount} as redaction_count
       from (select 1) one
       left join ${providersTable} on ${input.goalId} = any(${providersTable.goalIds})
       left join ${observationsTable} on ${observationsTable.goalId} = ${input.goalId}
@@ -195,5 +212,6 @@ export async function observe(
     lineBound,
     capturedAt: new Date(captured.captured_at as string),
     limits: captured.limits ?? [],
+    redactionCount: captured.redaction_count ?? 0,
   };
 }

@@ -166,6 +166,8 @@ export const observationsTable = pgTable(
       .notNull()
       .default(sql`'{}'::text[]`),
     capturedAt: timestamp('captured_at', { withTimezone: true }).notNull(),
+    /** Credentials and local paths the privacy screen replaced in `lines` on the way in. */
+    redactionCount: integer('redaction_count').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.goalId, t.agentId, t.providerId, t.source] })],
 );

@@ -168,7 +168,7 @@ export function directoryCommands(program: Command): void {
             if (observe.__typename !== 'Observation') return undefined;
             return [
               dim(
-                `${observe.source} of ${observe.agentId} via ${observe.provider}, captured ${ago(observe.capturedAt)}, at most ${observe.lineBound} lines, advisory${observe.limits.length ? `; cannot show: ${observe.limits.join(', ')}` : ''}`,
+                `${observe.source} of ${observe.agentId} via ${observe.provider}, captured ${ago(observe.capturedAt)}, at most ${observe.lineBound} lines, advisory${observe.redactionCount ? `; ${plural(observe.redactionCount, 'redaction')}` : ''}${observe.limits.length ? `; cannot show: ${observe.limits.join(', ')}` : ''}`,
               ),
               ...observe.lines,
             ].join('\n');

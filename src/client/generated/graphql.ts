@@ -993,7 +993,7 @@ export type ReportObservationInput = {
   goalId: string | number;
   /** Limits that apply to this capture, beyond the declared ones. */
   limits?: Array<ObservationLimit> | null | undefined;
-  /** The excerpt; cut to the declared bound. */
+  /** The excerpt; cut to the declared bound, and stored after the privacy screen (credentials and absolute local paths become `[redacted:…]` markers). */
   lines: Array<string>;
   /** A declared source. */
   source: ObservationSource;
@@ -1428,7 +1428,7 @@ export type ObserveQueryVariables = Exact<{
 
 
 export type ObserveQuery = { observe:
-    | { __typename: 'Observation', goalId: string, agentId: string, provider: string, source: ObservationSource, lines: Array<string>, lineBound: number, capturedAt: string, advisory: boolean, limits: Array<ObservationLimit> }
+    | { __typename: 'Observation', goalId: string, agentId: string, provider: string, source: ObservationSource, lines: Array<string>, lineBound: number, capturedAt: string, advisory: boolean, limits: Array<ObservationLimit>, redactionCount: number }
     | { __typename: 'ObservationGap', goalId: string, agentId: string, source: ObservationSource, reason: ObservationGapReason }
     | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
@@ -3533,6 +3533,7 @@ export const ObserveDocument = new TypedDocumentString(`
       capturedAt
       advisory
       limits
+      redactionCount
     }
     ... on ObservationGap {
       goalId

@@ -72,6 +72,10 @@ const ObservationRef = builder.objectRef<Observation>('Observation').implement({
       type: [ObservationLimitEnum],
       description: 'What this excerpt cannot contain.',
     }),
+    redactionCount: t.exposeInt('redactionCount', {
+      description:
+        'How many credentials and absolute local paths the privacy screen replaced by `[redacted:…]` markers when the provider reported the excerpt (in all its stored lines, which may be more than `lines` returns). Not a count of secrets on the screen, nor proof that none is left.',
+    }),
   }),
 });
 
@@ -113,7 +117,11 @@ const ReportObservationInput = builder.inputType('ReportObservationInput', {
       required: true,
       description: 'A declared source.',
     }),
-    lines: t.stringList({ required: true, description: 'The excerpt; cut to the declared bound.' }),
+    lines: t.stringList({
+      required: true,
+      description:
+        'The excerpt; cut to the declared bound, and stored after the privacy screen (credentials and absolute local paths become `[redacted:…]` markers).',
+    }),
     limits: t.field({
       type: [ObservationLimitEnum],
       defaultValue: [],

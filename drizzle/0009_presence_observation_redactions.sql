@@ -1,0 +1,1 @@
+ALTER TABLE "observations" ADD COLUMN "redaction_count" integer DEFAULT 0 NOT NULL;

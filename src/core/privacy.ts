@@ -382,7 +382,7 @@ const MYSQL_PASSWORD = new RegExp(
 // "the password is hunter2", "passphrase was 'two words'": a secret told in words. A plain
 // lowercase word after it is prose ("the password is required").
 const SECRET_PHRASE = new RegExp(
-  String.raw`\b((?:password|passwd|passphrase|passcode)[ \t]+(?:is|was)[ \t]*:?[ \t]+)` +
+  String.raw`\b((?:password|passwd|passphrase|passcode)[ \t]+(?:is|was)(?:[ \t]*:)?[ \t]+)` +
     String.raw`(?:"${NOT_MARKED}([^"\r\n]+)"|'${NOT_MARKED}([^'\r\n]+)'|${NOT_MARKED}([^\s"'&;,)]+))`,
   'gi',
 );

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { rowsOf } from '../src/db/sql.ts';
-import { database, t } from './support/gateway-per-file.ts';
+import { rowsOf } from '../../src/db/sql.ts';
+import { database, t } from '../support/gateway-per-file.ts';
 import {
   countingDatabase,
   createGoal,
@@ -10,7 +10,7 @@ import {
   registerAgent,
   startTestGateway,
   uid,
-} from './support/harness.ts';
+} from '../support/harness.ts';
 
 const REASON = `kind detail todoId taskClass todoStatus gateId agentId obligations`;
 const CLOSURE = `query($goalId: ID!) {

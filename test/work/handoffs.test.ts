@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { rowsOf } from '../src/db/sql.ts';
-import { database, t } from './support/gateway-per-file.ts';
+import { rowsOf } from '../../src/db/sql.ts';
+import { database, t } from '../support/gateway-per-file.ts';
 import {
   countingDatabase,
   createGoal,
@@ -11,7 +11,7 @@ import {
   registerProvider,
   startTestGateway,
   uid,
-} from './support/harness.ts';
+} from '../support/harness.ts';
 
 const REPO = 'git:github.com/acme/app';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { database, t } from './support/gateway-per-file.ts';
+import { database, t } from '../support/gateway-per-file.ts';
 import {
   countingDatabase,
   createGoal,
@@ -8,7 +8,7 @@ import {
   registerAgent,
   startTestGateway,
   uid,
-} from './support/harness.ts';
+} from '../support/harness.ts';
 
 const OWED = `query($goalId: ID!, $agentId: ID!) {
   replanObligations(goalId: $goalId, agentId: $agentId) {

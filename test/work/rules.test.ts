@@ -3,15 +3,15 @@
  * pull-request references of `pr_merged:` conditions, write-scope overlap and conflicts.
  */
 import { describe, expect, it } from 'vitest';
-import { conflictFinder, type ScopedWork } from '../src/work/conflicts.ts';
-import { parsePullRequestRef, parseRepository } from '../src/work/repository.ts';
-import { mergeKeyOf, parseResumeCondition } from '../src/work/rules.ts';
+import { conflictFinder, type ScopedWork } from '../../src/work/conflicts.ts';
+import { parsePullRequestRef, parseRepository } from '../../src/work/repository.ts';
+import { mergeKeyOf, parseResumeCondition } from '../../src/work/rules.ts';
 import {
   normalizeWriteScope,
   scopesOverlap,
   segmentsOverlap,
   writeScopeProblem,
-} from '../src/work/scopes.ts';
+} from '../../src/work/scopes.ts';
 
 describe('repository identity', () => {
   it.each([

@@ -16,11 +16,11 @@ import {
 import {
   asCaller,
   eventually,
-  goalWithPeers,
   issueCredential,
   registerProvider,
   runCli,
   startGateway,
+  team,
   tempHome,
 } from './support/cli.ts';
 
@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe('connection and identity', () => {
   it('whoami: --json is the `me` packet; human output is a table', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 1);
+    const { goalId, peers } = await team(gw.t, ['a']);
     const peer = peers[0]!;
     const env = asCaller(gw.url, peer.token);
     const json = await runCli(['whoami', '--json'], { env });
@@ -80,7 +80,7 @@ describe('connection and identity', () => {
   });
 
   it('login stores a 0600 profile that later verbs use; the token is never printed', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 1);
+    const { goalId, peers } = await team(gw.t, ['a']);
     const peer = peers[0]!;
     const home = tempHome();
     const login = await runCli(['login', 'builder', '--token-stdin', '--url', gw.url, '--json'], {
@@ -106,7 +106,7 @@ describe('connection and identity', () => {
 
 describe('directory', () => {
   it('--json equals the API packet; out of scope is a scope gap (4)', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 3);
+    const { goalId, peers } = await team(gw.t, ['a', 'b', 'c']);
     const env = asCaller(gw.url, peers[0]!.token, goalId);
     const result = await runCli(['directory', '--json'], { env });
     expect(result.code).toBe(0);
@@ -131,7 +131,7 @@ describe('directory', () => {
     const truncated = await runCli(['directory', '--limit', '1'], { env });
     expect(truncated.stdout).toContain('2 more rows omitted');
 
-    const other = await goalWithPeers(gw.t, 1);
+    const other = await team(gw.t, ['a']);
     const gap = await runCli(['directory', '--json', '--goal', other.goalId], { env });
     expect(gap.code).toBe(4);
     expect(gap.json().scopeGap).toMatchObject({ goalId: other.goalId });
@@ -177,7 +177,7 @@ async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): P
 
 describe('send, inbox, next, read, resolve, release, delivery', () => {
   it('a request travels from sender to recipient; --json equals the API packets', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const [a, b] = [peers[0]!, peers[1]!];
     const asA = asCaller(gw.url, a.token, goalId);
     const asB = asCaller(gw.url, b.token, goalId);
@@ -244,7 +244,7 @@ describe('send, inbox, next, read, resolve, release, delivery', () => {
   });
 
   it('typed refusals: NOT_READY and AMBIGUOUS_TARGET 5, UNKNOWN_TARGET 11, conflict 9, BLOCKED 5, scope gap 4', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 3);
+    const { goalId, peers } = await team(gw.t, ['a', 'b', 'c']);
     const [a, b, c] = [peers[0]!, peers[1]!, peers[2]!];
     const asA = asCaller(gw.url, a.token, goalId);
     const send = (...extra: string[]) =>
@@ -307,7 +307,7 @@ describe('send, inbox, next, read, resolve, release, delivery', () => {
     expect(blocked.code).toBe(5);
     expect(blocked.json()).toMatchObject({ reason: 'AGENT_BLOCKED' });
 
-    const other = await goalWithPeers(gw.t, 1);
+    const other = await team(gw.t, ['a']);
     const gap = await send('--to', other.peers[0]!.agentId, '--goal', other.goalId);
     expect(gap.code).toBe(4);
 
@@ -321,7 +321,7 @@ describe('send, inbox, next, read, resolve, release, delivery', () => {
   });
 
   it('send --wait: ACTIVITY_OBSERVED 0, STALLED 7, EXPIRED 6', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const [a, b] = [peers[0]!, peers[1]!];
     const asA = asCaller(gw.url, a.token, goalId);
     const provider = await registerProvider(gw.t, [goalId]);
@@ -362,7 +362,7 @@ describe('send, inbox, next, read, resolve, release, delivery', () => {
 
 describe('wait', () => {
   it('keeps waiting across a gateway restart, then exits SATISFIED (0) naming the agent', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const [a, b] = [peers[0]!, peers[1]!];
     const provider = await registerProvider(gw.t, [goalId]);
     await provider.report([{ goalId, agentId: b.agentId, liveness: 'WORKING' }]);
@@ -399,7 +399,7 @@ describe('wait', () => {
   }, 40_000);
 
   it('TIMED_OUT 6, NOT_RUNNING 8, several agents (the first wins), usage 2', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 3);
+    const { goalId, peers } = await team(gw.t, ['a', 'b', 'c']);
     const [a, b, c] = [peers[0]!, peers[1]!, peers[2]!];
     const env = asCaller(gw.url, a.token, goalId);
     const provider = await registerProvider(gw.t, [goalId]);
@@ -484,7 +484,7 @@ describe('wait', () => {
 
 describe('evidence-log, record, checkpoint', () => {
   it('own ledger with --json equal to the packet; typed failures', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const [a, b] = [peers[0]!, peers[1]!];
     const env = asCaller(gw.url, a.token, goalId);
     const recorded = await runCli(
@@ -541,7 +541,7 @@ describe('evidence-log, record, checkpoint', () => {
 
 describe('work graph: todo, frontier, gate, lease, vision', () => {
   it('a todo through its life, with typed refusals and their codes', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const [a, b] = [peers[0]!, peers[1]!];
     const asA = asCaller(gw.url, a.token, goalId);
     const asB = asCaller(gw.url, b.token, goalId);
@@ -828,7 +828,7 @@ describe('admin, observe, help, completion', () => {
 
 describe('handoffs, workspaces, replan obligations, goal closure', () => {
   it('todo handoff and packet, workspace declare, replan owed, goal closure and close, with their codes', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const [a, b] = [peers[0]!, peers[1]!];
     const asA = asCaller(gw.url, a.token, goalId);
     const asB = asCaller(gw.url, b.token, goalId);
@@ -939,7 +939,7 @@ describe('handoffs, workspaces, replan obligations, goal closure', () => {
 
 describe('more verbs', () => {
   it('delivery --follow streams each outcome change to the end; --quiet prints nothing', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const [a, b] = [peers[0]!, peers[1]!];
     const env = asCaller(gw.url, a.token, goalId);
     const provider = await registerProvider(gw.t, [goalId]);
@@ -979,7 +979,7 @@ describe('more verbs', () => {
   });
 
   it('todo supersede, defer, resume; admin delegate; observe an excerpt', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const [a, b] = [peers[0]!, peers[1]!];
     const env = asCaller(gw.url, a.token, goalId);
     const first = (await runCli(['todo', 'create', '--title', 'first', '--json'], { env })).json();
@@ -1004,7 +1004,7 @@ describe('more verbs', () => {
     });
     expect((await runCli(['todo', 'supersede', first.id, '--reason', 'x'], { env })).code).toBe(2);
 
-    const other = await goalWithPeers(gw.t, 0);
+    const other = await team(gw.t, []);
     const delegated = await runCli(
       ['admin', 'delegate', a.agentId, '--from', goalId, '--to', other.goalId, '--json'],
       {

@@ -23,7 +23,7 @@ import {
   StartWaitDocument,
   WhoamiDocument,
 } from '../src/client/index.ts';
-import { eventually, goalWithPeers, registerProvider, startGateway, uid } from './support/cli.ts';
+import { eventually, registerProvider, startGateway, team, uid } from './support/cli.ts';
 
 const schema = buildSchema(readFileSync('schema/schema.graphql', 'utf8'));
 const operationsDir = 'src/client/operations';
@@ -70,7 +70,7 @@ describe('against a gateway', () => {
   });
 
   it('answers typed data and classifies failures without leaking the token', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const peer = peers[0]!;
     const client = createClient({ url: gw.url, token: peer.token });
     const { me } = await client.request(WhoamiDocument);
@@ -96,7 +96,7 @@ describe('against a gateway', () => {
   });
 
   it('follows a wait across a gateway restart and a delivery outcome to its end', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const [sender, target] = [peers[0]!, peers[1]!];
     const provider = await registerProvider(gw.t, [goalId]);
     expect(
@@ -174,7 +174,7 @@ describe('presence and ledger streams', () => {
   });
 
   it('presenceChanges and ledgerEvents resume from their cursor across a restart, each item once', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const [a, b] = [peers[0]!, peers[1]!];
     const provider = await registerProvider(gw.t, [goalId]);
     const streams = { url: gw.url, token: gw.adminToken, webSocketImpl: WebSocket };

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { askProvider } from '../src/providers/tmux/hooks.ts';
-import { asCaller, goalWithPeers, runCli, startGateway, tempHome } from './support/cli.ts';
+import { asCaller, runCli, startGateway, team, tempHome } from './support/cli.ts';
 import {
   type Gw,
   liveness,
@@ -38,7 +38,7 @@ afterEach(async () => {
 async function setup() {
   const box = sandbox();
   cleanups.push(() => box.cleanup());
-  const { goalId, peers } = await goalWithPeers(gw.t, 2);
+  const { goalId, peers } = await team(gw.t, ['a', 'b']);
   const agent = peers[0]!;
   const pane = await runStandin(gw, box, goalId, agent.agentId);
   const provider = await startProvider(gw, box, [goalId]);

@@ -8,7 +8,6 @@ import { generateToken } from '../src/registry/tokens.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
   countingDatabase,
-  createGoal,
   driver,
   eventually,
   issueCredential,
@@ -18,6 +17,7 @@ import {
   uid,
   wsClient,
 } from './support/harness.ts';
+import { team } from './support/team.ts';
 
 // ---- operations ----------------------------------------------------------------------
 
@@ -75,24 +75,6 @@ const RESOLVE_GATE = `mutation($input: ResolveGateInput!) { resolveGate(input: $
 const SET_VISION = `mutation($input: SetVisionInput!) { setVision(input: $input) { __typename } }`;
 
 // ---- fixtures ------------------------------------------------------------------------
-
-interface Peer {
-  agentId: string;
-  token: string;
-}
-
-/** A goal with three registered peers (a, b, c), tokens for each, and a steward of the goal. */
-async function team() {
-  const goalId = await createGoal(t);
-  const peer = async (name: string): Promise<Peer> => {
-    const agentId = await registerAgent(t, goalId, uid(name));
-    const { token } = await issueCredential(t, { kind: 'PEER', goalId, agentId });
-    return { agentId, token };
-  };
-  const [a, b, c] = [await peer('a'), await peer('b'), await peer('c')];
-  const steward = (await issueCredential(t, { kind: 'STEWARD', goalIds: [goalId] })).token;
-  return { goalId, a, b, c, steward };
-}
 
 async function record(token: string | null, input: Record<string, unknown>) {
   const data = await t.ok(RECORD, { input: { eventKind: 'TODO_UPDATE', ...input } }, token);
@@ -169,7 +151,7 @@ const summaries = (packet: { events: { summary: string }[] }) =>
 
 describe(`the scoped read model (${driver})`, () => {
   it("shows the current agent's rows in detail and compresses other agents by default", async () => {
-    const { goalId, a, b, c } = await team();
+    const { goalId, a, b, c } = await team(t, ['a', 'b', 'c']);
     await setVision(b.token, goalId, 'docs', { visionSummary: 'b keeps the docs bilingual' });
     const bTodo = await todo(b.token, goalId, { title: 'translate the homepage', priority: 5 });
     await t.ok(CLAIM, { input: { goalId, todoId: bTodo } }, b.token);
@@ -260,7 +242,7 @@ describe(`the scoped read model (${driver})`, () => {
   });
 
   it('keeps the other-agent frontier current through every change of the goal', async () => {
-    const { goalId, a, b, c, steward } = await team();
+    const { goalId, a, b, c, steward } = await team(t, ['a', 'b', 'c']);
     const frontierOf = async (agentId: string) =>
       (await ledger(a.token, { goalId, agentId: a.agentId })).otherAgentFrontier.find(
         (r: any) => r.agentId === agentId,
@@ -299,7 +281,7 @@ describe(`the scoped read model (${driver})`, () => {
   });
 
   it('rule 2: rows on todos the agent claims, whoever wrote them', async () => {
-    const { goalId, a, b, c } = await team();
+    const { goalId, a, b, c } = await team(t, ['a', 'b', 'c']);
     const mine = await todo(a.token, goalId);
     await t.ok(CLAIM, { input: { goalId, todoId: mine } }, a.token);
     await record(b.token, {
@@ -320,7 +302,7 @@ describe(`the scoped read model (${driver})`, () => {
   });
 
   it("rule 3: rows on unclaimed live todos in the agent's lane (vision roleScope as path prefixes)", async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t, ['a', 'b', 'c']);
     await setVision(a.token, goalId, 'owns src/ledger and docs/ledger/');
     const inLane = await todo(steward, goalId, { writeScope: ['src/ledger/**', 'README.md'] });
     const outside = await todo(steward, goalId, { writeScope: ['src/ledgerish/**'] });
@@ -345,7 +327,7 @@ describe(`the scoped read model (${driver})`, () => {
   });
 
   it('rule 4: material rows on what its live work depends on, and gates that cover it', async () => {
-    const { goalId, a, b, c, steward } = await team();
+    const { goalId, a, b, c, steward } = await team(t, ['a', 'b', 'c']);
     const dependency = await todo(b.token, goalId);
     await t.ok(CLAIM, { input: { goalId, todoId: dependency } }, b.token);
     await t.ok(LEASE, { input: { goalId, todoId: dependency, ttlMs: 60_000 } }, b.token);
@@ -417,7 +399,7 @@ describe(`the scoped read model (${driver})`, () => {
   });
 
   it('rule 5: handoffs to or from the agent; relatedAgentId names the counterpart', async () => {
-    const { goalId, a, b, c } = await team();
+    const { goalId, a, b, c } = await team(t, ['a', 'b', 'c']);
     await record(b.token, {
       goalId,
       eventKind: 'HANDOFF',
@@ -462,7 +444,7 @@ describe(`the scoped read model (${driver})`, () => {
   });
 
   it('goal-level rows: marked at write by a steward (or a global gate), shown to every agent', async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t, ['a', 'b', 'c']);
     await record(steward, {
       goalId,
       eventKind: 'PROJECTION',
@@ -505,7 +487,7 @@ describe(`the scoped read model (${driver})`, () => {
   });
 
   it('todoId: that todo’s rows plus goal-level rows that block it', async () => {
-    const { goalId, a, steward } = await team();
+    const { goalId, a, steward } = await team(t, ['a', 'b', 'c']);
     const target = await todo(a.token, goalId, { requiredDecisionScopes: ['production:action:x'] });
     const other = await todo(a.token, goalId);
     await record(a.token, { goalId, todoId: target, summary: 'on target' });
@@ -556,7 +538,7 @@ describe(`the scoped read model (${driver})`, () => {
   });
 
   it('filters deterministically, bounds limit and pages back with a keyset cursor', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t, ['a', 'b', 'c']);
     for (let i = 0; i < 45; i++) {
       await record(a.token, {
         goalId,
@@ -614,7 +596,7 @@ describe(`the scoped read model (${driver})`, () => {
     const gateway = await startTestGateway(counting.database, { adminToken: t.adminToken });
     try {
       const measure = async (size: number) => {
-        const { goalId, a, b } = await team();
+        const { goalId, a, b } = await team(t, ['a', 'b', 'c']);
         await setVision(a.token, goalId, 'src');
         for (let i = 0; i < size; i++) {
           await registerAgent(t, goalId);
@@ -640,7 +622,7 @@ describe(`the scoped read model (${driver})`, () => {
 
 describe(`authority and failing closed (${driver})`, () => {
   it('fails closed on an unregistered agent id such as codex: an error, never a fallback', async () => {
-    const { goalId, a, steward } = await team();
+    const { goalId, a, steward } = await team(t, ['a', 'b', 'c']);
     await record(a.token, { goalId, summary: 'something a did' });
     for (const token of [t.adminToken, steward, a.token]) {
       const result = await expectBadInput(
@@ -664,7 +646,7 @@ describe(`authority and failing closed (${driver})`, () => {
   });
 
   it("a peer reads only its own ledger; a steward any agent's in its goals; a provider none", async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t, ['a', 'b', 'c']);
     await record(b.token, { goalId, summary: 'b only' });
     const foreign = await ledger(a.token, { goalId, agentId: b.agentId });
     expect(foreign).toMatchObject({
@@ -678,7 +660,7 @@ describe(`authority and failing closed (${driver})`, () => {
       'b only',
     ]);
 
-    const elsewhere = await team();
+    const elsewhere = await team(t, ['a', 'b', 'c']);
     const outside = await ledger(elsewhere.steward, { goalId, agentId: b.agentId });
     const nonexistent = await ledger(elsewhere.steward, { goalId: uid('nogoal'), agentId: 'x' });
     expect(outside.scopeGap.reason).toBe('AUDIENCE_NOT_AUTHORIZED');
@@ -809,7 +791,7 @@ describe(`the privacy boundary at write (${driver})`, () => {
 
   for (const c of cases) {
     it(`redacts ${c.name}: neither the stored row nor the packet holds it`, async () => {
-      const { goalId, a } = await team();
+      const { goalId, a } = await team(t, ['a', 'b', 'c']);
       const row = await record(a.token, {
         goalId,
         summary: c.summary,
@@ -835,7 +817,7 @@ describe(`the privacy boundary at write (${driver})`, () => {
   }
 
   it('redacts what the work graph writes into its own rows (a todo title with a token)', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t, ['a', 'b', 'c']);
     const id = await todo(a.token, goalId, { title: `rotate ${secret.github} today` });
     const { rows, text } = await stored(goalId);
     expect(rows.map((r) => r.summary)).toEqual([
@@ -897,7 +879,7 @@ describe(`the privacy boundary at write (${driver})`, () => {
   ];
 
   it('refuses what redaction cannot make safe, with BAD_USER_INPUT, writing nothing', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t, ['a', 'b', 'c']);
     await record(a.token, { goalId, summary: 'baseline' });
     const before = await stored(goalId);
     for (const r of refusals) {
@@ -915,7 +897,7 @@ describe(`the privacy boundary at write (${driver})`, () => {
   });
 
   it('refuses a work-graph change whose ledger row would cross the boundary, writing nothing', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t, ['a', 'b', 'c']);
     const id = await todo(a.token, goalId);
     const before = await stored(goalId);
     await expectBadInput(
@@ -932,7 +914,7 @@ describe(`the privacy boundary at write (${driver})`, () => {
   });
 
   it('is append-only: the table refuses updates and deletes', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t, ['a', 'b', 'c']);
     await record(a.token, { goalId, summary: 'permanent' });
     await expect(
       database.db.execute(
@@ -948,7 +930,7 @@ describe(`the privacy boundary at write (${driver})`, () => {
 
 describe(`digests and replan checkpoints (${driver})`, () => {
   it('the digest is stable for the same read and changes with a new row', async () => {
-    const { goalId, a, b } = await team();
+    const { goalId, a, b } = await team(t, ['a', 'b', 'c']);
     await record(a.token, { goalId, summary: 'one' });
     const first = await ledger(a.token, { goalId, agentId: a.agentId });
     const again = await ledger(a.token, { goalId, agentId: a.agentId });
@@ -970,7 +952,7 @@ describe(`digests and replan checkpoints (${driver})`, () => {
   });
 
   it('refuses a checkpoint citing a wrong, stale or foreign digest, writing nothing; accepts a current one', async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t, ['a', 'b', 'c']);
     await setVision(a.token, goalId, 'src/old', { visionSummary: 'old direction' });
     await record(a.token, { goalId, summary: 'found the real bottleneck' });
     const read = await ledger(a.token, { goalId, agentId: a.agentId });
@@ -1095,7 +1077,7 @@ describe(`the ledger stream (${driver})`, () => {
   const client = () => wsClient(t.wsUrl, t.adminToken);
 
   it('streams the same scoped rows over graphql-ws, then resumes from a cursor', async () => {
-    const { goalId, a, b } = await team();
+    const { goalId, a, b } = await team(t, ['a', 'b', 'c']);
     const ws = client();
     const stream = subscribe(
       ws,
@@ -1139,7 +1121,7 @@ describe(`the ledger stream (${driver})`, () => {
   });
 
   it('streams over SSE too', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t, ['a', 'b', 'c']);
     const controller = new AbortController();
     const response = await fetch(t.url, {
       method: 'POST',
@@ -1178,7 +1160,7 @@ describe(`the ledger stream (${driver})`, () => {
   );
 
   it(`delivers every committed row exactly once, in order, under ${WRITERS} concurrent writers x ${PER_WRITER}; a reconnect gets exactly the rest`, async () => {
-    const { goalId } = await team();
+    const { goalId } = await team(t, ['a', 'b', 'c']);
     const watched = await registerAgent(t, goalId, uid('watched'));
     const writers = await Promise.all(
       Array.from({ length: WRITERS }, () => registerAgent(t, goalId, uid('writer'))),

@@ -16,11 +16,11 @@ import {
   asCaller,
   BIN,
   eventually,
-  goalWithPeers,
   issueCredential,
   registerProvider,
   runCli,
   startGateway,
+  team,
   tempHome,
 } from './support/cli.ts';
 
@@ -76,9 +76,9 @@ async function connect(env: Record<string, string>, tools?: string): Promise<Ses
 const textOf = (result: CallToolResult) =>
   result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
-/** A goal with peers, each with its own MCP session (all toolsets). */
-async function team(count: number) {
-  const { goalId, peers } = await goalWithPeers(gw.t, count);
+/** A team (test/support/team.ts) whose peers each have their own MCP session (all toolsets). */
+async function teamWithSessions(names: string[]) {
+  const { goalId, peers } = await team(gw.t, names);
   const sessions = await Promise.all(
     peers.map((peer) => connect(asCaller(gw.url, peer.token, goalId), 'all')),
   );
@@ -95,7 +95,7 @@ async function createTodo(goalId: string, title: string): Promise<string> {
 
 describe('tools/list', () => {
   it('the default set is within budget; every set is measured; every tool has an output schema', async () => {
-    const { peers, goalId } = await goalWithPeers(gw.t, 1);
+    const { peers, goalId } = await team(gw.t, ['a']);
     const env = asCaller(gw.url, peers[0]!.token, goalId);
     const sizes: Record<string, { tools: number; tokens: number }> = {};
     const names: Record<string, string[]> = {};
@@ -159,7 +159,7 @@ describe('tools/list', () => {
 
 describe('identity, directory and roster', () => {
   it('whoami, directory, attention, peers, discover, add/remove/set_primary_peer, observe', async () => {
-    const { goalId, peers, sessions } = await team(3);
+    const { goalId, peers, sessions } = await teamWithSessions(['a', 'b', 'c']);
     const [a, b] = [sessions[0]!, peers[1]!];
     expect(await a.ok('whoami')).toMatchObject({
       type: 'Caller',
@@ -203,8 +203,8 @@ describe('identity, directory and roster', () => {
 
 describe('scope', () => {
   it("another goal's data: scope gaps are ordinary typed results, not errors", async () => {
-    const mine = await goalWithPeers(gw.t, 1);
-    const other = await goalWithPeers(gw.t, 1);
+    const mine = await team(gw.t, ['a']);
+    const other = await team(gw.t, ['a']);
     const outside = await connect(asCaller(gw.url, mine.peers[0]!.token, other.goalId), 'all');
     const types: Record<string, string> = {};
     for (const [tool, args] of [
@@ -234,7 +234,7 @@ describe('scope', () => {
 
 describe('delivery and inbox', () => {
   it('send (content-derived idempotency), delivery_status, inbox, next/release/resolve, refusals', async () => {
-    const { peers, sessions } = await team(3);
+    const { peers, sessions } = await teamWithSessions(['a', 'b', 'c']);
     const [a, b] = [sessions[0]!, sessions[1]!];
     const to = peers[1]!.agentId;
 
@@ -294,7 +294,7 @@ describe('delivery and inbox', () => {
   }, 60_000);
 
   it('inbox resource: notifications/resources/updated within 1 s of a delivery; directory on presence', async () => {
-    const { goalId, peers, sessions } = await team(3);
+    const { goalId, peers, sessions } = await teamWithSessions(['a', 'b', 'c']);
     const [a, b] = [sessions[0]!, sessions[1]!];
     const updates: { uri: string; at: number }[] = [];
     const waiters: (() => void)[] = [];
@@ -355,7 +355,7 @@ describe('delivery and inbox', () => {
 
 describe('wait', () => {
   it('SATISFIED when a provider reports; progress notifications while waiting', async () => {
-    const { goalId, peers, sessions } = await team(2);
+    const { goalId, peers, sessions } = await teamWithSessions(['a', 'b']);
     const a = sessions[0]!;
     const b = peers[1]!.agentId;
     const provider = await registerProvider(gw.t, [goalId]);
@@ -390,7 +390,7 @@ describe('wait', () => {
   }, 60_000);
 
   it('TIMED_OUT at its deadline; typed refusals for an unknown agent', async () => {
-    const { goalId, peers, sessions } = await team(2);
+    const { goalId, peers, sessions } = await teamWithSessions(['a', 'b']);
     const a = sessions[0]!;
     const b = peers[1]!.agentId;
     const provider = await registerProvider(gw.t, [goalId]);
@@ -404,7 +404,7 @@ describe('wait', () => {
   }, 60_000);
 
   it('stops following on cancellation; the server keeps serving; wait_id follows it again', async () => {
-    const { goalId, peers, sessions } = await team(2);
+    const { goalId, peers, sessions } = await teamWithSessions(['a', 'b']);
     const a = sessions[0]!;
     const b = peers[1]!.agentId;
     const provider = await registerProvider(gw.t, [goalId]);
@@ -491,7 +491,7 @@ describe('wait', () => {
 
 describe('work', () => {
   it('frontier, todos, claim/release/complete/defer/close, open_gate, with typed refusals', async () => {
-    const { goalId, peers, sessions } = await team(2);
+    const { goalId, peers, sessions } = await teamWithSessions(['a', 'b']);
     const [a, b] = [sessions[0]!, sessions[1]!];
     const t1 = await createTodo(goalId, 'first');
     const t2 = await createTodo(goalId, 'second');
@@ -554,7 +554,7 @@ describe('work', () => {
 
 describe('handoffs, workspaces, replan obligations, goal closure', () => {
   it('declare_workspace, handoff_todo, handoff_packet, replan_owed, goal_closure, close_goal, with typed refusals', async () => {
-    const { goalId, peers, sessions } = await team(2);
+    const { goalId, peers, sessions } = await teamWithSessions(['a', 'b']);
     const [a, b] = [sessions[0]!, sessions[1]!];
     const steward = (await issueCredential(gw.t, { kind: 'STEWARD', goalIds: [goalId] })).token;
     const s = await connect(asCaller(gw.url, steward, goalId), 'admin');
@@ -599,7 +599,7 @@ describe('handoffs, workspaces, replan obligations, goal closure', () => {
 
 describe('ledger and the replan prompt', () => {
   it('record_event, evidence_log; the prompt cites a digest replan_checkpoint accepts', async () => {
-    const { sessions } = await team(2);
+    const { sessions } = await teamWithSessions(['a', 'b']);
     const a = sessions[0]!;
     expect(
       await a.ok('record_event', {
@@ -644,7 +644,7 @@ describe('ledger and the replan prompt', () => {
 
 describe('failures', () => {
   it('bad arguments and transport failures are isError results with a message to act on', async () => {
-    const { sessions } = await team(1);
+    const { sessions } = await teamWithSessions(['a']);
     const a = sessions[0]!;
     const noAgents = await a.call('wait', { agents: [], timeout_seconds: 5 });
     expect(noAgents.isError).toBe(true);

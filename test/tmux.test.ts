@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { askProvider } from '../src/providers/tmux/hooks.ts';
 import { Patterns } from '../src/providers/tmux/patterns.ts';
-import { asCaller, eventually, goalWithPeers, runCli, startGateway } from './support/cli.ts';
+import { asCaller, eventually, runCli, startGateway, team } from './support/cli.ts';
 import {
   type Gw,
   liveness,
@@ -30,9 +30,9 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function setup(agents = 2) {
+async function setup(names = ['a', 'b']) {
   const box = sandbox();
-  const { goalId, peers } = await goalWithPeers(gw.t, agents);
+  const { goalId, peers } = await team(gw.t, names);
   cleanups.push(() => box.cleanup());
   const pane = await runStandin(gw, box, goalId, peers[0]!.agentId);
   const provider = await startProvider(gw, box, [goalId]);
@@ -104,7 +104,7 @@ describe('tmux provider', { timeout: 60_000 }, () => {
   });
 
   it('prose that mentions approval is never BLOCKED; a half-typed draft stays at the prompt', async () => {
-    const { box, goalId, agentId, pane } = await setup(1);
+    const { box, goalId, agentId, pane } = await setup(['a']);
     await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
     await type(box, pane, 'explain why [y/n] prompts need approval');
     await presenceUntil(gw, goalId, agentId, liveness('DONE'), 'DONE after the work');
@@ -122,7 +122,7 @@ describe('tmux provider', { timeout: 60_000 }, () => {
   });
 
   it('a wait is satisfied by a real transition', async () => {
-    const { box, goalId, agentId, pane } = await setup(1);
+    const { box, goalId, agentId, pane } = await setup(['a']);
     await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
     const wait = await startWait(goalId, agentId, ['DONE']);
     expect(wait.status).toBe('PENDING');
@@ -132,7 +132,7 @@ describe('tmux provider', { timeout: 60_000 }, () => {
   });
 
   it('the pane process exits → endPresence → a pinned wait ends NOT_RUNNING', async () => {
-    const { box, goalId, agentId, pane } = await setup(1);
+    const { box, goalId, agentId, pane } = await setup(['a']);
     await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
     const wait = await startWait(goalId, agentId, ['DONE']);
     await type(box, pane, 'exit');
@@ -141,7 +141,7 @@ describe('tmux provider', { timeout: 60_000 }, () => {
   });
 
   it('the program killed and restarted in the same pane is a new occupant → PINNED_OCCUPANT_REPLACED', async () => {
-    const { box, goalId, agentId, pane } = await setup(1);
+    const { box, goalId, agentId, pane } = await setup(['a']);
     const first = await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
     const wait = await startWait(goalId, agentId, ['DONE']);
     expect(wait.pin.occupantRef).toBe(first.occupantRef);
@@ -177,7 +177,7 @@ describe('tmux provider', { timeout: 60_000 }, () => {
   });
 
   it('a pane naming an unregistered agent is listed as such and reported nowhere', async () => {
-    const { box, goalId, agentId } = await setup(1);
+    const { box, goalId, agentId } = await setup(['a']);
     await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
     const ghost = (
       await box.tmux(
@@ -349,7 +349,7 @@ describe('delivery at safe points (tmux provider notices)', { timeout: 60_000 },
   it('never types while BLOCKED: it waits, then types once the pane settles at the prompt', async () => {
     const box = sandbox();
     cleanups.push(() => box.cleanup());
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const agentId = peers[0]!.agentId;
     const pane = await runStandin(gw, box, goalId, agentId, { STANDIN_STEP_MS: '400' });
     const provider = await startProvider(gw, box, [goalId]);
@@ -421,7 +421,7 @@ describe('delivery at safe points (tmux provider notices)', { timeout: 60_000 },
   it('switched off (--no-notices): no notice is typed and no receipt recorded', async () => {
     const box = sandbox();
     cleanups.push(() => box.cleanup());
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
     const agentId = peers[0]!.agentId;
     const pane = await runStandin(gw, box, goalId, agentId);
     const provider = await startProvider(gw, box, [goalId], ['--no-notices']);

@@ -20,9 +20,19 @@ import {
   type TestGateway,
   uid,
 } from './harness.ts';
+import { team } from './team.ts';
 
 export type { TestGateway };
-export { createGoal, driver, eventually, issueCredential, registerAgent, registerProvider, uid };
+export {
+  createGoal,
+  driver,
+  eventually,
+  issueCredential,
+  registerAgent,
+  registerProvider,
+  team,
+  uid,
+};
 
 export const BIN = path.resolve('bin/switchboard.js');
 
@@ -131,18 +141,6 @@ export function runCli(
     });
   });
   return Object.assign(promise, { kill: () => void child.kill('SIGTERM') });
-}
-
-/** A goal with `count` registered agents and a PEER token for each. */
-export async function goalWithPeers(t: TestGateway, count: number) {
-  const goalId = await createGoal(t);
-  const peers: { agentId: string; token: string; credentialId: string }[] = [];
-  for (let i = 0; i < count; i++) {
-    const agentId = await registerAgent(t, goalId, uid(`agent${i}`));
-    const { token, id } = await issueCredential(t, { kind: 'PEER', goalId, agentId });
-    peers.push({ agentId, token, credentialId: id });
-  }
-  return { goalId, peers };
 }
 
 /** Environment for a CLI run as `token` against `url` (optionally in `goal`). */

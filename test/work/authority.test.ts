@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { t } from '../support/gateway-per-file.ts';
 import { createGoal, driver, issueCredential, uid } from '../support/harness.ts';
+import { team } from '../support/team.ts';
 import {
   CLAIM,
   CREATE,
@@ -16,14 +17,13 @@ import {
   OPEN_GATE,
   rowOf,
   TODOS,
-  team,
   todo,
 } from './fixtures.ts';
 
 describe(`authority and scope (${driver})`, () => {
   it('answers ScopeGap for another goal and for a goal that does not exist, writing nothing', async () => {
-    const mine = await team();
-    const theirs = await team();
+    const mine = await team(t);
+    const theirs = await team(t);
     const foreign = await todo(theirs.a.token, theirs.goalId);
     const before = await counts(theirs.goalId);
     const missing = uid('goal');
@@ -78,7 +78,7 @@ describe(`authority and scope (${driver})`, () => {
   });
 
   it('keeps providers off the work graph entirely', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const work = await todo(a.token, goalId);
     const provider = await issueCredential(t, {
       kind: 'PROVIDER',
@@ -109,7 +109,7 @@ describe(`authority and scope (${driver})`, () => {
   });
 
   it('lets a delegated peer work in the other goal as itself', async () => {
-    const home = await team();
+    const home = await team(t);
     const other = await createGoal(t);
     await t.ok(
       `mutation($input: DelegateGoalInput!) { delegateGoal(input: $input) { __typename } }`,

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { t } from '../support/gateway-per-file.ts';
 import { driver, eventually, issueCredential, registerAgent } from '../support/harness.ts';
+import { team } from '../support/team.ts';
 import {
   ACQUIRE,
   CLAIM,
@@ -18,13 +19,12 @@ import {
   SET_DEPS,
   SUPERSEDE,
   TODOS,
-  team,
   todo,
 } from './fixtures.ts';
 
 describe(`claims and leases (${driver})`, () => {
   it("refuses another agent's claim with the owner named; only the claimant or a steward changes its lifecycle", async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t);
     const work = await todo(a.token, goalId);
     const claimed = await t.ok(CLAIM, { input: { goalId, todoId: work.id } }, a.token);
     expect(claimed.claimTodo).toMatchObject({
@@ -102,7 +102,7 @@ describe(`claims and leases (${driver})`, () => {
   });
 
   it('needs a named agent for a steward claim, and answers UnknownAgent for one not in the goal', async () => {
-    const { goalId, a, steward } = await team();
+    const { goalId, a, steward } = await team(t);
     const work = await todo(a.token, goalId);
     await expectBadInput(
       CLAIM,
@@ -121,7 +121,7 @@ describe(`claims and leases (${driver})`, () => {
   });
 
   it('fences leases: after expiry and takeover the old holder can neither renew nor release', async () => {
-    const { goalId, a, b } = await team();
+    const { goalId, a, b } = await team(t);
     const work = await todo(a.token, goalId);
     const first = (await t.ok(ACQUIRE, { input: { goalId, todoId: work.id, ttlMs: 1 } }, a.token))
       .acquireLease;
@@ -197,7 +197,7 @@ describe(`claims and leases (${driver})`, () => {
   });
 
   it('an expired lease is gone: even its holder cannot renew it; acquiring again gives a new fence', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const work = await todo(a.token, goalId);
     await t.ok(ACQUIRE, { input: { goalId, todoId: work.id, ttlMs: 1 } }, a.token);
     await eventually(async () => {
@@ -225,7 +225,7 @@ describe(`claims and leases (${driver})`, () => {
   });
 
   it('serializes racing claims: exactly one agent wins, the others are told who', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const racers = [a];
     for (let i = 0; i < 4; i++) {
       const agentId = await registerAgent(t, goalId);
@@ -251,7 +251,7 @@ describe(`claims and leases (${driver})`, () => {
   });
 
   it("refuses a lease on another agent's claimed todo, bad fences and bad ttls", async () => {
-    const { goalId, a, b } = await team();
+    const { goalId, a, b } = await team(t);
     const work = await todo(a.token, goalId);
     await t.ok(CLAIM, { input: { goalId, todoId: work.id } }, a.token);
     const refused = await t.ok(

@@ -6,11 +6,11 @@ import {
   countingDatabase,
   createGoal,
   driver,
-  issueCredential,
   registerAgent,
   startTestGateway,
   uid,
 } from '../support/harness.ts';
+import { type Peer, team } from '../support/team.ts';
 
 const REASON = `kind detail todoId taskClass todoStatus gateId agentId obligations`;
 const CLOSURE = `query($goalId: ID!) {
@@ -51,23 +51,6 @@ const CHECKPOINT = `mutation($goalId: ID!, $agentId: ID!, $digest: String!) {
   recordReplanCheckpoint(goalId: $goalId, agentId: $agentId, digest: $digest, kind: PRESERVED,
     delta: { summary: "direction stands" }) { __typename }
 }`;
-
-interface Peer {
-  agentId: string;
-  token: string;
-}
-
-async function team() {
-  const goalId = await createGoal(t);
-  const peer = async (name: string): Promise<Peer> => {
-    const agentId = await registerAgent(t, goalId, uid(name));
-    const { token } = await issueCredential(t, { kind: 'PEER', goalId, agentId });
-    return { agentId, token };
-  };
-  const [a, b] = [await peer('a'), await peer('b')];
-  const steward = (await issueCredential(t, { kind: 'STEWARD', goalIds: [goalId] })).token;
-  return { goalId, a, b, steward };
-}
 
 async function todo(token: string, goalId: string, input: Record<string, unknown> = {}) {
   const data = await t.ok(
@@ -126,7 +109,7 @@ const closeInput = (goalId: string) => ({
 
 describe(`goal closure (${driver})`, () => {
   it('lists every reason a goal stays open, and closeGoal refuses with them, writing nothing', async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t);
     const gate = await t.ok(
       OPEN_GATE,
       {
@@ -236,7 +219,7 @@ describe(`goal closure (${driver})`, () => {
   });
 
   it('a goal with one open monitor cannot be closed; completing every todo closes nothing until closeGoal', async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t);
     const work = await todo(a.token, goalId);
     const monitor = await todo(a.token, goalId, { taskClass: 'CONTINUOUS_MONITOR' });
     await t.ok(COMPLETE, { input: { goalId, todoId: work, evidenceRefs: ['ci/w.txt'] } }, a.token);
@@ -299,7 +282,7 @@ describe(`goal closure (${driver})`, () => {
   });
 
   it('is for an ADMIN or STEWARD, validates in full, and answers a scope gap outside scope', async () => {
-    const { goalId, a, steward } = await team();
+    const { goalId, a, steward } = await team(t);
     const before = await counts(goalId);
     const forbidden = await t.gql(CLOSE, { input: closeInput(goalId) }, a.token);
     expect(forbidden.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
@@ -325,7 +308,7 @@ describe(`goal closure (${driver})`, () => {
     const gateway = await startTestGateway(counting.database);
     try {
       const measure = async (size: number) => {
-        const { goalId, a, steward } = await team();
+        const { goalId, a, steward } = await team(t);
         for (let i = 0; i < size; i++) {
           await registerAgent(t, goalId);
           await todo(a.token, goalId, {

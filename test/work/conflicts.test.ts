@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { t } from '../support/gateway-per-file.ts';
 import { driver, issueCredential, registerAgent } from '../support/harness.ts';
+import { type Peer, team } from '../support/team.ts';
 import {
   CLAIM,
   COMPLETE,
@@ -14,9 +15,7 @@ import {
   expectBadInput,
   frontierOf,
   guardKinds,
-  type Peer,
   rowOf,
-  team,
   todo,
 } from './fixtures.ts';
 
@@ -26,7 +25,7 @@ describe(`write-scope conflicts (${driver})`, () => {
     (await t.ok(CLAIM, { input: { goalId: peer.goalId, todoId } }, peer.token)).claimTodo;
 
   it('overlapping scopes across two agents: the later claim is held back, with a warning when it is made', async () => {
-    const { goalId, a, b } = await team();
+    const { goalId, a, b } = await team(t);
     await declareWorkspace(a, REPO);
     await declareWorkspace(b, REPO);
     const wide = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/**'] });
@@ -93,7 +92,7 @@ describe(`write-scope conflicts (${driver})`, () => {
   });
 
   it('compares scopes only within one repository (no repository matches only no repository)', async () => {
-    const { goalId, a, b } = await team();
+    const { goalId, a, b } = await team(t);
     await declareWorkspace(b, 'git:github.com/acme/other');
     const here = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/**'] });
     const there = await todo(a.token, goalId, {
@@ -114,7 +113,7 @@ describe(`write-scope conflicts (${driver})`, () => {
   });
 
   it('names one conflict per other agent, its earliest overlapping claim', async () => {
-    const { goalId, a, b } = await team();
+    const { goalId, a, b } = await team(t);
     await declareWorkspace(a, REPO);
     const c = await registerAgent(t, goalId);
     const cPeer: Peer = {
@@ -145,7 +144,7 @@ describe(`write-scope conflicts (${driver})`, () => {
   });
 
   it('stores one spelling of each entry and refuses globs it could not compare', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const created = await todo(a.token, goalId, { writeScope: ['./src//ledger/', 'src/ledger/'] });
     expect(created.writeScope).toEqual(['src/ledger/']);
     const before = await counts(goalId);

@@ -6,7 +6,8 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { rowsOf } from '../../src/db/sql.ts';
 import { database, t } from '../support/gateway-per-file.ts';
-import { issueCredential, peerInNewGoal, registerAgent, uid } from '../support/harness.ts';
+import { uid } from '../support/harness.ts';
+import type { Peer } from '../support/team.ts';
 
 // ---- operations ----------------------------------------------------------------------
 
@@ -149,24 +150,6 @@ export const SET_CAPABILITIES = `mutation($input: SetCapabilitiesInput!) {
 }`;
 
 // ---- fixtures ------------------------------------------------------------------------
-
-export interface Peer {
-  goalId: string;
-  agentId: string;
-  token: string;
-}
-
-/** A goal with two registered peers (tokens for both) and a steward of the goal. */
-export async function team() {
-  const first = await peerInNewGoal(t);
-  const goalId = first.goalId;
-  const secondAgent = await registerAgent(t, goalId);
-  const second = await issueCredential(t, { kind: 'PEER', goalId, agentId: secondAgent });
-  const steward = await issueCredential(t, { kind: 'STEWARD', goalIds: [goalId] });
-  const a: Peer = { goalId, agentId: first.agentId, token: first.token };
-  const b: Peer = { goalId, agentId: secondAgent, token: second.token };
-  return { goalId, a, b, steward: steward.token };
-}
 
 export async function todo(
   token: string | null,

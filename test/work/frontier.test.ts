@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { database, t } from '../support/gateway-per-file.ts';
 import { countingDatabase, driver, startTestGateway } from '../support/harness.ts';
+import { team } from '../support/team.ts';
 import {
   ACQUIRE,
   CLAIM,
@@ -18,13 +19,12 @@ import {
   guardKinds,
   rowOf,
   SET_CAPABILITIES,
-  team,
   todo,
 } from './fixtures.ts';
 
 describe(`the frontier (${driver})`, () => {
   it('lists runnable rows first, each part by priority, then creation, then id', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const first = await todo(a.token, goalId, { priority: 5 });
     const top = await todo(a.token, goalId, { priority: 9 });
     const second = await todo(a.token, goalId, { priority: 5 });
@@ -47,7 +47,7 @@ describe(`the frontier (${driver})`, () => {
   });
 
   it('explains every non-runnable todo with its guards, in guard order', async () => {
-    const { goalId, a, b } = await team();
+    const { goalId, a, b } = await team(t);
     await t.ok(SET_CAPABILITIES, { input: { goalId, capabilities: ['shell'] } }, a.token);
     const dep = await todo(b.token, goalId, { title: 'dep' });
     const g = await gate(b.token, goalId, {
@@ -127,7 +127,7 @@ describe(`the frontier (${driver})`, () => {
   });
 
   it('answers UnknownAgent for an agent not in the goal, and needs an agent for non-peers', async () => {
-    const { goalId, a, steward } = await team();
+    const { goalId, a, steward } = await team(t);
     const ghost = await t.ok(FRONTIER, { goalId, agentId: 'ghost' }, a.token);
     expect(ghost.frontier).toEqual({ __typename: 'UnknownAgent', agentId: 'ghost' });
     await expectBadInput(FRONTIER, { goalId }, steward, 'agentId is required');
@@ -140,7 +140,7 @@ describe(`the frontier (${driver})`, () => {
     const countingGateway = await startTestGateway(counting.database);
     try {
       const measure = async (todoCount: number) => {
-        const { goalId, a, b } = await team();
+        const { goalId, a, b } = await team(t);
         const g = await gate(a.token, goalId, {
           kind: 'PRODUCTION',
           granularity: 'GOAL',

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { t } from '../support/gateway-per-file.ts';
 import { driver, eventually } from '../support/harness.ts';
+import { team } from '../support/team.ts';
 import {
   ACQUIRE,
   CLAIM,
@@ -17,13 +18,12 @@ import {
   OPEN_GATE,
   RESOLVE_GATE,
   rowOf,
-  team,
   todo,
 } from './fixtures.ts';
 
 describe(`gates and decision scopes (${driver})`, () => {
   it('G1 public_claim:action:bilingual_homepage blocks todo A, not todo B; priority does not bypass it', async () => {
-    const { goalId, a, steward } = await team();
+    const { goalId, a, steward } = await team(t);
     const todoA = await todo(a.token, goalId, {
       title: 'Announce the bilingual homepage',
       priority: 1000,
@@ -102,7 +102,7 @@ describe(`gates and decision scopes (${driver})`, () => {
   });
 
   it('covers by granularity: GOAL covers every action of its kind, LANE its lane, ACTION only its key; kinds must match', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const needs = async (scope: string) =>
       (await todo(a.token, goalId, { requiredDecisionScopes: [scope] })).id;
     const homepage = await needs('production:action:homepage');
@@ -144,7 +144,7 @@ describe(`gates and decision scopes (${driver})`, () => {
   });
 
   it('a denied gate keeps covering; an expired gate covers nothing', async () => {
-    const { goalId, a, steward } = await team();
+    const { goalId, a, steward } = await team(t);
     const denied = await todo(a.token, goalId, {
       requiredDecisionScopes: ['resource:action:gpu_hours'],
     });
@@ -186,7 +186,7 @@ describe(`gates and decision scopes (${driver})`, () => {
   });
 
   it('refuses malformed gates, and an expiry in the past, writing nothing', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const before = await counts(goalId);
     for (const [input, message] of [
       [{ kind: 'PRODUCTION', granularity: 'ACTION', scopeKey: '' }, 'scopeKey must not be empty'],

@@ -4,14 +4,12 @@ import { rowsOf } from '../../src/db/sql.ts';
 import { database, t } from '../support/gateway-per-file.ts';
 import {
   countingDatabase,
-  createGoal,
   driver,
-  issueCredential,
-  registerAgent,
   registerProvider,
   startTestGateway,
   uid,
 } from '../support/harness.ts';
+import { team } from '../support/team.ts';
 
 const REPO = 'git:github.com/acme/app';
 
@@ -71,24 +69,6 @@ const LEDGER = `query($goalId: ID!, $agentId: ID!) {
   }
 }`;
 
-interface Peer {
-  agentId: string;
-  token: string;
-}
-
-/** A goal with three peers (a, b, c) and a steward. */
-async function team() {
-  const goalId = await createGoal(t);
-  const peer = async (name: string): Promise<Peer> => {
-    const agentId = await registerAgent(t, goalId, uid(name));
-    const { token } = await issueCredential(t, { kind: 'PEER', goalId, agentId });
-    return { agentId, token };
-  };
-  const [a, b, c] = [await peer('a'), await peer('b'), await peer('c')];
-  const steward = (await issueCredential(t, { kind: 'STEWARD', goalIds: [goalId] })).token;
-  return { goalId, a, b, c, steward };
-}
-
 async function todo(token: string, goalId: string, input: Record<string, unknown> = {}) {
   const data = await t.ok(
     CREATE,
@@ -133,7 +113,7 @@ async function counts(goalId: string) {
 
 describe(`bounded handoffs (${driver})`, () => {
   it('hands a todo to a named peer: packet, HANDOFF row, CONTEXT delivery, claim moved, lease ended not transferred', async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t, ['a', 'b', 'c']);
     const id = await todo(a.token, goalId, {
       taskRepository: REPO,
       writeScope: ['src/work/**'],
@@ -277,7 +257,7 @@ describe(`bounded handoffs (${driver})`, () => {
   });
 
   it('leaves an unnamed handoff unclaimed for any qualified peer, with no delivery and a goal-level row', async () => {
-    const { goalId, a, b, c, steward } = await team();
+    const { goalId, a, b, c, steward } = await team(t, ['a', 'b', 'c']);
     const g = await t.ok(
       OPEN_GATE,
       {
@@ -335,7 +315,7 @@ describe(`bounded handoffs (${driver})`, () => {
   });
 
   it('refuses with a typed reason and writes nothing: no capability, unknown receiver, not live, claimed, leased, blocked', async () => {
-    const { goalId, a, b, c, steward } = await team();
+    const { goalId, a, b, c, steward } = await team(t, ['a', 'b', 'c']);
     const id = await todo(a.token, goalId, { requiredCapability: 'gpu' });
     await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
     const before = await counts(goalId);
@@ -395,7 +375,7 @@ describe(`bounded handoffs (${driver})`, () => {
   });
 
   it('validates in full and screens every text field before writing', async () => {
-    const { goalId, a, b } = await team();
+    const { goalId, a, b } = await team(t, ['a', 'b', 'c']);
     const id = await todo(a.token, goalId);
     const before = await counts(goalId);
     const bad = async (input: Record<string, unknown>, message: string) => {
@@ -445,7 +425,7 @@ describe(`bounded handoffs (${driver})`, () => {
     const gateway = await startTestGateway(counting.database);
     try {
       const measure = async (todoCount: number) => {
-        const { goalId, a, b } = await team();
+        const { goalId, a, b } = await team(t, ['a', 'b', 'c']);
         let last = '';
         for (let i = 0; i < todoCount; i++) {
           last = await todo(a.token, goalId, {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { t } from '../support/gateway-per-file.ts';
 import { driver } from '../support/harness.ts';
+import { team } from '../support/team.ts';
 import {
   ACQUIRE,
   CLAIM,
@@ -22,13 +23,12 @@ import {
   SET_CAPABILITIES,
   SUPERSEDE,
   TODOS,
-  team,
   todo,
 } from './fixtures.ts';
 
 describe(`lifecycle (${driver})`, () => {
   it('completes with evidence and a successor in one transaction; continuation policy decides its owner', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const same = await todo(a.token, goalId, { continuationPolicy: 'SAME_AGENT_NON_DELIVERY' });
     await t.ok(CLAIM, { input: { goalId, todoId: same.id } }, a.token);
     await t.ok(ACQUIRE, { input: { goalId, todoId: same.id, ttlMs: 60_000 } }, a.token);
@@ -75,7 +75,7 @@ describe(`lifecycle (${driver})`, () => {
   });
 
   it('refuses completion without evidence, with absolute evidence paths, or with a bad successor, writing nothing', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const work = await todo(a.token, goalId);
     const before = await counts(goalId);
     const cases: [Record<string, unknown>, string][] = [
@@ -106,7 +106,7 @@ describe(`lifecycle (${driver})`, () => {
   });
 
   it('supersedes with lineage: never done, dependents wait for the replacement', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const old = await todo(a.token, goalId, { title: 'old plan' });
     const dependent = await todo(a.token, goalId, { dependsOn: [old.id] });
     const result = await t.ok(
@@ -165,7 +165,7 @@ describe(`lifecycle (${driver})`, () => {
   });
 
   it('supersedes by naming a live replacement, and refuses ambiguous or final replacements', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const old = await todo(a.token, goalId);
     const next = await todo(a.token, goalId);
     const finished = await todo(a.token, goalId);
@@ -224,7 +224,7 @@ describe(`lifecycle (${driver})`, () => {
   });
 
   it('illegal transitions are typed and write nothing', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const done = await todo(a.token, goalId);
     await t.ok(COMPLETE, { input: { goalId, todoId: done.id, evidenceRefs: ['x'] } }, a.token);
     const open = await todo(a.token, goalId);
@@ -249,7 +249,7 @@ describe(`lifecycle (${driver})`, () => {
   });
 
   it('closes with no follow-up only with a reason; its dependents are told it will never be done', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const work = await todo(a.token, goalId);
     const dependent = await todo(a.token, goalId, { dependsOn: [work.id] });
     await expectBadInput(
@@ -278,7 +278,7 @@ describe(`lifecycle (${driver})`, () => {
   });
 
   it('defers with resume conditions; a met condition makes it STALE until resumed', async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t);
     const blocker = await todo(a.token, goalId);
     const g = await gate(a.token, goalId, {
       kind: 'DIRECTION',

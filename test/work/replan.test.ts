@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { database, t } from '../support/gateway-per-file.ts';
-import {
-  countingDatabase,
-  createGoal,
-  driver,
-  issueCredential,
-  registerAgent,
-  startTestGateway,
-  uid,
-} from '../support/harness.ts';
+import { countingDatabase, driver, startTestGateway, uid } from '../support/harness.ts';
+import { team } from '../support/team.ts';
 
 const OWED = `query($goalId: ID!, $agentId: ID!) {
   replanObligations(goalId: $goalId, agentId: $agentId) {
@@ -40,23 +33,6 @@ const DIRECTORY = `query($goalId: ID!) { directory(goalId: $goalId) { rows { age
 const FRONTIER = `query($goalId: ID!, $agentId: ID) {
   frontier(goalId: $goalId, agentId: $agentId) { ... on Frontier { replanNotices } }
 }`;
-
-interface Peer {
-  agentId: string;
-  token: string;
-}
-
-async function team() {
-  const goalId = await createGoal(t);
-  const peer = async (name: string): Promise<Peer> => {
-    const agentId = await registerAgent(t, goalId, uid(name));
-    const { token } = await issueCredential(t, { kind: 'PEER', goalId, agentId });
-    return { agentId, token };
-  };
-  const [a, b] = [await peer('a'), await peer('b')];
-  const steward = (await issueCredential(t, { kind: 'STEWARD', goalIds: [goalId] })).token;
-  return { goalId, a, b, steward };
-}
 
 async function owed(token: string, goalId: string, agentId: string) {
   const data = await t.ok(OWED, { goalId, agentId }, token);
@@ -93,7 +69,7 @@ async function checkpoint(token: string, goalId: string, agentId: string, digest
 
 describe(`replan obligations (${driver})`, () => {
   it('owes nothing before anything happened; a vision with no checkpoint shows VISION_CHECKPOINT_MISSING everywhere', async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t);
     expect(await owed(a.token, goalId, a.agentId)).toMatchObject({
       __typename: 'ReplanObligations',
       owed: false,
@@ -141,7 +117,7 @@ describe(`replan obligations (${driver})`, () => {
   });
 
   it('material progress is owed until a digest-checked checkpoint; an acknowledgement clears nothing', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const id = await todo(a.token, goalId);
     await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
     await t.ok(COMPLETE, { input: { goalId, todoId: id, evidenceRefs: ['ci/run.txt'] } }, a.token);
@@ -190,7 +166,7 @@ describe(`replan obligations (${driver})`, () => {
   });
 
   it('a handoff received is owed by the receiver; read like a ledger (a peer its own, a steward any)', async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t);
     const id = await todo(a.token, goalId);
     await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
     await checkpoint(a.token, goalId, a.agentId);
@@ -228,7 +204,7 @@ describe(`replan obligations (${driver})`, () => {
     const gateway = await startTestGateway(counting.database);
     try {
       const measure = async (todoCount: number) => {
-        const { goalId, a } = await team();
+        const { goalId, a } = await team(t);
         for (let i = 0; i < todoCount; i++) {
           const id = await todo(a.token, goalId);
           if (i % 2) await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { rowsOf } from '../../src/db/sql.ts';
 import { database, t } from '../support/gateway-per-file.ts';
 import { driver, issueCredential, peerInNewGoal, uid } from '../support/harness.ts';
+import { team } from '../support/team.ts';
 import {
   COMPLETE,
   counts,
@@ -15,7 +16,6 @@ import {
   frontierOf,
   guardKinds,
   rowOf,
-  team,
   todo,
 } from './fixtures.ts';
 
@@ -41,7 +41,7 @@ describe(`repositories and pr_merged conditions (${driver})`, () => {
     );
 
   it('stores a credential-free repository identity, in canonical form', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const created = await todo(a.token, goalId, {
       taskRepository: 'https://github.com/owner/repo.git',
       resumeWhen: ['pr_merged:#12', 'pr_merged:Other/thing#3'],
@@ -67,7 +67,7 @@ describe(`repositories and pr_merged conditions (${driver})`, () => {
   });
 
   it('a bare pr_merged:#n is satisfied only by a merge recorded in the todo’s own repository', async () => {
-    const { goalId, a, b } = await team();
+    const { goalId, a, b } = await team(t);
     const own = await todo(a.token, goalId, {
       taskRepository: 'git:github.com/owner/repo',
       resumeWhen: ['pr_merged:#7'],
@@ -148,7 +148,7 @@ describe(`repositories and pr_merged conditions (${driver})`, () => {
   });
 
   it('a deferred todo waiting for a merge is STALE once the merge is recorded', async () => {
-    const { goalId, a, steward } = await team();
+    const { goalId, a, steward } = await team(t);
     const work = await todo(a.token, goalId, { taskRepository: 'git:github.com/o/r' });
     await t.ok(
       DEFER,
@@ -163,7 +163,7 @@ describe(`repositories and pr_merged conditions (${driver})`, () => {
   });
 
   it('fails closed on a bare pr_merged:#n with no repository, even one stored before the rule', async () => {
-    const { goalId, a, steward } = await team();
+    const { goalId, a, steward } = await team(t);
     const work = await todo(a.token, goalId);
     await expectBadInput(
       DEFER,
@@ -187,7 +187,7 @@ describe(`repositories and pr_merged conditions (${driver})`, () => {
   });
 
   it('refuses bad facts and callers, writing nothing', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const other = await peerInNewGoal(t);
     const before = await counts(goalId);
     const bad = (input: Record<string, unknown>, message: string) =>

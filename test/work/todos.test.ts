@@ -5,20 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { t } from '../support/gateway-per-file.ts';
 import { driver } from '../support/harness.ts';
-import {
-  COMPLETE,
-  CREATE,
-  counts,
-  expectBadInput,
-  SET_DEPS,
-  TODOS,
-  team,
-  todo,
-} from './fixtures.ts';
+import { team } from '../support/team.ts';
+import { COMPLETE, CREATE, counts, expectBadInput, SET_DEPS, TODOS, todo } from './fixtures.ts';
 
 describe(`todos (${driver})`, () => {
   it('creates a todo with typed fields, records who did it, and moves the goal sequence', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const before = await counts(goalId);
     const dep = await todo(a.token, goalId);
     const created = await todo(a.token, goalId, {
@@ -130,7 +122,7 @@ describe(`todos (${driver})`, () => {
       'requiredCapability may contain only',
     ],
   ])('refuses %s as BAD_USER_INPUT and writes nothing', async (_name, input, message) => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const before = await counts(goalId);
     await expectBadInput(
       CREATE,
@@ -142,7 +134,7 @@ describe(`todos (${driver})`, () => {
   });
 
   it('refuses a dependency cycle (and a self-dependency), writing nothing; an acyclic edit works', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const first = await todo(a.token, goalId);
     const second = await todo(a.token, goalId, { dependsOn: [first.id] });
     const third = await todo(a.token, goalId, { dependsOn: [second.id] });
@@ -171,7 +163,7 @@ describe(`todos (${driver})`, () => {
   });
 
   it('lists todos by priority, filters by status, and says when a list is truncated', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const low = await todo(a.token, goalId, { priority: 1 });
     const high = await todo(a.token, goalId, { priority: 9 });
     const done = await todo(a.token, goalId, { priority: 5 });

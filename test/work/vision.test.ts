@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { visionsOfGoal } from '../../src/work/visions.ts';
 import { database, t } from '../support/gateway-per-file.ts';
 import { driver } from '../support/harness.ts';
+import { team } from '../support/team.ts';
 import {
   counts,
   expectBadInput,
@@ -14,7 +15,6 @@ import {
   guardKinds,
   rowOf,
   SET_CAPABILITIES,
-  team,
   todo,
 } from './fixtures.ts';
 
@@ -37,7 +37,7 @@ describe(`vision and capabilities (${driver})`, () => {
   });
 
   it('keeps one bounded vision row per agent, replaced on each set', async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t);
     await t.ok(SET_VISION, vision(goalId, 'first'), a.token);
     const second = await t.ok(SET_VISION, vision(goalId, 'second'), a.token);
     expect(second.setVision).toMatchObject({
@@ -80,7 +80,7 @@ describe(`vision and capabilities (${driver})`, () => {
   });
 
   it('declares capabilities per agent; capability grants no authority over a gate', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const work = await todo(a.token, goalId, {
       requiredCapability: 'network',
       requiredDecisionScopes: ['public_claim:action:post'],

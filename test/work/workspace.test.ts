@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { t } from '../support/gateway-per-file.ts';
 import { driver } from '../support/harness.ts';
+import { team } from '../support/team.ts';
 import {
   counts,
   DECLARE_WORKSPACE,
@@ -16,7 +17,6 @@ import {
   RESOLVE_GATE,
   rowOf,
   SET_CAPABILITIES,
-  team,
   todo,
 } from './fixtures.ts';
 
@@ -24,7 +24,7 @@ describe(`the workspace guard (${driver})`, () => {
   const REPO = 'git:github.com/acme/app';
 
   it('a repository-writing todo runs only from a linked worktree of its repository', async () => {
-    const { goalId, a } = await team();
+    const { goalId, a } = await team(t);
     const writing = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/**'] });
     const reading = await todo(a.token, goalId, { taskRepository: REPO }); // writes nothing
     const unnamed = await todo(a.token, goalId, { writeScope: ['docs/**'] }); // names no repository
@@ -87,7 +87,7 @@ describe(`the workspace guard (${driver})`, () => {
   });
 
   it('keeps decision scope, capability and workspace independent: none implies or waives another', async () => {
-    const { goalId, a, steward } = await team();
+    const { goalId, a, steward } = await team(t);
     const g = await gate(a.token, goalId, {
       kind: 'PRODUCTION',
       granularity: 'ACTION',
@@ -117,7 +117,7 @@ describe(`the workspace guard (${driver})`, () => {
   });
 
   it('is per agent, needs an agent for a steward, and refuses bad declarations, writing nothing', async () => {
-    const { goalId, a, b, steward } = await team();
+    const { goalId, a, b, steward } = await team(t);
     const work = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/**'] });
     await declareWorkspace(a, REPO);
     expect(rowOf(await frontierOf(a.token, goalId), work.id).runnable).toBe(true);

@@ -11,6 +11,7 @@ import {
   type ReportFigure,
 } from '../bench/report.ts';
 import { figure, percentile, summary } from '../bench/support.ts';
+import { requires } from './support/requires.ts';
 
 describe('bench helpers', () => {
   it('percentile is the nearest rank: p50 of 1..100 is 50, p99 is 99, p100 the maximum', () => {
@@ -122,16 +123,7 @@ describe('bench helpers', () => {
   });
 });
 
-/** The fault suite needs root and a Postgres 15 it may create a cluster with (bench/faults.ts). */
-const canRunFaults = (() => {
-  try {
-    return process.getuid?.() === 0 && execFileSync('which', ['pg_createcluster']).length > 0;
-  } catch {
-    return false;
-  }
-})();
-
-describe.skipIf(!canRunFaults)('npm run faults (one scenario, quick)', () => {
+requires('postgres cluster')('npm run faults (one scenario, quick)', () => {
   const faults = (...args: string[]) =>
     spawnSync(process.execPath, ['--import', 'tsx', 'bench/faults.ts', ...args], {
       encoding: 'utf8',

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { serveDashboard } from '../src/dashboard-assets.ts';
 import { buildDashboard, launchChromium, openDashboard, screenshot } from './support/browser.ts';
 import { database, t } from './support/gateway-per-file.ts';
@@ -16,6 +16,7 @@ import {
   type TestGateway,
   uid,
 } from './support/harness.ts';
+import { requires } from './support/requires.ts';
 
 let browser: Browser;
 const pages: Page[] = [];
@@ -111,7 +112,7 @@ async function gatedGoal() {
   return { goalId, gated, free, userAction, followUp, gateId };
 }
 
-describe(`dashboard (${driver})`, () => {
+requires('chromium')(`dashboard (${driver})`, () => {
   it('is served at / and, after connecting in the page, renders the directory of a seeded goal', async () => {
     const home = await fetch(new URL('/', t.url));
     expect(home.status).toBe(200);

@@ -6,14 +6,9 @@ import { schema } from '../src/schema.ts';
 import { launchChromium, screenshot } from './support/browser.ts';
 import { t } from './support/gateway-per-file.ts';
 import { createGoal, driver, registerAgent, registerProvider } from './support/harness.ts';
+import { requires } from './support/requires.ts';
 
 let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** Opens GraphiQL with every request that does not go to the gateway itself refused. */
 async function openGraphiQL() {
@@ -56,7 +51,14 @@ describe('GraphiQL examples', () => {
   });
 });
 
-describe(`GraphiQL in a browser with the network closed (${driver})`, () => {
+requires('chromium')(`GraphiQL in a browser with the network closed (${driver})`, () => {
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
   it('renders from local assets with the example tabs and the hint, and runs a subscription to its first event', async () => {
     const goalId = await createGoal(t);
     const agentId = await registerAgent(t, goalId);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { askProvider } from '../src/providers/tmux/hooks.ts';
 import { asCaller, runCli, startGateway, team, tempHome } from './support/cli.ts';
+import { requires } from './support/requires.ts';
 import {
   type Gw,
   liveness,
@@ -77,7 +78,7 @@ async function send(goalId: string, fromToken: string, to: string, body: string)
   return r.json();
 }
 
-describe('switchboard hook claude-code', { timeout: 60_000 }, () => {
+requires('tmux')('switchboard hook claude-code', { timeout: 60_000 }, () => {
   it('maps SessionStart, UserPromptSubmit, PreToolUse, Notification, Stop, SessionEnd to presence with basis LIFECYCLE_HOOK', async () => {
     const { goalId, agent, claude } = await setup();
     const id = agent.agentId;

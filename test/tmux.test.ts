@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { askProvider } from '../src/providers/tmux/hooks.ts';
 import { Patterns } from '../src/providers/tmux/patterns.ts';
 import { asCaller, eventually, runCli, startGateway, team } from './support/cli.ts';
+import { requires } from './support/requires.ts';
 import {
   type Gw,
   liveness,
@@ -63,7 +64,7 @@ function waitResolved(id: string, timeoutMs = 15_000) {
   );
 }
 
-describe('tmux provider', { timeout: 60_000 }, () => {
+requires('tmux')('tmux provider', { timeout: 60_000 }, () => {
   it('reports IDLE → WORKING → DONE → BLOCKED from a real pane; a delivery to the gated agent is refused AGENT_BLOCKED', async () => {
     const { box, goalId, peers, agentId, pane } = await setup();
     const idle = await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE at the prompt');
@@ -300,7 +301,7 @@ async function paneUntil(
 const screen = async (box: { tmux(...a: string[]): Promise<string> }, pane: string) =>
   box.tmux('capture-pane', '-p', '-t', pane);
 
-describe('delivery at safe points (tmux provider notices)', { timeout: 60_000 }, () => {
+requires('tmux')('delivery at safe points (tmux provider notices)', { timeout: 60_000 }, () => {
   it('types a one-line notice at an idle prompt with an empty input line, once, and the sender sees the receipt', async () => {
     const { box, goalId, peers, agentId, pane, provider } = await setup();
     await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE at the prompt');

@@ -1,0 +1,59 @@
+/**
+ * The real parts some tests drive, and the Debian package that brings each. A describe block
+ * whose part is missing on this machine is skipped with one line saying what to install, so
+ * `npm test` on a fresh machine runs everything it can. With SWITCHBOARD_REQUIRE_REAL_PARTS=1
+ * (.ci/run sets it) a missing part fails the run instead: CI skips nothing.
+ */
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
+import { describe } from 'vitest';
+import { CHROMIUM } from './browser.ts';
+
+const executable = (file: string) => {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const onPath = (command: string) =>
+  (process.env.PATH ?? '').split(path.delimiter).some((dir) => executable(path.join(dir, command)));
+
+/** Each part: why it is missing here, with what brings it, or undefined when it is present. */
+const PARTS = {
+  chromium: () =>
+    executable(CHROMIUM)
+      ? undefined
+      : `chromium not found at ${CHROMIUM} — apt-get install chromium`,
+  tmux: () => (onPath('tmux') ? undefined : 'tmux not found — apt-get install tmux'),
+  /** The fault suite creates, kills and restarts a Postgres cluster of its own. */
+  'postgres cluster': () => {
+    if (!onPath('pg_createcluster'))
+      return 'pg_createcluster not found — apt-get install postgresql';
+    if (process.getuid?.() !== 0) return 'not root — the fault suite creates a Postgres cluster';
+    return undefined;
+  },
+} satisfies Record<string, () => string | undefined>;
+
+export type Part = keyof typeof PARTS;
+
+const said = new Set<string>();
+
+/**
+ * `describe`, skipped with the reason on stderr when a part is missing here; throws instead
+ * when SWITCHBOARD_REQUIRE_REAL_PARTS=1.
+ */
+export function requires(...parts: Part[]) {
+  const reason = parts
+    .map((part) => PARTS[part]())
+    .filter((missing) => missing !== undefined)
+    .join('; ');
+  if (reason) {
+    if (process.env.SWITCHBOARD_REQUIRE_REAL_PARTS === '1')
+      throw new Error(`${reason} (SWITCHBOARD_REQUIRE_REAL_PARTS=1: nothing may be skipped)`);
+    if (!said.has(reason)) console.warn(`skipped: ${reason}`);
+    said.add(reason);
+  }
+  return describe.skipIf(reason !== '');
+}

@@ -125,7 +125,7 @@ describe('bench helpers', () => {
 
 requires('postgres cluster')('npm run faults (one scenario, quick)', () => {
   const faults = (...args: string[]) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'bench/faults.ts', ...args], {
+    spawnSync(process.execPath, ['--import', 'tsx', 'bench/faults/main.ts', ...args], {
       encoding: 'utf8',
       env: { ...process.env, BENCH_QUICK: '1', DATABASE_URL: '' },
       timeout: 55_000,

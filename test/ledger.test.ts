@@ -1,6 +1,17 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import {
+  AcquireLeaseDocument,
+  ClaimTodoDocument,
+  CompleteTodoDocument,
+  CreateTodoDocument,
+  LedgerEventsDocument,
+  OpenGateDocument,
+  RecordReplanCheckpointDocument,
+  ResolveGateDocument,
+  SetVisionDocument,
+} from '../src/client/generated/graphql.ts';
 import { type Caller, OPERATOR } from '../src/core/caller.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { recordEvent } from '../src/ledger/record.ts';
@@ -11,6 +22,7 @@ import {
   driver,
   eventually,
   issueCredential,
+  type Operation,
   registerAgent,
   startTestGateway,
   subscribe,
@@ -51,28 +63,6 @@ const LEDGER = `query($goalId: ID!, $agentId: ID!, $todoId: ID, $since: DateTime
     scopeGap { goalId reason }
   }
 } ${EVENT}`;
-const CHECKPOINT = `mutation($goalId: ID!, $agentId: ID!, $digest: String!, $kind: ReplanKind!, $delta: ReplanDeltaInput!) {
-  recordReplanCheckpoint(goalId: $goalId, agentId: $agentId, digest: $digest, kind: $kind, delta: $delta) {
-    __typename
-    ... on ReplanCheckpoint { event { ...E } vision { roleScope visionSummary } }
-    ... on LedgerDigestMismatch { citedDigest requiredRead { query reason } }
-    ... on ScopeGap { reason } ... on UnknownAgent { agentId }
-  }
-} ${EVENT}`;
-const STREAM = `subscription($goalId: ID!, $agentId: ID!, $after: Seq) {
-  ledgerEvents(goalId: $goalId, agentId: $agentId, after: $after) {
-    __typename
-    ... on LedgerEvent { seq agentId todoId summary relevance }
-    ... on ScopeGap { goalId reason }
-  }
-}`;
-const CREATE_TODO = `mutation($input: CreateTodoInput!) { createTodo(input: $input) { __typename ... on Todo { id } } }`;
-const CLAIM = `mutation($input: TodoActionInput!) { claimTodo(input: $input) { __typename } }`;
-const COMPLETE = `mutation($input: CompleteTodoInput!) { completeTodo(input: $input) { __typename } }`;
-const LEASE = `mutation($input: AcquireLeaseInput!) { acquireLease(input: $input) { __typename } }`;
-const OPEN_GATE = `mutation($input: OpenGateInput!) { openGate(input: $input) { __typename ... on Gate { id } } }`;
-const RESOLVE_GATE = `mutation($input: ResolveGateInput!) { resolveGate(input: $input) { __typename } }`;
-const SET_VISION = `mutation($input: SetVisionInput!) { setVision(input: $input) { __typename } }`;
 
 // ---- fixtures ------------------------------------------------------------------------
 
@@ -88,7 +78,7 @@ async function ledger(token: string | null, variables: Record<string, unknown>) 
 
 async function todo(token: string | null, goalId: string, input: Record<string, unknown> = {}) {
   const data = await t.ok(
-    CREATE_TODO,
+    CreateTodoDocument,
     { input: { goalId, title: uid('todo'), taskClass: 'ADVANCEMENT_TASK', ...input } },
     token,
   );
@@ -97,7 +87,7 @@ async function todo(token: string | null, goalId: string, input: Record<string, 
 
 async function setVision(token: string | null, goalId: string, roleScope: string, extra = {}) {
   await t.ok(
-    SET_VISION,
+    SetVisionDocument,
     {
       input: {
         goalId,
@@ -133,7 +123,7 @@ async function stored(goalId: string) {
 }
 
 async function expectBadInput(
-  query: string,
+  query: Operation,
   variables: Record<string, unknown>,
   token: string | null,
   message: string | RegExp,
@@ -154,7 +144,7 @@ describe(`the scoped read model (${driver})`, () => {
     const { goalId, a, b, c } = await team(t, ['a', 'b', 'c']);
     await setVision(b.token, goalId, 'docs', { visionSummary: 'b keeps the docs bilingual' });
     const bTodo = await todo(b.token, goalId, { title: 'translate the homepage', priority: 5 });
-    await t.ok(CLAIM, { input: { goalId, todoId: bTodo } }, b.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: bTodo } }, b.token);
     await record(a.token, {
       goalId,
       summary: 'a: wrote the parser',
@@ -251,7 +241,7 @@ describe(`the scoped read model (${driver})`, () => {
     await setVision(b.token, goalId, 'docs', { visionSummary: 'b v1' });
     expect((await frontierOf(b.agentId)).visionSummary).toBe('b v1');
     const id = await todo(b.token, goalId, { title: 'b top todo' });
-    await t.ok(CLAIM, { input: { goalId, todoId: id } }, b.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: id } }, b.token);
     expect(await frontierOf(b.agentId)).toMatchObject({ topTodoId: id, topTodo: 'b top todo' });
     const before = (await frontierOf(b.agentId)).latestMaterialAt;
     await record(b.token, {
@@ -283,7 +273,7 @@ describe(`the scoped read model (${driver})`, () => {
   it('rule 2: rows on todos the agent claims, whoever wrote them', async () => {
     const { goalId, a, b, c } = await team(t, ['a', 'b', 'c']);
     const mine = await todo(a.token, goalId);
-    await t.ok(CLAIM, { input: { goalId, todoId: mine } }, a.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: mine } }, a.token);
     await record(b.token, {
       goalId,
       todoId: mine,
@@ -318,7 +308,7 @@ describe(`the scoped read model (${driver})`, () => {
       ],
     );
     // Once another agent claims it, it is that agent's work: a sees none of it any more.
-    await t.ok(CLAIM, { input: { goalId, todoId: inLane } }, b.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: inLane } }, b.token);
     packet = await ledger(a.token, { goalId, agentId: a.agentId });
     expect(packet.events).toEqual([]);
     expect(packet.otherAgentFrontier.find((r: any) => r.agentId === b.agentId).topTodoId).toBe(
@@ -329,16 +319,20 @@ describe(`the scoped read model (${driver})`, () => {
   it('rule 4: material rows on what its live work depends on, and gates that cover it', async () => {
     const { goalId, a, b, c, steward } = await team(t, ['a', 'b', 'c']);
     const dependency = await todo(b.token, goalId);
-    await t.ok(CLAIM, { input: { goalId, todoId: dependency } }, b.token);
-    await t.ok(LEASE, { input: { goalId, todoId: dependency, ttlMs: 60_000 } }, b.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: dependency } }, b.token);
+    await t.ok(
+      AcquireLeaseDocument,
+      { input: { goalId, todoId: dependency, ttlMs: 60_000 } },
+      b.token,
+    );
     const mine = await todo(a.token, goalId, {
       dependsOn: [dependency],
       requiredDecisionScopes: ['production:action:deploy'],
     });
-    await t.ok(CLAIM, { input: { goalId, todoId: mine } }, a.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: mine } }, a.token);
     const covering = (
       await t.ok(
-        OPEN_GATE,
+        OpenGateDocument,
         {
           input: {
             goalId,
@@ -352,7 +346,7 @@ describe(`the scoped read model (${driver})`, () => {
       )
     ).openGate.id;
     await t.ok(
-      OPEN_GATE,
+      OpenGateDocument,
       {
         input: {
           goalId,
@@ -372,11 +366,15 @@ describe(`the scoped read model (${driver})`, () => {
       summary: 'b: blocked on a flaky fixture',
     });
     await t.ok(
-      COMPLETE,
+      CompleteTodoDocument,
       { input: { goalId, todoId: dependency, evidenceRefs: ['test/report.md'] } },
       b.token,
     );
-    await t.ok(RESOLVE_GATE, { input: { goalId, gateId: covering, decision: 'GRANTED' } }, steward);
+    await t.ok(
+      ResolveGateDocument,
+      { input: { goalId, gateId: covering, decision: 'GRANTED' } },
+      steward,
+    );
 
     const packet = await ledger(a.token, { goalId, agentId: a.agentId });
     const others = packet.events.filter((e: any) => e.relevance === 'NEXT_ACTION');
@@ -452,7 +450,7 @@ describe(`the scoped read model (${driver})`, () => {
       summary: 'acceptance now needs both locales',
     });
     await t.ok(
-      OPEN_GATE,
+      OpenGateDocument,
       {
         input: {
           goalId,
@@ -493,14 +491,14 @@ describe(`the scoped read model (${driver})`, () => {
     await record(a.token, { goalId, todoId: target, summary: 'on target' });
     await record(a.token, { goalId, todoId: other, summary: 'on other' });
     await t.ok(
-      OPEN_GATE,
+      OpenGateDocument,
       {
         input: { goalId, kind: 'PRODUCTION', granularity: 'GLOBAL', scopeKey: 'all', reason: 'r' },
       },
       steward,
     );
     await t.ok(
-      OPEN_GATE,
+      OpenGateDocument,
       {
         input: { goalId, kind: 'PUBLIC_CLAIM', granularity: 'GOAL', scopeKey: 'all', reason: 'r' },
       },
@@ -601,7 +599,7 @@ describe(`the scoped read model (${driver})`, () => {
         for (let i = 0; i < size; i++) {
           await registerAgent(t, goalId);
           const id = await todo(a.token, goalId, { writeScope: ['src/x'] });
-          if (i % 2) await t.ok(CLAIM, { input: { goalId, todoId: id } }, b.token);
+          if (i % 2) await t.ok(ClaimTodoDocument, { input: { goalId, todoId: id } }, b.token);
           await record(a.token, { goalId, summary: `n ${i}`, todoId: id });
         }
         counting.reset();
@@ -639,7 +637,12 @@ describe(`authority and failing closed (${driver})`, () => {
     });
     expect(missing.errors?.[0]?.message).toMatch(/agentId/);
     const client = wsClient(t.wsUrl, steward);
-    const stream = subscribe(client, STREAM, { goalId, agentId: 'codex' }, 'ledgerEvents');
+    const stream = subscribe(
+      client,
+      LedgerEventsDocument,
+      { goalId, agentId: 'codex' },
+      'ledgerEvents',
+    );
     await stream.completed;
     expect(JSON.stringify(stream.errors)).toContain('is not an agent registered');
     await client.dispose();
@@ -714,7 +717,7 @@ describe(`authority and failing closed (${driver})`, () => {
     const client = wsClient(t.wsUrl, a.token);
     const stream = subscribe(
       client,
-      STREAM,
+      LedgerEventsDocument,
       { goalId, agentId: b.agentId, after: '0' },
       'ledgerEvents',
     );
@@ -901,7 +904,7 @@ describe(`the privacy boundary at write (${driver})`, () => {
     const id = await todo(a.token, goalId);
     const before = await stored(goalId);
     await expectBadInput(
-      COMPLETE,
+      CompleteTodoDocument,
       { input: { goalId, todoId: id, evidenceRefs: ['../outside/report.md'] } },
       a.token,
       /must not climb/,
@@ -961,7 +964,7 @@ describe(`digests and replan checkpoints (${driver})`, () => {
     const refused = async (digest: string) => {
       const before = await stored(goalId);
       const data = await t.ok(
-        CHECKPOINT,
+        RecordReplanCheckpointDocument,
         { goalId, agentId: a.agentId, digest, kind: 'PATCHED', delta },
         a.token,
       );
@@ -975,19 +978,19 @@ describe(`digests and replan checkpoints (${driver})`, () => {
     await refused(`sha256:${'0'.repeat(64)}`);
     await refused(bRead.digest);
     await expectBadInput(
-      CHECKPOINT,
+      RecordReplanCheckpointDocument,
       { goalId, agentId: a.agentId, digest: 'not-a-digest', kind: 'PATCHED', delta },
       a.token,
       /digest/,
     );
     await expectBadInput(
-      CHECKPOINT,
+      RecordReplanCheckpointDocument,
       { goalId, agentId: a.agentId, digest: read.digest, kind: 'PRESERVED', delta },
       a.token,
       /only PATCHED/,
     );
     await expectBadInput(
-      CHECKPOINT,
+      RecordReplanCheckpointDocument,
       {
         goalId,
         agentId: a.agentId,
@@ -999,7 +1002,7 @@ describe(`digests and replan checkpoints (${driver})`, () => {
       /delta.evidenceRefs/,
     );
     const asOther = await t.gql(
-      CHECKPOINT,
+      RecordReplanCheckpointDocument,
       {
         goalId,
         agentId: a.agentId,
@@ -1012,7 +1015,7 @@ describe(`digests and replan checkpoints (${driver})`, () => {
     expect(asOther.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
 
     const accepted = await t.ok(
-      CHECKPOINT,
+      RecordReplanCheckpointDocument,
       { goalId, agentId: a.agentId, digest: read.digest, kind: 'PATCHED', delta },
       a.token,
     );
@@ -1042,7 +1045,7 @@ describe(`digests and replan checkpoints (${driver})`, () => {
       eventKind: 'TODO_UPDATE',
     });
     const notEnough = await t.ok(
-      CHECKPOINT,
+      RecordReplanCheckpointDocument,
       {
         goalId,
         agentId: a.agentId,
@@ -1055,7 +1058,7 @@ describe(`digests and replan checkpoints (${driver})`, () => {
     expect(notEnough.recordReplanCheckpoint.__typename).toBe('LedgerDigestMismatch');
     const bigger = await ledger(steward, { goalId, agentId: a.agentId, limit: 100 });
     const ok = await t.ok(
-      CHECKPOINT,
+      RecordReplanCheckpointDocument,
       {
         goalId,
         agentId: a.agentId,
@@ -1081,12 +1084,12 @@ describe(`the ledger stream (${driver})`, () => {
     const ws = client();
     const stream = subscribe(
       ws,
-      STREAM,
+      LedgerEventsDocument,
       { goalId, agentId: a.agentId, after: '0' },
       'ledgerEvents',
     );
     const mine = await todo(a.token, goalId);
-    await t.ok(CLAIM, { input: { goalId, todoId: mine } }, a.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: mine } }, a.token);
     await record(b.token, { goalId, summary: 'b alone' });
     await record(b.token, { goalId, todoId: mine, summary: 'b on a todo' });
     await record(a.token, { goalId, summary: 'a itself' });
@@ -1103,13 +1106,18 @@ describe(`the ledger stream (${driver})`, () => {
 
     const resumed = subscribe(
       ws,
-      STREAM,
+      LedgerEventsDocument,
       { goalId, agentId: a.agentId, after: items[1].seq },
       'ledgerEvents',
     );
     expect((await resumed.take(2)).map((i) => i.seq)).toEqual([items[2].seq, items[3].seq]);
     // From now on (no cursor): only what comes next.
-    const live = subscribe(ws, STREAM, { goalId, agentId: a.agentId }, 'ledgerEvents');
+    const live = subscribe(
+      ws,
+      LedgerEventsDocument,
+      { goalId, agentId: a.agentId },
+      'ledgerEvents',
+    );
     await eventually(async () => {
       await record(a.token, { goalId, summary: 'ping' });
       return live.items.length > 0 ? true : undefined;
@@ -1132,7 +1140,7 @@ describe(`the ledger stream (${driver})`, () => {
         authorization: `Bearer ${a.token}`,
       },
       body: JSON.stringify({
-        query: STREAM,
+        query: LedgerEventsDocument,
         variables: { goalId, agentId: a.agentId, after: '0' },
       }),
     });
@@ -1166,9 +1174,14 @@ describe(`the ledger stream (${driver})`, () => {
       Array.from({ length: WRITERS }, () => registerAgent(t, goalId, uid('writer'))),
     );
     const claimed = await todo(t.adminToken, goalId);
-    await t.ok(CLAIM, { input: { goalId, todoId: claimed, agentId: watched } });
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: claimed, agentId: watched } });
     const ws = client();
-    const stream = subscribe(ws, STREAM, { goalId, agentId: watched, after: '0' }, 'ledgerEvents');
+    const stream = subscribe(
+      ws,
+      LedgerEventsDocument,
+      { goalId, agentId: watched, after: '0' },
+      'ledgerEvents',
+    );
     // The create and claim rows of the watched todo come first.
     await stream.take(1, 10_000);
 
@@ -1214,7 +1227,7 @@ describe(`the ledger stream (${driver})`, () => {
     const middle = Math.floor(expected.length / 2);
     const again = subscribe(
       ws,
-      STREAM,
+      LedgerEventsDocument,
       { goalId, agentId: watched, after: expected[middle - 1] },
       'ledgerEvents',
     );

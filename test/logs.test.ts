@@ -93,7 +93,7 @@ describe(`request logs (${driver})`, () => {
   it('writes one access line per operation on every transport, with the caller and never a token', async () => {
     const t = { url: gateway.url, adminToken } as TestGateway;
     t.ok = async (query, variables, token = adminToken) => {
-      const { body } = await post(query, { authorization: `Bearer ${token}` }, variables);
+      const { body } = await post(String(query), { authorization: `Bearer ${token}` }, variables);
       if (body.errors) throw new Error(JSON.stringify(body.errors));
       return body.data;
     };

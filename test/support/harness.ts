@@ -5,6 +5,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { type Client, createClient } from 'graphql-ws';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
+import type { TypedDocumentString } from '../../src/client/generated/graphql.ts';
 import type { Config } from '../../src/config.ts';
 import { type Database, type Db, openDatabase } from '../../src/db/database.ts';
 import { type Gateway, type GatewayOptions, startGateway } from '../../src/gateway.ts';
@@ -48,6 +49,12 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
+/**
+ * An operation to send: a typed document of src/client/operations (what the client sends), or
+ * an inline string for what no client operation is (malformed input, odd selections).
+ */
+export type Operation = string | TypedDocumentString<any, any>;
+
 export interface GraphQLResponse<T = Record<string, any>> {
   status: number;
   data?: T | null;
@@ -61,13 +68,13 @@ export interface TestGateway {
   readonly adminToken: string;
   /** POSTs a GraphQL operation over real HTTP. */
   gql<T = Record<string, any>>(
-    query: string,
+    query: Operation,
     variables?: Record<string, unknown>,
     token?: string | null,
   ): Promise<GraphQLResponse<T>>;
   /** Like gql, but fails the test on any GraphQL error and returns data. */
   ok<T = Record<string, any>>(
-    query: string,
+    query: Operation,
     variables?: Record<string, unknown>,
     token?: string | null,
   ): Promise<T>;
@@ -93,7 +100,7 @@ export async function startTestGateway(
         'content-type': 'application/json',
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: String(query), variables }),
     });
     return { status: response.status, ...((await response.json()) as object) };
   };
@@ -133,10 +140,10 @@ export function wsClient(
 /** Runs one operation over graphql-ws and returns its first result. */
 export async function wsQuery(
   client: Client,
-  query: string,
+  query: Operation,
   variables?: Record<string, unknown>,
 ): Promise<GraphQLResponse> {
-  const iterator = client.iterate({ query, variables });
+  const iterator = client.iterate({ query: String(query), variables });
   const { value } = await iterator.next();
   await iterator.return?.();
   return { status: 0, ...(value as object) };
@@ -208,7 +215,7 @@ export interface Subscription<T = any> {
 
 export function subscribe<T = any>(
   client: Client,
-  query: string,
+  query: Operation,
   variables: Record<string, unknown>,
   field: string,
 ): Subscription<T> {
@@ -219,7 +226,7 @@ export function subscribe<T = any>(
     complete = resolve;
   });
   const dispose = client.subscribe<Record<string, T>>(
-    { query, variables },
+    { query: String(query), variables },
     {
       next: (result) => {
         if (result.errors) errors.push(...result.errors);

@@ -3,20 +3,23 @@
  * delegated peer works as itself.
  */
 import { describe, expect, it } from 'vitest';
+import {
+  CreateTodoDocument,
+  DelegateGoalDocument,
+  GatesDocument,
+  TodosDocument,
+} from '../../src/client/generated/graphql.ts';
 import { t } from '../support/gateway-per-file.ts';
 import { createGoal, driver, issueCredential, uid } from '../support/harness.ts';
 import { team } from '../support/team.ts';
 import {
   CLAIM,
-  CREATE,
   counts,
   expectBadInput,
   FRONTIER,
   frontierOf,
-  GATES,
   OPEN_GATE,
   rowOf,
-  TODOS,
   todo,
 } from './fixtures.ts';
 
@@ -29,7 +32,7 @@ describe(`authority and scope (${driver})`, () => {
     const missing = uid('goal');
     for (const goalId of [theirs.goalId, missing]) {
       const create = await t.ok(
-        CREATE,
+        CreateTodoDocument,
         { input: { goalId, title: 'x', taskClass: 'BLOCKER' } },
         mine.a.token,
       );
@@ -50,12 +53,12 @@ describe(`authority and scope (${driver})`, () => {
         goalId,
         reason: 'AUDIENCE_NOT_AUTHORIZED',
       });
-      const todos = await t.ok(TODOS, { goalId }, mine.a.token);
+      const todos = await t.ok(TodosDocument, { goalId }, mine.a.token);
       expect(todos.todos).toMatchObject({
         rows: [],
         scopeGap: { reason: 'AUDIENCE_NOT_AUTHORIZED' },
       });
-      const gates = await t.ok(GATES, { goalId }, mine.steward);
+      const gates = await t.ok(GatesDocument, { goalId }, mine.steward);
       expect(gates.gates).toMatchObject({
         rows: [],
         scopeGap: { reason: 'AUDIENCE_NOT_AUTHORIZED' },
@@ -69,7 +72,7 @@ describe(`authority and scope (${driver})`, () => {
     );
     expect(crossed.claimTodo).toEqual({ __typename: 'UnknownTodo', todoId: foreign.id });
     await expectBadInput(
-      CREATE,
+      CreateTodoDocument,
       { input: { goalId: mine.goalId, title: 'x', taskClass: 'BLOCKER', dependsOn: [foreign.id] } },
       mine.a.token,
       'unknown todo',
@@ -87,10 +90,10 @@ describe(`authority and scope (${driver})`, () => {
     });
     const before = await counts(goalId);
     for (const [query, variables] of [
-      [CREATE, { input: { goalId, title: 'x', taskClass: 'BLOCKER' } }],
+      [CreateTodoDocument, { input: { goalId, title: 'x', taskClass: 'BLOCKER' } }],
       [CLAIM, { input: { goalId, todoId: work.id } }],
       [FRONTIER, { goalId, agentId: a.agentId }],
-      [TODOS, { goalId }],
+      [TodosDocument, { goalId }],
       [
         OPEN_GATE,
         { input: { goalId, kind: 'PRODUCTION', granularity: 'GOAL', scopeKey: 'x', reason: 'r' } },
@@ -100,7 +103,7 @@ describe(`authority and scope (${driver})`, () => {
       expect(result.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     }
     const anonymous = await t.gql(
-      CREATE,
+      CreateTodoDocument,
       { input: { goalId, title: 'x', taskClass: 'BLOCKER' } },
       null,
     );
@@ -111,10 +114,9 @@ describe(`authority and scope (${driver})`, () => {
   it('lets a delegated peer work in the other goal as itself', async () => {
     const home = await team(t);
     const other = await createGoal(t);
-    await t.ok(
-      `mutation($input: DelegateGoalInput!) { delegateGoal(input: $input) { __typename } }`,
-      { input: { goalId: other, agentGoalId: home.goalId, agentId: home.a.agentId } },
-    );
+    await t.ok(DelegateGoalDocument, {
+      input: { goalId: other, agentGoalId: home.goalId, agentId: home.a.agentId },
+    });
     const work = await todo(home.a.token, other);
     const claimed = await t.ok(CLAIM, { input: { goalId: other, todoId: work.id } }, home.a.token);
     expect(claimed.claimTodo.todo).toMatchObject({ claim: { agentId: home.a.agentId } });

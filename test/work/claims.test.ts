@@ -1,24 +1,26 @@
 /** Claims and leases: one owner per todo, steward claims, fenced leases, racing claims. */
 import { describe, expect, it } from 'vitest';
+import {
+  CloseNoFollowUpDocument,
+  DeferTodoDocument,
+  ReleaseClaimDocument,
+  ReleaseLeaseDocument,
+  RenewLeaseDocument,
+  SupersedeTodoDocument,
+  TodosDocument,
+} from '../../src/client/generated/graphql.ts';
 import { t } from '../support/gateway-per-file.ts';
 import { driver, eventually, issueCredential, registerAgent } from '../support/harness.ts';
 import { team } from '../support/team.ts';
 import {
   ACQUIRE,
   CLAIM,
-  CLOSE,
   COMPLETE,
   counts,
-  DEFER,
   expectBadInput,
   frontierOf,
-  RELEASE_CLAIM,
-  RELEASE_LEASE,
-  RENEW,
   rowOf,
   SET_DEPS,
-  SUPERSEDE,
-  TODOS,
   todo,
 } from './fixtures.ts';
 
@@ -42,10 +44,13 @@ describe(`claims and leases (${driver})`, () => {
     });
     for (const [query, input] of [
       [COMPLETE, { evidenceRefs: ['commit:1'] }],
-      [DEFER, { resumeWhen: ['capacity_available:gpu'] }],
-      [CLOSE, { reason: 'not needed' }],
-      [SUPERSEDE, { reason: 'changed', replacement: { title: 'new', taskClass: 'BLOCKER' } }],
-      [RELEASE_CLAIM, {}],
+      [DeferTodoDocument, { resumeWhen: ['capacity_available:gpu'] }],
+      [CloseNoFollowUpDocument, { reason: 'not needed' }],
+      [
+        SupersedeTodoDocument,
+        { reason: 'changed', replacement: { title: 'new', taskClass: 'BLOCKER' } },
+      ],
+      [ReleaseClaimDocument, {}],
       [SET_DEPS, { dependsOn: [] }],
     ] as const) {
       const result = await t.ok(query, { input: { goalId, todoId: work.id, ...input } }, b.token);
@@ -75,7 +80,11 @@ describe(`claims and leases (${driver})`, () => {
       b.token,
     );
     expect(impersonate.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const released = await t.ok(RELEASE_CLAIM, { input: { goalId, todoId: work.id } }, steward);
+    const released = await t.ok(
+      ReleaseClaimDocument,
+      { input: { goalId, todoId: work.id } },
+      steward,
+    );
     expect(released.releaseClaim).toMatchObject({
       __typename: 'Todo',
       claim: null,
@@ -127,7 +136,7 @@ describe(`claims and leases (${driver})`, () => {
       .acquireLease;
     expect(first).toMatchObject({ __typename: 'Lease', holder: a.agentId, fence: '1' });
     await eventually(async () => {
-      const list = await t.ok(TODOS, { goalId }, a.token);
+      const list = await t.ok(TodosDocument, { goalId }, a.token);
       return list.todos.rows[0].lease.state === 'EXPIRED' ? true : undefined;
     }, 'the lease to expire');
 
@@ -143,7 +152,7 @@ describe(`claims and leases (${driver})`, () => {
 
     const before = await counts(goalId);
     const renew = await t.ok(
-      RENEW,
+      RenewLeaseDocument,
       { input: { goalId, todoId: work.id, fence: '1', ttlMs: 60_000 } },
       a.token,
     );
@@ -153,14 +162,14 @@ describe(`claims and leases (${driver})`, () => {
       lease: { state: 'ACTIVE', holder: b.agentId, fence: '2' },
     });
     const release = await t.ok(
-      RELEASE_LEASE,
+      ReleaseLeaseDocument,
       { input: { goalId, todoId: work.id, fence: '1' } },
       a.token,
     );
     expect(release.releaseLease.__typename).toBe('StaleFence');
     // Knowing the current fence is not enough: it must be your lease.
     const foreign = await t.ok(
-      RELEASE_LEASE,
+      ReleaseLeaseDocument,
       { input: { goalId, todoId: work.id, fence: '2' } },
       a.token,
     );
@@ -176,14 +185,14 @@ describe(`claims and leases (${driver})`, () => {
     ]);
 
     const renewed = await t.ok(
-      RENEW,
+      RenewLeaseDocument,
       { input: { goalId, todoId: work.id, fence: '2', ttlMs: 120_000 } },
       b.token,
     );
     expect(renewed.renewLease).toMatchObject({ __typename: 'Lease', state: 'ACTIVE', fence: '2' });
     expect(Date.parse(renewed.renewLease.expiresAt)).toBeGreaterThan(Date.parse(second.expiresAt));
     const released = await t.ok(
-      RELEASE_LEASE,
+      ReleaseLeaseDocument,
       { input: { goalId, todoId: work.id, fence: '2' } },
       b.token,
     );
@@ -201,12 +210,12 @@ describe(`claims and leases (${driver})`, () => {
     const work = await todo(a.token, goalId);
     await t.ok(ACQUIRE, { input: { goalId, todoId: work.id, ttlMs: 1 } }, a.token);
     await eventually(async () => {
-      const list = await t.ok(TODOS, { goalId }, a.token);
+      const list = await t.ok(TodosDocument, { goalId }, a.token);
       return list.todos.rows[0].lease.state === 'EXPIRED' ? true : undefined;
     }, 'the lease to expire');
     const before = await counts(goalId);
     const renewed = await t.ok(
-      RENEW,
+      RenewLeaseDocument,
       { input: { goalId, todoId: work.id, fence: '1', ttlMs: 60_000 } },
       a.token,
     );
@@ -267,7 +276,7 @@ describe(`claims and leases (${driver})`, () => {
       'ttlMs must be',
     );
     await expectBadInput(
-      RENEW,
+      RenewLeaseDocument,
       { input: { goalId, todoId: work.id, fence: 'one', ttlMs: 10 } },
       a.token,
       'fence must be',

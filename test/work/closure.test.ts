@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import {
+  CloseNoFollowUpDocument,
+  CompleteTodoDocument,
+  CreateTodoDocument,
+  OpenGateDocument,
+  RecordEventDocument,
+  ResolveGateDocument,
+  SetVisionDocument,
+  SupersedeTodoDocument,
+} from '../../src/client/generated/graphql.ts';
 import { rowsOf } from '../../src/db/sql.ts';
 import { database, t } from '../support/gateway-per-file.ts';
 import {
@@ -32,18 +42,6 @@ const CLOSE = `mutation($input: CloseGoalInput!) {
     ... on ScopeGap { reason }
   }
 }`;
-const CREATE = `mutation($input: CreateTodoInput!) { createTodo(input: $input) { __typename ... on Todo { id } } }`;
-const COMPLETE = `mutation($input: CompleteTodoInput!) {
-  completeTodo(input: $input) { __typename ... on CompletedTodo { successor { id } } }
-}`;
-const SUPERSEDE = `mutation($input: SupersedeTodoInput!) {
-  supersedeTodo(input: $input) { __typename ... on SupersededTodo { replacement { id } } }
-}`;
-const CLOSE_TODO = `mutation($input: CloseNoFollowUpInput!) { closeNoFollowUp(input: $input) { __typename } }`;
-const OPEN_GATE = `mutation($input: OpenGateInput!) { openGate(input: $input) { __typename ... on Gate { id } } }`;
-const RESOLVE_GATE = `mutation($input: ResolveGateInput!) { resolveGate(input: $input) { __typename } }`;
-const RECORD = `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`;
-const SET_VISION = `mutation($input: SetVisionInput!) { setVision(input: $input) { __typename } }`;
 const LEDGER = `query($goalId: ID!, $agentId: ID!) {
   evidenceLedger(goalId: $goalId, agentId: $agentId) { digest events { eventKind summary evidenceRefs goalChange relevance } }
 }`;
@@ -54,7 +52,7 @@ const CHECKPOINT = `mutation($goalId: ID!, $agentId: ID!, $digest: String!) {
 
 async function todo(token: string, goalId: string, input: Record<string, unknown> = {}) {
   const data = await t.ok(
-    CREATE,
+    CreateTodoDocument,
     { input: { goalId, title: uid('todo'), taskClass: 'ADVANCEMENT_TASK', ...input } },
     token,
   );
@@ -69,7 +67,7 @@ const kinds = (c: { reasons: { kind: string }[] }) => c.reasons.map((r) => r.kin
 
 async function accept(steward: string, goalId: string) {
   await t.ok(
-    RECORD,
+    RecordEventDocument,
     {
       input: {
         goalId,
@@ -111,7 +109,7 @@ describe(`goal closure (${driver})`, () => {
   it('lists every reason a goal stays open, and closeGoal refuses with them, writing nothing', async () => {
     const { goalId, a, b, steward } = await team(t);
     const gate = await t.ok(
-      OPEN_GATE,
+      OpenGateDocument,
       {
         input: {
           goalId,
@@ -128,7 +126,7 @@ describe(`goal closure (${driver})`, () => {
     const action = await todo(a.token, goalId, { taskClass: 'USER_ACTION' });
     const first = await todo(a.token, goalId);
     const done = await t.ok(
-      COMPLETE,
+      CompleteTodoDocument,
       {
         input: {
           goalId,
@@ -142,7 +140,7 @@ describe(`goal closure (${driver})`, () => {
     const successor = done.completeTodo.successor.id;
     const old = await todo(a.token, goalId);
     const superseded = await t.ok(
-      SUPERSEDE,
+      SupersedeTodoDocument,
       {
         input: {
           goalId,
@@ -156,12 +154,16 @@ describe(`goal closure (${driver})`, () => {
     const replacement = superseded.supersedeTodo.replacement.id;
     // A todo closed without follow-up before the reason was required (no update path sets one).
     const legacy = await todo(a.token, goalId);
-    await t.ok(CLOSE_TODO, { input: { goalId, todoId: legacy, reason: 'obsolete' } }, a.token);
+    await t.ok(
+      CloseNoFollowUpDocument,
+      { input: { goalId, todoId: legacy, reason: 'obsolete' } },
+      a.token,
+    );
     await database.db.execute(
       sql`update todos set no_follow_up_reason = null where id = ${legacy}`,
     );
     await t.ok(
-      SET_VISION,
+      SetVisionDocument,
       {
         input: {
           goalId,
@@ -211,7 +213,7 @@ describe(`goal closure (${driver})`, () => {
     expect(await counts(goalId)).toEqual(before);
     // Each reason is its own: deciding the gate removes that one and no other.
     await t.ok(
-      RESOLVE_GATE,
+      ResolveGateDocument,
       { input: { goalId, gateId: gate.openGate.id, decision: 'DENIED' } },
       steward,
     );
@@ -222,7 +224,11 @@ describe(`goal closure (${driver})`, () => {
     const { goalId, a, b, steward } = await team(t);
     const work = await todo(a.token, goalId);
     const monitor = await todo(a.token, goalId, { taskClass: 'CONTINUOUS_MONITOR' });
-    await t.ok(COMPLETE, { input: { goalId, todoId: work, evidenceRefs: ['ci/w.txt'] } }, a.token);
+    await t.ok(
+      CompleteTodoDocument,
+      { input: { goalId, todoId: work, evidenceRefs: ['ci/w.txt'] } },
+      a.token,
+    );
     await accept(steward, goalId);
     await checkpoint(a, goalId);
     await checkpoint(b, goalId);
@@ -236,7 +242,7 @@ describe(`goal closure (${driver})`, () => {
 
     // Ending the monitor is material for the agent whose ledger holds it: it owes a replan again.
     await t.ok(
-      CLOSE_TODO,
+      CloseNoFollowUpDocument,
       { input: { goalId, todoId: monitor, reason: 'monitoring ends with the launch' } },
       a.token,
     );

@@ -3,13 +3,13 @@
  * is held back and warned of.
  */
 import { describe, expect, it } from 'vitest';
+import { CreateTodoDocument } from '../../src/client/generated/graphql.ts';
 import { t } from '../support/gateway-per-file.ts';
 import { driver, issueCredential, registerAgent } from '../support/harness.ts';
 import { type Peer, team } from '../support/team.ts';
 import {
   CLAIM,
   COMPLETE,
-  CREATE,
   counts,
   declareWorkspace,
   expectBadInput,
@@ -155,7 +155,7 @@ describe(`write-scope conflicts (${driver})`, () => {
       ['./', 'must name a path'],
     ]) {
       await expectBadInput(
-        CREATE,
+        CreateTodoDocument,
         { input: { goalId, title: 'x', taskClass: 'BLOCKER', writeScope: [entry] } },
         a.token,
         message as string,

@@ -4,9 +4,10 @@
  */
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { CreateTodoDocument } from '../../src/client/generated/graphql.ts';
 import { rowsOf } from '../../src/db/sql.ts';
 import { database, t } from '../support/gateway-per-file.ts';
-import { uid } from '../support/harness.ts';
+import { type Operation, uid } from '../support/harness.ts';
 import type { Peer } from '../support/team.ts';
 
 // ---- operations ----------------------------------------------------------------------
@@ -49,11 +50,6 @@ function op(query: string): string {
   return out;
 }
 
-export const CREATE = op(`mutation($input: CreateTodoInput!) {
-  createTodo(input: $input) {
-    __typename ... on Todo { ...T } ... on ScopeGap { goalId reason } ... on UnknownAgent { agentId }
-  }
-}`);
 const ACTION = (name: string, input = 'TodoActionInput') =>
   op(`mutation($input: ${input}!) { ${name}(input: $input) { ...R } }`);
 export const CLAIM = op(`mutation($input: TodoActionInput!) {
@@ -70,11 +66,6 @@ export const CLAIM = op(`mutation($input: TodoActionInput!) {
     ... on IllegalTransition { todoId from attempted }
   }
 }`);
-export const RELEASE_CLAIM = ACTION('releaseClaim');
-export const RESUME = ACTION('resumeTodo');
-export const DEFER = ACTION('deferTodo', 'DeferTodoInput');
-export const CLOSE = ACTION('closeNoFollowUp', 'CloseNoFollowUpInput');
-export const SET_DEPS = ACTION('setDependencies', 'SetDependenciesInput');
 export const COMPLETE = op(`mutation($input: CompleteTodoInput!) {
   completeTodo(input: $input) {
     __typename
@@ -85,29 +76,13 @@ export const COMPLETE = op(`mutation($input: CompleteTodoInput!) {
     ... on ScopeGap { goalId reason }
   }
 }`);
-export const SUPERSEDE = op(`mutation($input: SupersedeTodoInput!) {
-  supersedeTodo(input: $input) {
-    __typename
-    ... on SupersededTodo { todo { ...T } replacement { ...T } }
-    ... on ClaimedByOther { todoId owner }
-    ... on IllegalTransition { todoId from attempted }
-  }
-}`);
+export const SET_DEPS = ACTION('setDependencies', 'SetDependenciesInput');
 export const ACQUIRE = op(`mutation($input: AcquireLeaseInput!) {
   acquireLease(input: $input) {
     __typename ... on Lease { ...L } ... on LeaseHeld { lease { ...L } }
     ... on ClaimedByOther { owner } ... on IllegalTransition { from attempted }
   }
 }`);
-const LEASE_CAS = (name: string, input: string) =>
-  op(`mutation($input: ${input}!) {
-  ${name}(input: $input) {
-    __typename ... on Lease { ...L } ... on StaleFence { fence lease { ...L } }
-    ... on IllegalTransition { from attempted }
-  }
-}`);
-export const RENEW = LEASE_CAS('renewLease', 'RenewLeaseInput');
-export const RELEASE_LEASE = LEASE_CAS('releaseLease', 'ReleaseLeaseInput');
 export const OPEN_GATE = op(`mutation($input: OpenGateInput!) {
   openGate(input: $input) { __typename ... on Gate { ...G } ... on ScopeGap { reason } }
 }`);
@@ -117,9 +92,6 @@ export const RESOLVE_GATE = op(`mutation($input: ResolveGateInput!) {
     ... on ScopeGap { reason }
   }
 }`);
-export const GATES = op(
-  `query($goalId: ID!) { gates(goalId: $goalId) { rows { ...G } scopeGap { reason } } }`,
-);
 export const FRONTIER = `query($goalId: ID!, $agentId: ID) {
   frontier(goalId: $goalId, agentId: $agentId) {
     __typename
@@ -138,11 +110,6 @@ export const FRONTIER = `query($goalId: ID!, $agentId: ID) {
     ... on UnknownAgent { agentId }
   }
 }`;
-export const TODOS = op(`query($goalId: ID!, $statuses: [TodoStatus!], $limit: Int) {
-  todos(goalId: $goalId, statuses: $statuses, limit: $limit) {
-    goalId seq omittedRowCount rows { ...T } scopeGap { goalId reason }
-  }
-}`);
 export const SET_CAPABILITIES = `mutation($input: SetCapabilitiesInput!) {
   setCapabilities(input: $input) {
     __typename ... on AgentCapabilities { agentId capabilities } ... on UnknownAgent { agentId }
@@ -157,7 +124,7 @@ export async function todo(
   input: Record<string, unknown> = {},
 ): Promise<Record<string, any>> {
   const data = await t.ok(
-    CREATE,
+    CreateTodoDocument,
     { input: { goalId, title: uid('todo'), taskClass: 'ADVANCEMENT_TASK', ...input } },
     token,
   );
@@ -211,7 +178,7 @@ export async function counts(goalId: string) {
 }
 
 export async function expectBadInput(
-  query: string,
+  query: Operation,
   variables: Record<string, unknown>,
   token: string | null,
   message: string,

@@ -3,6 +3,7 @@
  * gates, malformed gates.
  */
 import { describe, expect, it } from 'vitest';
+import { GatesDocument } from '../../src/client/generated/graphql.ts';
 import { t } from '../support/gateway-per-file.ts';
 import { driver, eventually } from '../support/harness.ts';
 import { team } from '../support/team.ts';
@@ -12,7 +13,6 @@ import {
   counts,
   expectBadInput,
   frontierOf,
-  GATES,
   gate,
   guardKinds,
   OPEN_GATE,
@@ -172,7 +172,7 @@ describe(`gates and decision scopes (${driver})`, () => {
 
     await eventually(
       async () => {
-        const gates = await t.ok(GATES, { goalId }, a.token);
+        const gates = await t.ok(GatesDocument, { goalId }, a.token);
         return gates.gates.rows.find((r: any) => r.id === soon.id)?.state === 'EXPIRED'
           ? true
           : undefined;

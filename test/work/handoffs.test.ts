@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import {
+  AcquireLeaseDocument,
+  ClaimTodoDocument,
+  CompleteTodoDocument,
+  CreateTodoDocument,
+  DeclareWorkspaceDocument,
+  OpenGateDocument,
+  RecordEventDocument,
+  RenewLeaseDocument,
+} from '../../src/client/generated/graphql.ts';
 import { rowsOf } from '../../src/db/sql.ts';
 import { database, t } from '../support/gateway-per-file.ts';
 import {
@@ -49,17 +59,7 @@ const READ = `query($goalId: ID!, $handoffId: ID!, $agentId: ID) {
     ... on ScopeGap { reason }
   }
 }`;
-const CREATE = `mutation($input: CreateTodoInput!) { createTodo(input: $input) { __typename ... on Todo { id } } }`;
-const CLAIM = `mutation($input: TodoActionInput!) { claimTodo(input: $input) { __typename } }`;
-const ACQUIRE = `mutation($input: AcquireLeaseInput!) {
-  acquireLease(input: $input) { __typename ... on Lease { fence } }
-}`;
-const RENEW = `mutation($input: RenewLeaseInput!) { renewLease(input: $input) { __typename } }`;
-const COMPLETE = `mutation($input: CompleteTodoInput!) { completeTodo(input: $input) { __typename } }`;
 const CAPABILITIES = `mutation($input: SetCapabilitiesInput!) { setCapabilities(input: $input) { __typename } }`;
-const WORKSPACE = `mutation($input: DeclareWorkspaceInput!) { declareWorkspace(input: $input) { __typename } }`;
-const RECORD = `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`;
-const OPEN_GATE = `mutation($input: OpenGateInput!) { openGate(input: $input) { __typename ... on Gate { id } } }`;
 const INBOX = `query($goalId: ID!) {
   inbox(goalId: $goalId) { __typename ... on Inbox { messages { id kind from subject body } } }
 }`;
@@ -71,7 +71,7 @@ const LEDGER = `query($goalId: ID!, $agentId: ID!) {
 
 async function todo(token: string, goalId: string, input: Record<string, unknown> = {}) {
   const data = await t.ok(
-    CREATE,
+    CreateTodoDocument,
     { input: { goalId, title: uid('todo'), taskClass: 'ADVANCEMENT_TASK', ...input } },
     token,
   );
@@ -119,10 +119,14 @@ describe(`bounded handoffs (${driver})`, () => {
       writeScope: ['src/work/**'],
       requiredCapability: 'node',
     });
-    await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
-    const lease = await t.ok(ACQUIRE, { input: { goalId, todoId: id, ttlMs: 60_000 } }, a.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: id } }, a.token);
+    const lease = await t.ok(
+      AcquireLeaseDocument,
+      { input: { goalId, todoId: id, ttlMs: 60_000 } },
+      a.token,
+    );
     await t.ok(
-      RECORD,
+      RecordEventDocument,
       {
         input: {
           goalId,
@@ -135,14 +139,14 @@ describe(`bounded handoffs (${driver})`, () => {
       a.token,
     );
     await t.ok(
-      WORKSPACE,
+      DeclareWorkspaceDocument,
       {
         input: { goalId, repository: REPO, worktree: 'LINKED', revision: 'abcdef1234' },
       },
       a.token,
     );
     await t.ok(
-      RECORD,
+      RecordEventDocument,
       {
         input: {
           goalId,
@@ -189,7 +193,7 @@ describe(`bounded handoffs (${driver})`, () => {
 
     // The old lease is gone for its holder: its fence no longer renews anything.
     const renewed = await t.ok(
-      RENEW,
+      RenewLeaseDocument,
       {
         input: { goalId, todoId: id, fence: lease.acquireLease.fence, ttlMs: 60_000 },
       },
@@ -228,7 +232,7 @@ describe(`bounded handoffs (${driver})`, () => {
       nextAction: packet.nextAction,
     });
     await t.ok(
-      WORKSPACE,
+      DeclareWorkspaceDocument,
       {
         input: { goalId, repository: REPO, worktree: 'LINKED', revision: 'abcdef1234' },
       },
@@ -246,7 +250,11 @@ describe(`bounded handoffs (${driver})`, () => {
     // A steward reads for the named receiver by default.
     expect(await read(steward, goalId, h.id)).toMatchObject({ readFor: b.agentId, runnable: true });
     // Once the work is done, the packet says so and nothing is runnable.
-    await t.ok(COMPLETE, { input: { goalId, todoId: id, evidenceRefs: ['ci/done.txt'] } }, b.token);
+    await t.ok(
+      CompleteTodoDocument,
+      { input: { goalId, todoId: id, evidenceRefs: ['ci/done.txt'] } },
+      b.token,
+    );
     expect(await read(b.token, goalId, h.id)).toMatchObject({
       status: 'DONE',
       live: false,
@@ -259,7 +267,7 @@ describe(`bounded handoffs (${driver})`, () => {
   it('leaves an unnamed handoff unclaimed for any qualified peer, with no delivery and a goal-level row', async () => {
     const { goalId, a, b, c, steward } = await team(t, ['a', 'b', 'c']);
     const g = await t.ok(
-      OPEN_GATE,
+      OpenGateDocument,
       {
         input: {
           goalId,
@@ -275,7 +283,7 @@ describe(`bounded handoffs (${driver})`, () => {
       requiredCapability: 'gpu',
       requiredDecisionScopes: ['production:action:deploy'],
     });
-    await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: id } }, a.token);
     await t.ok(CAPABILITIES, { input: { goalId, capabilities: ['gpu'] } }, c.token);
     const h = await handoff(a.token, { goalId, todoId: id });
     expect(h).toMatchObject({
@@ -317,7 +325,7 @@ describe(`bounded handoffs (${driver})`, () => {
   it('refuses with a typed reason and writes nothing: no capability, unknown receiver, not live, claimed, leased, blocked', async () => {
     const { goalId, a, b, c, steward } = await team(t, ['a', 'b', 'c']);
     const id = await todo(a.token, goalId, { requiredCapability: 'gpu' });
-    await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: id } }, a.token);
     const before = await counts(goalId);
     expect(await handoff(a.token, { goalId, todoId: id, to: b.agentId })).toEqual({
       __typename: 'HandoffRefused',
@@ -342,8 +350,8 @@ describe(`bounded handoffs (${driver})`, () => {
 
     // A lease someone else holds stays theirs: a steward cannot hand the work away under it.
     const leased = await todo(a.token, goalId);
-    await t.ok(CLAIM, { input: { goalId, todoId: leased } }, a.token);
-    await t.ok(ACQUIRE, { input: { goalId, todoId: leased, ttlMs: 60_000 } }, a.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: leased } }, a.token);
+    await t.ok(AcquireLeaseDocument, { input: { goalId, todoId: leased, ttlMs: 60_000 } }, a.token);
     const mid = await counts(goalId);
     expect(await handoff(steward, { goalId, todoId: leased, to: b.agentId })).toMatchObject({
       __typename: 'LeaseHeld',
@@ -351,7 +359,11 @@ describe(`bounded handoffs (${driver})`, () => {
     });
     // Not live: a done todo is not handed off.
     const done = await todo(a.token, goalId);
-    await t.ok(COMPLETE, { input: { goalId, todoId: done, evidenceRefs: ['ci/x.txt'] } }, a.token);
+    await t.ok(
+      CompleteTodoDocument,
+      { input: { goalId, todoId: done, evidenceRefs: ['ci/x.txt'] } },
+      a.token,
+    );
     const afterDone = await counts(goalId);
     expect(await handoff(a.token, { goalId, todoId: done, to: b.agentId })).toMatchObject({
       __typename: 'IllegalTransition',

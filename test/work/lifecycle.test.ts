@@ -3,26 +3,28 @@
  * without follow-up, defer until a condition.
  */
 import { describe, expect, it } from 'vitest';
+import {
+  CloseNoFollowUpDocument,
+  DeferTodoDocument,
+  ResumeTodoDocument,
+  SupersedeTodoDocument,
+  TodosDocument,
+} from '../../src/client/generated/graphql.ts';
 import { t } from '../support/gateway-per-file.ts';
-import { driver } from '../support/harness.ts';
+import { driver, type Operation } from '../support/harness.ts';
 import { team } from '../support/team.ts';
 import {
   ACQUIRE,
   CLAIM,
-  CLOSE,
   COMPLETE,
   counts,
-  DEFER,
   expectBadInput,
   frontierOf,
   gate,
   guardKinds,
   RESOLVE_GATE,
-  RESUME,
   rowOf,
   SET_CAPABILITIES,
-  SUPERSEDE,
-  TODOS,
   todo,
 } from './fixtures.ts';
 
@@ -110,7 +112,7 @@ describe(`lifecycle (${driver})`, () => {
     const old = await todo(a.token, goalId, { title: 'old plan' });
     const dependent = await todo(a.token, goalId, { dependsOn: [old.id] });
     const result = await t.ok(
-      SUPERSEDE,
+      SupersedeTodoDocument,
       {
         input: {
           goalId,
@@ -160,7 +162,11 @@ describe(`lifecycle (${driver})`, () => {
     );
     frontier = await frontierOf(a.token, goalId);
     expect(rowOf(frontier, dependent.id)).toMatchObject({ runnable: true, guards: [] });
-    const stillSuperseded = await t.ok(TODOS, { goalId, statuses: ['SUPERSEDED'] }, a.token);
+    const stillSuperseded = await t.ok(
+      TodosDocument,
+      { goalId, statuses: ['SUPERSEDED'] },
+      a.token,
+    );
     expect(stillSuperseded.todos.rows.map((r: any) => r.id)).toEqual([old.id]);
   });
 
@@ -172,13 +178,13 @@ describe(`lifecycle (${driver})`, () => {
     await t.ok(COMPLETE, { input: { goalId, todoId: finished.id, evidenceRefs: ['x'] } }, a.token);
     const before = await counts(goalId);
     await expectBadInput(
-      SUPERSEDE,
+      SupersedeTodoDocument,
       { input: { goalId, todoId: old.id, reason: 'r' } },
       a.token,
       'exactly one of',
     );
     await expectBadInput(
-      SUPERSEDE,
+      SupersedeTodoDocument,
       {
         input: {
           goalId,
@@ -192,20 +198,20 @@ describe(`lifecycle (${driver})`, () => {
       'exactly one of',
     );
     await expectBadInput(
-      SUPERSEDE,
+      SupersedeTodoDocument,
       { input: { goalId, todoId: old.id, reason: 'r', replacementId: finished.id } },
       a.token,
       'is DONE',
     );
     await expectBadInput(
-      SUPERSEDE,
+      SupersedeTodoDocument,
       { input: { goalId, todoId: old.id, reason: 'r', replacementId: old.id } },
       a.token,
       'cannot replace itself',
     );
     expect(await counts(goalId)).toEqual(before);
     const named = await t.ok(
-      SUPERSEDE,
+      SupersedeTodoDocument,
       { input: { goalId, todoId: old.id, reason: 'merged', replacementId: next.id } },
       a.token,
     );
@@ -216,7 +222,7 @@ describe(`lifecycle (${driver})`, () => {
     // A todo that already continues another cannot be named as a second one's replacement.
     const other = await todo(a.token, goalId);
     await expectBadInput(
-      SUPERSEDE,
+      SupersedeTodoDocument,
       { input: { goalId, todoId: other.id, reason: 'r', replacementId: next.id } },
       a.token,
       'already continues',
@@ -229,12 +235,12 @@ describe(`lifecycle (${driver})`, () => {
     await t.ok(COMPLETE, { input: { goalId, todoId: done.id, evidenceRefs: ['x'] } }, a.token);
     const open = await todo(a.token, goalId);
     const before = await counts(goalId);
-    const attempts: [string, Record<string, unknown>, string, string][] = [
+    const attempts: [Operation, Record<string, unknown>, string, string][] = [
       [CLAIM, {}, done.id, 'CLAIM'],
       [COMPLETE, { evidenceRefs: ['x'] }, done.id, 'COMPLETE'],
-      [DEFER, { resumeWhen: ['capacity_available:gpu'] }, done.id, 'DEFER'],
-      [CLOSE, { reason: 'r' }, done.id, 'CLOSE_NO_FOLLOW_UP'],
-      [RESUME, {}, open.id, 'RESUME'],
+      [DeferTodoDocument, { resumeWhen: ['capacity_available:gpu'] }, done.id, 'DEFER'],
+      [CloseNoFollowUpDocument, { reason: 'r' }, done.id, 'CLOSE_NO_FOLLOW_UP'],
+      [ResumeTodoDocument, {}, open.id, 'RESUME'],
       [ACQUIRE, { ttlMs: 1000 }, done.id, 'ACQUIRE_LEASE'],
     ];
     for (const [query, input, todoId, attempted] of attempts) {
@@ -253,13 +259,13 @@ describe(`lifecycle (${driver})`, () => {
     const work = await todo(a.token, goalId);
     const dependent = await todo(a.token, goalId, { dependsOn: [work.id] });
     await expectBadInput(
-      CLOSE,
+      CloseNoFollowUpDocument,
       { input: { goalId, todoId: work.id, reason: '  ' } },
       a.token,
       'reason must not be empty',
     );
     const closed = await t.ok(
-      CLOSE,
+      CloseNoFollowUpDocument,
       { input: { goalId, todoId: work.id, reason: 'acceptance already met' } },
       a.token,
     );
@@ -287,25 +293,25 @@ describe(`lifecycle (${driver})`, () => {
     });
     const work = await todo(a.token, goalId);
     await expectBadInput(
-      DEFER,
+      DeferTodoDocument,
       { input: { goalId, todoId: work.id, resumeWhen: [] } },
       a.token,
       'at least one condition',
     );
     await expectBadInput(
-      DEFER,
+      DeferTodoDocument,
       { input: { goalId, todoId: work.id, resumeWhen: ['pr_merged:#1'] } },
       a.token,
       'names no repository and the todo has no taskRepository',
     );
     await expectBadInput(
-      DEFER,
+      DeferTodoDocument,
       { input: { goalId, todoId: work.id, resumeWhen: [`todo_done:${work.id}`] } },
       a.token,
       'itself',
     );
     const deferred = await t.ok(
-      DEFER,
+      DeferTodoDocument,
       {
         input: {
           goalId,
@@ -339,7 +345,7 @@ describe(`lifecycle (${driver})`, () => {
     row = rowOf(await frontierOf(a.token, goalId), work.id);
     expect(guardKinds(row)).toEqual(['STALE']);
 
-    const resumed = await t.ok(RESUME, { input: { goalId, todoId: work.id } }, a.token);
+    const resumed = await t.ok(ResumeTodoDocument, { input: { goalId, todoId: work.id } }, a.token);
     expect(resumed.resumeTodo).toMatchObject({ __typename: 'Todo', status: 'OPEN' });
     expect(rowOf(await frontierOf(a.token, goalId), work.id)).toMatchObject({
       runnable: true,

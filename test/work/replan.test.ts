@@ -1,4 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import {
+  ClaimTodoDocument,
+  CompleteTodoDocument,
+  CreateTodoDocument,
+  FrontierDocument,
+  HandoffTodoDocument,
+  RecordEventDocument,
+  RecordReplanCheckpointDocument,
+  SetVisionDocument,
+} from '../../src/client/generated/graphql.ts';
 import { database, t } from '../support/gateway-per-file.ts';
 import { countingDatabase, driver, startTestGateway, uid } from '../support/harness.ts';
 import { team } from '../support/team.ts';
@@ -18,21 +28,7 @@ const OWED = `query($goalId: ID!, $agentId: ID!) {
 const LEDGER = `query($goalId: ID!, $agentId: ID!) {
   evidenceLedger(goalId: $goalId, agentId: $agentId) { digest }
 }`;
-const CHECKPOINT = `mutation($goalId: ID!, $agentId: ID!, $digest: String!, $kind: ReplanKind!, $delta: ReplanDeltaInput!) {
-  recordReplanCheckpoint(goalId: $goalId, agentId: $agentId, digest: $digest, kind: $kind, delta: $delta) {
-    __typename
-  }
-}`;
-const SET_VISION = `mutation($input: SetVisionInput!) { setVision(input: $input) { __typename } }`;
-const CREATE = `mutation($input: CreateTodoInput!) { createTodo(input: $input) { __typename ... on Todo { id } } }`;
-const CLAIM = `mutation($input: TodoActionInput!) { claimTodo(input: $input) { __typename } }`;
-const COMPLETE = `mutation($input: CompleteTodoInput!) { completeTodo(input: $input) { __typename } }`;
-const RECORD = `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`;
-const HANDOFF = `mutation($input: HandoffTodoInput!) { handoffTodo(input: $input) { __typename } }`;
 const DIRECTORY = `query($goalId: ID!) { directory(goalId: $goalId) { rows { agentId replanNotices } } }`;
-const FRONTIER = `query($goalId: ID!, $agentId: ID) {
-  frontier(goalId: $goalId, agentId: $agentId) { ... on Frontier { replanNotices } }
-}`;
 
 async function owed(token: string, goalId: string, agentId: string) {
   const data = await t.ok(OWED, { goalId, agentId }, token);
@@ -43,7 +39,7 @@ const kinds = (o: { obligations: { kind: string }[] }) => o.obligations.map((x) 
 
 async function todo(token: string, goalId: string) {
   const data = await t.ok(
-    CREATE,
+    CreateTodoDocument,
     { input: { goalId, title: uid('todo'), taskClass: 'ADVANCEMENT_TASK' } },
     token,
   );
@@ -53,14 +49,14 @@ async function todo(token: string, goalId: string) {
 async function notices(token: string, goalId: string, agentId: string) {
   const directory = await t.ok(DIRECTORY, { goalId }, token);
   const row = directory.directory.rows.find((r: any) => r.agentId === agentId);
-  const frontier = await t.ok(FRONTIER, { goalId, agentId }, token);
+  const frontier = await t.ok(FrontierDocument, { goalId, agentId }, token);
   return { directory: row.replanNotices, frontier: frontier.frontier.replanNotices };
 }
 
 async function checkpoint(token: string, goalId: string, agentId: string, digest?: string) {
   const cited = digest ?? (await t.ok(LEDGER, { goalId, agentId }, token)).evidenceLedger.digest;
   const data = await t.ok(
-    CHECKPOINT,
+    RecordReplanCheckpointDocument,
     { goalId, agentId, digest: cited, kind: 'PRESERVED', delta: { summary: 'direction stands' } },
     token,
   );
@@ -80,7 +76,7 @@ describe(`replan obligations (${driver})`, () => {
     });
     expect(await notices(steward, goalId, a.agentId)).toEqual({ directory: [], frontier: [] });
     await t.ok(
-      SET_VISION,
+      SetVisionDocument,
       {
         input: {
           goalId,
@@ -119,8 +115,12 @@ describe(`replan obligations (${driver})`, () => {
   it('material progress is owed until a digest-checked checkpoint; an acknowledgement clears nothing', async () => {
     const { goalId, a } = await team(t);
     const id = await todo(a.token, goalId);
-    await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
-    await t.ok(COMPLETE, { input: { goalId, todoId: id, evidenceRefs: ['ci/run.txt'] } }, a.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: id } }, a.token);
+    await t.ok(
+      CompleteTodoDocument,
+      { input: { goalId, todoId: id, evidenceRefs: ['ci/run.txt'] } },
+      a.token,
+    );
     const first = await owed(a.token, goalId, a.agentId);
     expect(kinds(first)).toEqual(['MATERIAL_SINCE_CHECKPOINT']);
     const count = first.obligations[0].count;
@@ -128,7 +128,7 @@ describe(`replan obligations (${driver})`, () => {
 
     // Saying so is not a checkpoint: it is one more material row.
     await t.ok(
-      RECORD,
+      RecordEventDocument,
       {
         input: {
           goalId,
@@ -168,12 +168,12 @@ describe(`replan obligations (${driver})`, () => {
   it('a handoff received is owed by the receiver; read like a ledger (a peer its own, a steward any)', async () => {
     const { goalId, a, b, steward } = await team(t);
     const id = await todo(a.token, goalId);
-    await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
+    await t.ok(ClaimTodoDocument, { input: { goalId, todoId: id } }, a.token);
     await checkpoint(a.token, goalId, a.agentId);
     await checkpoint(b.token, goalId, b.agentId);
     expect((await owed(b.token, goalId, b.agentId)).owed).toBe(false);
     await t.ok(
-      HANDOFF,
+      HandoffTodoDocument,
       {
         input: {
           goalId,
@@ -207,7 +207,7 @@ describe(`replan obligations (${driver})`, () => {
         const { goalId, a } = await team(t);
         for (let i = 0; i < todoCount; i++) {
           const id = await todo(a.token, goalId);
-          if (i % 2) await t.ok(CLAIM, { input: { goalId, todoId: id } }, a.token);
+          if (i % 2) await t.ok(ClaimTodoDocument, { input: { goalId, todoId: id } }, a.token);
         }
         counting.reset();
         const data = await gateway.ok(OWED, { goalId, agentId: a.agentId }, a.token);

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { DeferTodoDocument, RecordEventDocument } from '../../src/client/generated/graphql.ts';
 import { rowsOf } from '../../src/db/sql.ts';
 import { database, t } from '../support/gateway-per-file.ts';
 import { driver, issueCredential, peerInNewGoal, uid } from '../support/harness.ts';
@@ -11,7 +12,6 @@ import { team } from '../support/team.ts';
 import {
   COMPLETE,
   counts,
-  DEFER,
   expectBadInput,
   frontierOf,
   guardKinds,
@@ -129,7 +129,7 @@ describe(`repositories and pr_merged conditions (${driver})`, () => {
       { agent_id: b.agentId, goal_change: 'NEXT_ACTION', material: true },
     ]);
     await expectBadInput(
-      `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`,
+      RecordEventDocument,
       { input: { goalId, eventKind: 'EXTERNAL_EVENT', summary: 'merged, trust me' } },
       a.token,
       'written by the gateway itself (recordExternalEvent)',
@@ -151,7 +151,7 @@ describe(`repositories and pr_merged conditions (${driver})`, () => {
     const { goalId, a, steward } = await team(t);
     const work = await todo(a.token, goalId, { taskRepository: 'git:github.com/o/r' });
     await t.ok(
-      DEFER,
+      DeferTodoDocument,
       { input: { goalId, todoId: work.id, resumeWhen: ['pr_merged:#31'] } },
       a.token,
     );
@@ -166,7 +166,7 @@ describe(`repositories and pr_merged conditions (${driver})`, () => {
     const { goalId, a, steward } = await team(t);
     const work = await todo(a.token, goalId);
     await expectBadInput(
-      DEFER,
+      DeferTodoDocument,
       { input: { goalId, todoId: work.id, resumeWhen: ['pr_merged:#5'] } },
       a.token,
       'names no repository and the todo has no taskRepository',

@@ -3,10 +3,11 @@
  * and status.
  */
 import { describe, expect, it } from 'vitest';
+import { CreateTodoDocument, TodosDocument } from '../../src/client/generated/graphql.ts';
 import { t } from '../support/gateway-per-file.ts';
 import { driver } from '../support/harness.ts';
 import { team } from '../support/team.ts';
-import { COMPLETE, CREATE, counts, expectBadInput, SET_DEPS, TODOS, todo } from './fixtures.ts';
+import { COMPLETE, counts, expectBadInput, SET_DEPS, todo } from './fixtures.ts';
 
 describe(`todos (${driver})`, () => {
   it('creates a todo with typed fields, records who did it, and moves the goal sequence', async () => {
@@ -125,7 +126,7 @@ describe(`todos (${driver})`, () => {
     const { goalId, a } = await team(t);
     const before = await counts(goalId);
     await expectBadInput(
-      CREATE,
+      CreateTodoDocument,
       { input: { goalId, title: 'x', taskClass: 'BLOCKER', ...input } },
       a.token,
       message,
@@ -172,10 +173,10 @@ describe(`todos (${driver})`, () => {
       { input: { goalId, todoId: done.id, evidenceRefs: ['commit:abc'] } },
       a.token,
     );
-    const all = await t.ok(TODOS, { goalId }, a.token);
+    const all = await t.ok(TodosDocument, { goalId }, a.token);
     expect(all.todos.rows.map((r: any) => r.id)).toEqual([high.id, done.id, low.id]);
     expect(all.todos.omittedRowCount).toBe(0);
-    const open = await t.ok(TODOS, { goalId, statuses: ['OPEN'], limit: 1 }, a.token);
+    const open = await t.ok(TodosDocument, { goalId, statuses: ['OPEN'], limit: 1 }, a.token);
     expect(open.todos.rows.map((r: any) => r.id)).toEqual([high.id]);
     expect(open.todos.omittedRowCount).toBe(1);
     expect(open.todos.seq).toBe((await counts(goalId))?.seq);

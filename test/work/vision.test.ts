@@ -3,6 +3,7 @@
  * authority over a gate.
  */
 import { describe, expect, it } from 'vitest';
+import { SetVisionDocument } from '../../src/client/generated/graphql.ts';
 import { visionsOfGoal } from '../../src/work/visions.ts';
 import { database, t } from '../support/gateway-per-file.ts';
 import { driver } from '../support/harness.ts';
@@ -19,12 +20,6 @@ import {
 } from './fixtures.ts';
 
 describe(`vision and capabilities (${driver})`, () => {
-  const SET_VISION = `mutation($input: SetVisionInput!) {
-    setVision(input: $input) {
-      __typename ... on Vision { agentId roleScope visionSummary acceptanceSummary replanTriggerSummary updatedBy { kind agentId } }
-      ... on ScopeGap { reason } ... on UnknownAgent { agentId }
-    }
-  }`;
   const vision = (goalId: string, summary: string, extra: Record<string, unknown> = {}) => ({
     input: {
       goalId,
@@ -38,15 +33,15 @@ describe(`vision and capabilities (${driver})`, () => {
 
   it('keeps one bounded vision row per agent, replaced on each set', async () => {
     const { goalId, a, b, steward } = await team(t);
-    await t.ok(SET_VISION, vision(goalId, 'first'), a.token);
-    const second = await t.ok(SET_VISION, vision(goalId, 'second'), a.token);
+    await t.ok(SetVisionDocument, vision(goalId, 'first'), a.token);
+    const second = await t.ok(SetVisionDocument, vision(goalId, 'second'), a.token);
     expect(second.setVision).toMatchObject({
       __typename: 'Vision',
       agentId: a.agentId,
       visionSummary: 'second',
     });
     const forB = await t.ok(
-      SET_VISION,
+      SetVisionDocument,
       vision(goalId, 'b via steward', { agentId: b.agentId }),
       steward,
     );
@@ -56,12 +51,12 @@ describe(`vision and capabilities (${driver})`, () => {
     });
     const before = await counts(goalId);
     await expectBadInput(
-      SET_VISION,
+      SetVisionDocument,
       vision(goalId, 'x'.repeat(501)),
       a.token,
       'visionSummary must be at most 500',
     );
-    await expectBadInput(SET_VISION, vision(goalId, 'x'), steward, 'must name the agent');
+    await expectBadInput(SetVisionDocument, vision(goalId, 'x'), steward, 'must name the agent');
     expect(await counts(goalId)).toEqual(before);
 
     const listed = await t.ok(

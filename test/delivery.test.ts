@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import {
+  CreateTodoDocument,
+  DelegateGoalDocument,
+  DeliveriesDocument,
+  DeliveryOutcomeDocument,
+  EndPresenceDocument,
+  InboxDocument,
+  InboxMessagesDocument,
+  MarkReadDocument,
+  ReleaseMessageDocument,
+  RemovePeerDocument,
+  ResolveMessageDocument,
+  RosterDocument,
+} from '../src/client/generated/graphql.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { trajectory } from '../src/delivery/outcomes.ts';
 import { stalledDeliveries } from '../src/delivery/read.ts';
@@ -46,34 +60,6 @@ const DELIVER = `mutation($input: DeliverInput!) {
 const READ_DELIVERY = `query($id: ID!) {
   delivery(id: $id) { __typename ... on Delivery { ${DELIVERY_FIELDS} } ... on UnknownDelivery { deliveryId } }
 }`;
-const OUTCOME = `subscription($deliveryId: ID!, $after: Int) {
-  deliveryOutcome(deliveryId: $deliveryId, after: $after) {
-    __typename
-    ... on DeliveryOutcomeChange { deliveryId version outcome previousOutcome reason seq liveness final }
-    ... on UnknownDelivery { deliveryId }
-  }
-}`;
-const MESSAGE_FIELDS = `id seq from to kind subject body bodyPreview threadId replyTo
-  submittedAt readAt processedAt takenAt takeCount active`;
-const INBOX = `query($goalId: ID!, $unread: Boolean, $unprocessed: Boolean, $tail: Int, $after: Seq) {
-  inbox(goalId: $goalId, unread: $unread, unprocessed: $unprocessed, tail: $tail, after: $after) {
-    __typename
-    ... on Inbox {
-      recipient cursor omittedCount unreadCount unprocessedCount activeMessageId
-      messages { ${MESSAGE_FIELDS} }
-    }
-    ... on ScopeGap { goalId reason }
-    ... on UnknownAgent { goalId agentId }
-  }
-}`;
-const INBOX_MESSAGES = `subscription($goalId: ID!, $after: Seq) {
-  inboxMessages(goalId: $goalId, after: $after) {
-    __typename
-    ... on InboxMessage { id seq from subject body }
-    ... on ScopeGap { goalId reason }
-    ... on UnknownAgent { goalId agentId }
-  }
-}`;
 const TAKE = `mutation($goalId: ID!) {
   takeNextMessage(goalId: $goalId) {
     __typename
@@ -83,15 +69,6 @@ const TAKE = `mutation($goalId: ID!) {
     ... on UnknownAgent { agentId }
   }
 }`;
-const RESOLVE = `mutation($id: ID!) {
-  resolveMessage(id: $id) { __typename ... on InboxMessage { id processedAt readAt active } }
-}`;
-const RELEASE = `mutation($id: ID!) {
-  releaseMessage(id: $id) { __typename ... on InboxMessage { id active } }
-}`;
-const MARK_READ = `mutation($ids: [ID!]!) {
-  markRead(ids: $ids) { __typename ... on MarkedRead { messages { id readAt } } }
-}`;
 const ROSTER_FIELDS = `
   __typename
   ... on Roster {
@@ -100,9 +77,7 @@ const ROSTER_FIELDS = `
   }
   ... on ScopeGap { goalId reason }`;
 const ROSTER_CHANGE_FIELDS = `${ROSTER_FIELDS} ... on UnknownAgent { goalId agentId }`;
-const ROSTER = `query($goalId: ID!) { roster(goalId: $goalId) { ${ROSTER_FIELDS} } }`;
 const ADD_PEER = `mutation($goalId: ID!, $agentId: ID!) { addPeer(goalId: $goalId, agentId: $agentId) { ${ROSTER_CHANGE_FIELDS} } }`;
-const REMOVE_PEER = `mutation($goalId: ID!, $agentId: ID!) { removePeer(goalId: $goalId, agentId: $agentId) { ${ROSTER_FIELDS} } }`;
 const SET_PRIMARY = `mutation($goalId: ID!, $agentId: ID) { setPrimaryPeer(goalId: $goalId, agentId: $agentId) { ${ROSTER_CHANGE_FIELDS} } }`;
 const DISCOVER = `query($goalId: ID!) {
   discover(goalId: $goalId) {
@@ -128,10 +103,9 @@ interface Peer {
  */
 /** A todo of `goalId`, for deliveries that name the work they are about. */
 async function todoIn(goalId: string, gateway: TestGateway = t): Promise<string> {
-  const created = await gateway.ok(
-    `mutation($input: CreateTodoInput!) { createTodo(input: $input) { ... on Todo { id } } }`,
-    { input: { goalId, title: 'the work', taskClass: 'ADVANCEMENT_TASK' } },
-  );
+  const created = await gateway.ok(CreateTodoDocument, {
+    input: { goalId, title: 'the work', taskClass: 'ADVANCEMENT_TASK' },
+  });
   return created.createTodo.id;
 }
 
@@ -183,7 +157,7 @@ async function counts(goalId: string) {
 
 function followOutcome(token: string, variables: Record<string, unknown>, gateway = t) {
   const client = wsClient(gateway.wsUrl, token);
-  const stream = subscribe(client, OUTCOME, variables, 'deliveryOutcome');
+  const stream = subscribe(client, DeliveryOutcomeDocument, variables, 'deliveryOutcome');
   return {
     stream,
     async close() {
@@ -195,7 +169,7 @@ function followOutcome(token: string, variables: Record<string, unknown>, gatewa
 
 function followInbox(token: string, variables: Record<string, unknown>, gateway = t) {
   const client = wsClient(gateway.wsUrl, token);
-  const stream = subscribe(client, INBOX_MESSAGES, variables, 'inboxMessages');
+  const stream = subscribe(client, InboxMessagesDocument, variables, 'inboxMessages');
   return {
     stream,
     async close() {
@@ -336,11 +310,11 @@ describe(`the durable path without a provider (${driver})`, () => {
     const [arrival] = await arrivals.stream.take(1);
     expect(arrival).toMatchObject({ id: sent.id, from: 'alpha', body: request(goalId).body });
     await arrivals.close();
-    const inbox = (await t.ok(INBOX, { goalId }, beta.token)).inbox;
+    const inbox = (await t.ok(InboxDocument, { goalId }, beta.token)).inbox;
     expect(inbox).toMatchObject({ recipient: 'beta', unreadCount: 1, unprocessedCount: 1 });
     expect(inbox.messages.map((m: any) => m.id)).toEqual([sent.id]);
 
-    const read = (await t.ok(MARK_READ, { ids: [sent.id, sent.id] }, beta.token)).markRead;
+    const read = (await t.ok(MarkReadDocument, { ids: [sent.id, sent.id] }, beta.token)).markRead;
     expect(read.messages).toHaveLength(1);
     const afterRead = (await t.ok(READ_DELIVERY, { id: sent.id }, alpha.token)).delivery;
     expect(afterRead.receipt.readAt).toBe(read.messages[0].readAt);
@@ -348,7 +322,8 @@ describe(`the durable path without a provider (${driver})`, () => {
 
     const taken = (await t.ok(TAKE, { goalId }, beta.token)).takeNextMessage;
     expect(taken).toMatchObject({ repeated: false, message: { id: sent.id, takeCount: 1 } });
-    const resolved = (await t.ok(RESOLVE, { id: sent.id }, beta.token)).resolveMessage;
+    const resolved = (await t.ok(ResolveMessageDocument, { id: sent.id }, beta.token))
+      .resolveMessage;
     const final = (await t.ok(READ_DELIVERY, { id: sent.id }, alpha.token)).delivery;
     expect(final.receipt).toEqual({
       submittedAt: sent.submittedAt,
@@ -371,10 +346,10 @@ describe(`the durable path without a provider (${driver})`, () => {
       kind: 'CONTEXT',
       sender: { kind: 'STEWARD', agentId: null, goalId: null, credentialId: steward.id },
     });
-    const inbox = (await t.ok(INBOX, { goalId }, beta.token)).inbox;
+    const inbox = (await t.ok(InboxDocument, { goalId }, beta.token)).inbox;
     expect(inbox.messages[0]).toMatchObject({ id: sent.id, from: null });
     // A steward is no agent: it has no inbox.
-    const noInbox = await t.gql(INBOX, { goalId }, steward.token);
+    const noInbox = await t.gql(InboxDocument, { goalId }, steward.token);
     expect(noInbox.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 });
@@ -472,7 +447,7 @@ describe(`observed activity with a provider (${driver})`, () => {
     expect(arrivals.stream.items.map((m) => m.id)).toEqual([sent.id, sentinel.id]);
     await arrivals.close();
     expect((await counts(goalId))?.deliveries).toBe(2);
-    const inbox = (await t.ok(INBOX, { goalId }, beta.token)).inbox;
+    const inbox = (await t.ok(InboxDocument, { goalId }, beta.token)).inbox;
     expect(inbox.messages.filter((m: any) => m.subject === sent.subject)).toHaveLength(1);
   });
 
@@ -487,7 +462,7 @@ describe(`observed activity with a provider (${driver})`, () => {
       const sent = await send(alpha.token, request(goalId));
       if (change === 'end') {
         await t.ok(
-          `mutation($input: EndPresenceInput!) { endPresence(input: $input) { __typename } }`,
+          EndPresenceDocument,
           {
             input: {
               goalId,
@@ -586,7 +561,7 @@ describe(`observed activity with a provider (${driver})`, () => {
         'content-type': 'application/json',
         authorization: `Bearer ${alpha.token}`,
       },
-      body: JSON.stringify({ query: OUTCOME, variables: { deliveryId: sent.id } }),
+      body: JSON.stringify({ query: DeliveryOutcomeDocument, variables: { deliveryId: sent.id } }),
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
@@ -734,22 +709,24 @@ describe(`the inbox (${driver})`, () => {
     });
     expect(await take()).toMatchObject({ repeated: true, message: { id: first.id, takeCount: 1 } });
     // Released: back in the queue, handed out again (and visibly so).
-    expect((await t.ok(RELEASE, { id: first.id }, beta.token)).releaseMessage.active).toBe(false);
+    expect(
+      (await t.ok(ReleaseMessageDocument, { id: first.id }, beta.token)).releaseMessage.active,
+    ).toBe(false);
     expect(await take()).toMatchObject({
       repeated: false,
       message: { id: first.id, takeCount: 2 },
     });
-    await t.ok(RESOLVE, { id: first.id }, beta.token);
+    await t.ok(ResolveMessageDocument, { id: first.id }, beta.token);
     expect(await take()).toMatchObject({ repeated: false, message: { id: second.id } });
     // Resolving a message that is not active processes it too; it is then never taken.
     const third = await send(alpha.token, request(goalId, { subject: 'third' }));
-    await t.ok(RESOLVE, { id: third.id }, beta.token);
-    await t.ok(RESOLVE, { id: second.id }, beta.token);
+    await t.ok(ResolveMessageDocument, { id: third.id }, beta.token);
+    await t.ok(ResolveMessageDocument, { id: second.id }, beta.token);
     expect(await take()).toEqual({ __typename: 'InboxEmpty', recipient: 'beta' });
-    const seen = (await t.ok(INBOX, { goalId, unprocessed: true }, beta.token)).inbox;
+    const seen = (await t.ok(InboxDocument, { goalId, unprocessed: true }, beta.token)).inbox;
     expect(seen).toMatchObject({ messages: [], unprocessedCount: 0, activeMessageId: null });
     // Resolving twice keeps the first time.
-    const again = (await t.ok(RESOLVE, { id: first.id }, beta.token)).resolveMessage;
+    const again = (await t.ok(ResolveMessageDocument, { id: first.id }, beta.token)).resolveMessage;
     const read = (await t.ok(READ_DELIVERY, { id: first.id }, alpha.token)).delivery;
     expect(read.receipt.processedAt).toBe(again.processedAt);
   });
@@ -771,26 +748,27 @@ describe(`the inbox (${driver})`, () => {
     const ids: string[] = [];
     for (let i = 1; i <= 5; i++)
       ids.push((await send(alpha.token, request(goalId, { subject: `m${i}` }))).id);
-    const page = (await t.ok(INBOX, { goalId, tail: 2 }, beta.token)).inbox;
+    const page = (await t.ok(InboxDocument, { goalId, tail: 2 }, beta.token)).inbox;
     expect(page.messages.map((m: any) => m.subject)).toEqual(['m5', 'm4']);
     expect(page).toMatchObject({ omittedCount: 3, unreadCount: 5, cursor: '5' });
-    await t.ok(MARK_READ, { ids: [ids[0], ids[4]] }, beta.token);
-    const unread = (await t.ok(INBOX, { goalId, unread: true }, beta.token)).inbox;
+    await t.ok(MarkReadDocument, { ids: [ids[0], ids[4]] }, beta.token);
+    const unread = (await t.ok(InboxDocument, { goalId, unread: true }, beta.token)).inbox;
     expect(unread.messages.map((m: any) => m.subject)).toEqual(['m4', 'm3', 'm2']);
     expect(unread.unreadCount).toBe(3);
-    const nothingNew = (await t.ok(INBOX, { goalId, after: page.cursor }, beta.token)).inbox;
+    const nothingNew = (await t.ok(InboxDocument, { goalId, after: page.cursor }, beta.token))
+      .inbox;
     expect(nothingNew).toMatchObject({ messages: [], omittedCount: 0, cursor: '5' });
     await send(alpha.token, request(goalId, { subject: 'm6' }));
-    const newer = (await t.ok(INBOX, { goalId, after: page.cursor }, beta.token)).inbox;
+    const newer = (await t.ok(InboxDocument, { goalId, after: page.cursor }, beta.token)).inbox;
     expect(newer.messages.map((m: any) => m.subject)).toEqual(['m6']);
     expect(newer.cursor).toBe('6');
     // A message that is not yours is bad input, and nothing is marked.
-    const bad = await t.gql(MARK_READ, { ids: [ids[1], 'dlv_not-yours'] }, beta.token);
+    const bad = await t.gql(MarkReadDocument, { ids: [ids[1], 'dlv_not-yours'] }, beta.token);
     expect(bad.errors?.[0]).toMatchObject({
       message: 'not messages in your inbox: dlv_not-yours',
       extensions: { code: 'BAD_USER_INPUT' },
     });
-    const stillUnread = (await t.ok(INBOX, { goalId, unread: true }, beta.token)).inbox;
+    const stillUnread = (await t.ok(InboxDocument, { goalId, unread: true }, beta.token)).inbox;
     expect(stillUnread.unreadCount).toBe(4);
   });
 
@@ -864,7 +842,7 @@ describe(`the inbox (${driver})`, () => {
     expect(sent.bodyPreview).not.toMatch(/\n|sb_abc|ghp_|\/home\/alice/);
     expect(sent.bodyPreview).toContain('[redacted:credential]');
     // The recipient gets the body as sent: redaction is for evidence, not delivery.
-    const inbox = (await t.ok(INBOX, { goalId }, beta.token)).inbox;
+    const inbox = (await t.ok(InboxDocument, { goalId }, beta.token)).inbox;
     expect(inbox.messages[0].body).toBe(body);
   });
 });
@@ -898,7 +876,7 @@ describe(`roster and discovery (${driver})`, () => {
       connected: false,
     });
     expect(byId.delta).toMatchObject({ freshness: 'STALE', staleReason: 'AGENT_RETIRED' });
-    expect((await t.ok(ROSTER, { goalId }, alpha.token)).roster.peers).toEqual([]);
+    expect((await t.ok(RosterDocument, { goalId }, alpha.token)).roster.peers).toEqual([]);
 
     // Connected only by an explicit act; a message adds the MESSAGE source, not a connection.
     await t.ok(ADD_PEER, { goalId, agentId: 'gamma' }, alpha.token);
@@ -939,7 +917,8 @@ describe(`roster and discovery (${driver})`, () => {
     expect(await send(alpha.token, request(goalId, { to: 'beta' }))).toMatchObject({ to: 'beta' });
 
     // Removing the primary clears it: ambiguous again.
-    const removed = (await t.ok(REMOVE_PEER, { goalId, agentId: 'gamma' }, alpha.token)).removePeer;
+    const removed = (await t.ok(RemovePeerDocument, { goalId, agentId: 'gamma' }, alpha.token))
+      .removePeer;
     expect(removed).toMatchObject({ primaryPeer: null, peers: [{ agentId: 'beta' }] });
     expect(await send(alpha.token, request(goalId, { to: null }))).toMatchObject({ to: 'beta' });
     void beta;
@@ -953,7 +932,7 @@ describe(`roster and discovery (${driver})`, () => {
     await t.ok(SET_PRIMARY, { goalId, agentId: 'delta' }, alpha.token);
     await send(beta.token, request(goalId, { to: 'alpha' }));
     await t.ok(`mutation { retireAgent(goalId: "${goalId}", agentId: "delta") { __typename } }`);
-    const roster = (await t.ok(ROSTER, { goalId }, alpha.token)).roster;
+    const roster = (await t.ok(RosterDocument, { goalId }, alpha.token)).roster;
     expect(roster).toMatchObject({
       goalId,
       self: 'alpha',
@@ -1000,10 +979,10 @@ describe(`roster and discovery (${driver})`, () => {
     const { goalId, alpha } = await world({ gateway: first });
     await first.ok(ADD_PEER, { goalId, agentId: 'beta' }, alpha.token);
     await first.ok(SET_PRIMARY, { goalId, agentId: 'gamma' }, alpha.token);
-    const before = (await first.ok(ROSTER, { goalId }, alpha.token)).roster;
+    const before = (await first.ok(RosterDocument, { goalId }, alpha.token)).roster;
     await first.stop();
     const second = await startTestGateway(database, { adminToken: t.adminToken });
-    const after = (await second.ok(ROSTER, { goalId }, alpha.token)).roster;
+    const after = (await second.ok(RosterDocument, { goalId }, alpha.token)).roster;
     expect(after).toEqual(before);
     expect(after).toMatchObject({
       primaryPeer: 'gamma',
@@ -1021,7 +1000,7 @@ describe(`roster and discovery (${driver})`, () => {
     const roster = (await t.ok(SET_PRIMARY, { goalId, agentId: 'beta' }, steward.token))
       .setPrimaryPeer;
     expect(roster).toMatchObject({ self: null, selfKind: 'STEWARD', primaryPeer: 'beta' });
-    expect((await t.ok(ROSTER, { goalId }, alpha.token)).roster.primaryPeer).toBeNull();
+    expect((await t.ok(RosterDocument, { goalId }, alpha.token)).roster.primaryPeer).toBeNull();
     expect(await send(steward.token, request(goalId, { to: null }))).toMatchObject({
       to: 'beta',
       from: null,
@@ -1037,8 +1016,8 @@ describe(`scope (${driver})`, () => {
     const sent = await send(alpha.token, request(goalId));
     const outsider = await peerInNewGoal(t);
     const gap = { __typename: 'ScopeGap', goalId, reason: 'AUDIENCE_NOT_AUTHORIZED' };
-    expect((await t.ok(INBOX, { goalId }, outsider.token)).inbox).toEqual(gap);
-    expect((await t.ok(ROSTER, { goalId }, outsider.token)).roster).toEqual(gap);
+    expect((await t.ok(InboxDocument, { goalId }, outsider.token)).inbox).toEqual(gap);
+    expect((await t.ok(RosterDocument, { goalId }, outsider.token)).roster).toEqual(gap);
     expect((await t.ok(DISCOVER, { goalId }, outsider.token)).discover).toEqual(gap);
     expect((await t.ok(TAKE, { goalId }, outsider.token)).takeNextMessage).toEqual({
       __typename: 'ScopeGap',
@@ -1049,14 +1028,24 @@ describe(`scope (${driver})`, () => {
       deliveryId: sent.id,
     });
     const client = wsClient(t.wsUrl, outsider.token);
-    const outcome = subscribe(client, OUTCOME, { deliveryId: sent.id }, 'deliveryOutcome');
-    const arrivals = subscribe(client, INBOX_MESSAGES, { goalId, after: '0' }, 'inboxMessages');
+    const outcome = subscribe(
+      client,
+      DeliveryOutcomeDocument,
+      { deliveryId: sent.id },
+      'deliveryOutcome',
+    );
+    const arrivals = subscribe(
+      client,
+      InboxMessagesDocument,
+      { goalId, after: '0' },
+      'inboxMessages',
+    );
     await Promise.all([outcome.completed, arrivals.completed]);
     expect(outcome.items).toEqual([{ __typename: 'UnknownDelivery', deliveryId: sent.id }]);
     expect(arrivals.items).toEqual([gap]);
     await client.dispose();
     // Marking someone else's message is bad input, not a way to learn it exists.
-    const foreign = await t.gql(MARK_READ, { ids: [sent.id] }, outsider.token);
+    const foreign = await t.gql(MarkReadDocument, { ids: [sent.id] }, outsider.token);
     expect(foreign.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
@@ -1073,11 +1062,10 @@ describe(`scope (${driver})`, () => {
   it('a delegated peer has no inbox in the delegated goal; a provider has none at all', async () => {
     const { goalId, provider } = await world({ provider: true });
     const visitor = await peerInNewGoal(t);
-    await t.ok(
-      `mutation($input: DelegateGoalInput!) { delegateGoal(input: $input) { __typename } }`,
-      { input: { goalId, agentGoalId: visitor.goalId, agentId: visitor.agentId } },
-    );
-    expect((await t.ok(INBOX, { goalId }, visitor.token)).inbox).toEqual({
+    await t.ok(DelegateGoalDocument, {
+      input: { goalId, agentGoalId: visitor.goalId, agentId: visitor.agentId },
+    });
+    expect((await t.ok(InboxDocument, { goalId }, visitor.token)).inbox).toEqual({
       __typename: 'UnknownAgent',
       goalId,
       agentId: visitor.agentId,
@@ -1085,7 +1073,7 @@ describe(`scope (${driver})`, () => {
     // It may deliver there, as itself.
     const sent = await send(visitor.token, request(goalId));
     expect(sent).toMatchObject({ from: visitor.agentId, sender: { goalId: visitor.goalId } });
-    for (const query of [INBOX, ROSTER, DISCOVER]) {
+    for (const query of [InboxDocument, RosterDocument, DISCOVER]) {
       const result = await t.gql(query, { goalId }, provider?.token);
       expect(result.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     }
@@ -1093,14 +1081,6 @@ describe(`scope (${driver})`, () => {
 });
 
 // ---- the rule itself -----------------------------------------------------------------------
-
-const LIST = `query($goalId: ID!, $agentId: ID!, $direction: DeliveryDirection, $limit: Int, $before: Seq) {
-  deliveries(goalId: $goalId, agentId: $agentId, direction: $direction, limit: $limit, before: $before) {
-    goalId agentId direction hasOlder olderCursor limitations
-    scopeGap { goalId reason }
-    rows { id seq from to subject outcome history { version outcome final } }
-  }
-}`;
 
 describe(`one agent's deliveries (${driver})`, () => {
   /** alpha → beta twice, beta → gamma, gamma → alpha, a steward → beta: five deliveries. */
@@ -1119,7 +1099,7 @@ describe(`one agent's deliveries (${driver})`, () => {
   it('lists to, from or both, newest first, and pages back with before', async () => {
     const { goalId, steward } = await traffic();
     const read = async (vars: Record<string, unknown>) =>
-      (await t.ok(LIST, { goalId, ...vars }, steward.token)).deliveries;
+      (await t.ok(DeliveriesDocument, { goalId, ...vars }, steward.token)).deliveries;
     expect(subjects(await read({ agentId: 'beta' }))).toEqual(['sb', 'bg', 'ab2', 'ab1']);
     expect(subjects(await read({ agentId: 'beta', direction: 'TO' }))).toEqual([
       'sb',
@@ -1147,7 +1127,7 @@ describe(`one agent's deliveries (${driver})`, () => {
     const { goalId, alpha } = await world({ provider: true });
     await send(alpha.token, request(goalId, { activityWindowMs: 1, timeoutMs: 60_000 }));
     const listing = await eventually(async () => {
-      const { deliveries } = await t.ok(LIST, { goalId, agentId: 'beta' });
+      const { deliveries } = await t.ok(DeliveriesDocument, { goalId, agentId: 'beta' });
       return deliveries.rows[0]?.outcome === 'STALLED' ? deliveries : undefined;
     }, 'the delivery to stall');
     expect(listing.rows[0].history.map((h: { outcome: string }) => h.outcome)).toEqual([
@@ -1158,11 +1138,13 @@ describe(`one agent's deliveries (${driver})`, () => {
 
   it('a peer sees only what it sent or received, and says so for another agent', async () => {
     const { goalId, alpha, gamma } = await traffic();
-    const own = (await t.ok(LIST, { goalId, agentId: 'alpha' }, alpha.token)).deliveries;
+    const own = (await t.ok(DeliveriesDocument, { goalId, agentId: 'alpha' }, alpha.token))
+      .deliveries;
     expect(subjects(own)).toEqual(['ga', 'ab2', 'ab1']);
     expect(own.limitations).toEqual([]);
     // gamma asks about beta: only beta → gamma is gamma's; alpha → beta and the steward's are not.
-    const other = (await t.ok(LIST, { goalId, agentId: 'beta' }, gamma.token)).deliveries;
+    const other = (await t.ok(DeliveriesDocument, { goalId, agentId: 'beta' }, gamma.token))
+      .deliveries;
     expect(subjects(other)).toEqual(['bg']);
     expect(other.limitations).toEqual(['ONLY_CALLERS_OWN_DELIVERIES']);
   });
@@ -1170,14 +1152,19 @@ describe(`one agent's deliveries (${driver})`, () => {
   it('out of scope: a scope gap and no rows; bad input and providers get clear errors', async () => {
     const { goalId, provider } = await world({ provider: true });
     const outsider = await peerInNewGoal(t);
-    const gap = (await t.ok(LIST, { goalId, agentId: 'beta' }, outsider.token)).deliveries;
+    const gap = (await t.ok(DeliveriesDocument, { goalId, agentId: 'beta' }, outsider.token))
+      .deliveries;
     expect(gap).toMatchObject({
       rows: [],
       hasOlder: false,
       scopeGap: { goalId, reason: 'AUDIENCE_NOT_AUTHORIZED' },
     });
     // An unknown agent of an out-of-scope goal is still just the gap: nothing is told.
-    const unknownOutside = await t.ok(LIST, { goalId, agentId: 'nobody' }, outsider.token);
+    const unknownOutside = await t.ok(
+      DeliveriesDocument,
+      { goalId, agentId: 'nobody' },
+      outsider.token,
+    );
     expect(unknownOutside.deliveries.scopeGap.reason).toBe('AUDIENCE_NOT_AUTHORIZED');
     const cases: [Record<string, unknown>, string][] = [
       [{ agentId: 'nobody' }, 'no agent nobody is registered to goal'],
@@ -1185,13 +1172,17 @@ describe(`one agent's deliveries (${driver})`, () => {
       [{ agentId: 'beta', limit: 101 }, 'limit must be an integer from 1 to 100'],
     ];
     for (const [vars, message] of cases) {
-      const result = await t.gql(LIST, { goalId, ...vars });
+      const result = await t.gql(DeliveriesDocument, { goalId, ...vars });
       expect(result.errors?.[0]?.message, message).toContain(message);
       expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     }
-    const bad = await t.gql(LIST, { goalId, agentId: 'beta', before: '-1' });
+    const bad = await t.gql(DeliveriesDocument, { goalId, agentId: 'beta', before: '-1' });
     expect(bad.errors?.[0]?.message).toContain('Seq must be a decimal integer');
-    const asProvider = await t.gql(LIST, { goalId, agentId: 'beta' }, provider?.token);
+    const asProvider = await t.gql(
+      DeliveriesDocument,
+      { goalId, agentId: 'beta' },
+      provider?.token,
+    );
     expect(asProvider.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
@@ -1203,7 +1194,10 @@ describe(`one agent's deliveries (${driver})`, () => {
         const { goalId, alpha } = await world({ provider: true, gateway });
         for (let i = 0; i < deliveries; i++) await send(alpha.token, request(goalId), gateway);
         counting.reset();
-        const { deliveries: listing } = await gateway.ok(LIST, { goalId, agentId: 'beta' });
+        const { deliveries: listing } = await gateway.ok(DeliveriesDocument, {
+          goalId,
+          agentId: 'beta',
+        });
         expect(listing.rows).toHaveLength(deliveries);
         return counting.statements();
       };

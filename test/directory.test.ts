@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import {
+  AcquireLeaseDocument,
+  ClaimTodoDocument,
+  CreateTodoDocument,
+  DeliverDocument,
+  DirectoryDocument,
+  EndPresenceDocument,
+  IssueCredentialDocument,
+  OpenGateDocument,
+  RegisterProviderDocument,
+} from '../src/client/generated/graphql.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
@@ -13,18 +24,6 @@ import {
   startTestGateway,
 } from './support/harness.ts';
 
-const DIRECTORY = `query($goalId: ID!, $limit: Int) {
-  directory(goalId: $goalId, limit: $limit) {
-    schemaVersion goalId scope audience registeredAgentCount omittedRowCount limitations
-    scopeGap { goalId reason }
-    rows {
-      agentId registered agentModel hostSurface observationLimits
-      work { todoId claimed lease }
-      presence { provider providerSessionRef occupantRef liveness reportedLiveness basis observedAt stateChangeSeq stale coverageGap endedAt }
-    }
-    rollup { reason agentId todoId gateId liveness }
-  }
-}`;
 const ATTENTION = `query($goalId: ID!, $staleClaimMs: Int) {
   attention(goalId: $goalId, staleClaimMs: $staleClaimMs) {
     rows { reason agentId todoId gateId deliveryId since liveness }
@@ -33,27 +32,20 @@ const ATTENTION = `query($goalId: ID!, $staleClaimMs: Int) {
 }`;
 
 async function createTodo(goalId: string, input: Record<string, unknown> = {}) {
-  const data = await t.ok(
-    `mutation($input: CreateTodoInput!) { createTodo(input: $input) { __typename ... on Todo { id } } }`,
-    { input: { goalId, title: 'work', taskClass: 'ADVANCEMENT_TASK', ...input } },
-  );
+  const data = await t.ok(CreateTodoDocument, {
+    input: { goalId, title: 'work', taskClass: 'ADVANCEMENT_TASK', ...input },
+  });
   expect(data.createTodo.__typename).toBe('Todo');
   return data.createTodo.id as string;
 }
 
 async function claim(goalId: string, todoId: string, agentId: string) {
-  const data = await t.ok(
-    `mutation($input: TodoActionInput!) { claimTodo(input: $input) { __typename } }`,
-    { input: { goalId, todoId, agentId } },
-  );
+  const data = await t.ok(ClaimTodoDocument, { input: { goalId, todoId, agentId } });
   expect(data.claimTodo.__typename).toBe('ClaimedTodo');
 }
 
 async function openGate(goalId: string, input: Record<string, unknown>) {
-  const data = await t.ok(
-    `mutation($input: OpenGateInput!) { openGate(input: $input) { __typename ... on Gate { id } } }`,
-    { input: { goalId, reason: 'may we?', ...input } },
-  );
+  const data = await t.ok(OpenGateDocument, { input: { goalId, reason: 'may we?', ...input } });
   return data.openGate.id as string;
 }
 
@@ -76,7 +68,7 @@ describe(`directory packet (${driver})`, () => {
     await provider.report([
       { goalId, agentId: 'alpha', liveness: 'WORKING', basis: 'LIFECYCLE_HOOK' },
     ]);
-    const { directory } = await t.ok(DIRECTORY, { goalId });
+    const { directory } = await t.ok(DirectoryDocument, { goalId });
     expect(directory).toMatchObject({
       schemaVersion: 'peer_agent_directory_v0',
       goalId,
@@ -118,11 +110,10 @@ describe(`directory packet (${driver})`, () => {
   it('with no provider at all, still lists every registered agent and says presence is unavailable', async () => {
     const goalId = await createGoal(t);
     for (const id of ['a', 'b', 'c']) await registerAgent(t, goalId, id);
-    const peer = await t.ok(
-      `mutation($input: IssueCredentialInput!) { issueCredential(input: $input) { token } }`,
-      { input: { kind: 'PEER', goalId, agentId: 'a' } },
-    );
-    const { directory } = await t.ok(DIRECTORY, { goalId }, peer.issueCredential.token);
+    const peer = await t.ok(IssueCredentialDocument, {
+      input: { kind: 'PEER', goalId, agentId: 'a' },
+    });
+    const { directory } = await t.ok(DirectoryDocument, { goalId }, peer.issueCredential.token);
     expect(directory.rows.map((r: any) => [r.agentId, r.presence])).toEqual([
       ['a', null],
       ['b', null],
@@ -152,7 +143,7 @@ describe(`directory packet (${driver})`, () => {
     ]);
     const gapOf = async () =>
       Object.fromEntries(
-        (await t.ok(DIRECTORY, { goalId })).directory.rows.map((r: any) => [
+        (await t.ok(DirectoryDocument, { goalId })).directory.rows.map((r: any) => [
           r.agentId,
           [
             r.presence.liveness,
@@ -169,7 +160,7 @@ describe(`directory packet (${driver})`, () => {
     });
     // The provider restarts: everything its earlier instance reported is stale.
     await t.ok(
-      `mutation($input: RegisterProviderInput!) { registerProvider(input: $input) { instanceId } }`,
+      RegisterProviderDocument,
       {
         input: {
           providerId: provider.providerId,
@@ -186,7 +177,7 @@ describe(`directory packet (${driver})`, () => {
       provider.token,
     );
     expect((await gapOf()).restarted).toEqual(['UNKNOWN', 'IDLE', 'PROVIDER_RESTARTED', true]);
-    const { directory } = await t.ok(DIRECTORY, { goalId });
+    const { directory } = await t.ok(DirectoryDocument, { goalId });
     expect(directory.limitations).toContain('PRESENCE_STALE_AFTER_PROVIDER_RESTART');
   });
 
@@ -194,7 +185,7 @@ describe(`directory packet (${driver})`, () => {
     const goalId = await createGoal(t);
     await registerAgent(t, goalId, 'alpha');
     const outsider = await peerInNewGoal(t);
-    const { directory } = await t.ok(DIRECTORY, { goalId }, outsider.token);
+    const { directory } = await t.ok(DirectoryDocument, { goalId }, outsider.token);
     expect(directory).toMatchObject({
       rows: [],
       registeredAgentCount: 0,
@@ -207,12 +198,12 @@ describe(`directory packet (${driver})`, () => {
   it('caps rows at `limit`, says so, and rejects a limit out of range', async () => {
     const goalId = await createGoal(t);
     for (const id of ['a', 'b', 'c']) await registerAgent(t, goalId, id);
-    const { directory } = await t.ok(DIRECTORY, { goalId, limit: 2 });
+    const { directory } = await t.ok(DirectoryDocument, { goalId, limit: 2 });
     expect(directory.rows.map((r: any) => r.agentId)).toEqual(['a', 'b']);
     expect(directory).toMatchObject({ registeredAgentCount: 3, omittedRowCount: 1 });
     expect(directory.limitations).toContain('ROWS_TRUNCATED_AT_CAP');
     for (const limit of [0, 1001]) {
-      const bad = await t.gql(DIRECTORY, { goalId, limit });
+      const bad = await t.gql(DirectoryDocument, { goalId, limit });
       expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     }
   });
@@ -223,11 +214,10 @@ describe(`directory packet (${driver})`, () => {
     await registerAgent(t, goalId, 'beta');
     const todoId = await createTodo(goalId, { priority: 5 });
     await claim(goalId, todoId, 'alpha');
-    await t.ok(
-      `mutation($input: AcquireLeaseInput!) { acquireLease(input: $input) { __typename } }`,
-      { input: { goalId, todoId, agentId: 'alpha', ttlMs: 600_000 } },
-    );
-    const { directory } = await t.ok(DIRECTORY, { goalId });
+    await t.ok(AcquireLeaseDocument, {
+      input: { goalId, todoId, agentId: 'alpha', ttlMs: 600_000 },
+    });
+    const { directory } = await t.ok(DirectoryDocument, { goalId });
     expect(directory.rows.map((r: any) => [r.agentId, r.work])).toEqual([
       ['alpha', { todoId, claimed: true, lease: 'ACTIVE' }],
       ['beta', { todoId: null, claimed: false, lease: 'NONE' }],
@@ -245,7 +235,7 @@ describe(`directory packet (${driver})`, () => {
     await claim(goalId, todoId, 'alpha');
     await openGate(goalId, { kind: 'PRODUCTION', granularity: 'ACTION', scopeKey: 'deploy' });
     const before = await workSnapshot(goalId);
-    await t.ok(DIRECTORY, { goalId });
+    await t.ok(DirectoryDocument, { goalId });
     await t.ok(ATTENTION, { goalId, staleClaimMs: 1 });
     await t.ok(
       `query($g: ID!) { observe(goalId: $g, agentId: "alpha", source: RECENT, lines: 5) { __typename } }`,
@@ -273,7 +263,7 @@ describe(`directory packet (${driver})`, () => {
         );
         for (const id of ids.slice(0, 3)) await claim(goalId, await createTodo(goalId), id);
         counting.reset();
-        const { directory } = await gateway.ok(DIRECTORY, { goalId });
+        const { directory } = await gateway.ok(DirectoryDocument, { goalId });
         expect(directory.rows).toHaveLength(agents);
         return counting.statements();
       };
@@ -327,7 +317,7 @@ describe(`attention rollup (${driver})`, () => {
       ['STALE_CLAIM', gated],
       ['STALE_CLAIM', free],
     ]);
-    const { directory } = await t.ok(DIRECTORY, { goalId });
+    const { directory } = await t.ok(DirectoryDocument, { goalId });
     expect(directory.rollup.map((r: any) => r.reason)).toEqual([
       'BLOCKED_ON_GATE',
       'WAITING_ON_OWNER',
@@ -356,7 +346,7 @@ describe(`attention rollup (${driver})`, () => {
       liveness: 'WORKING',
     });
     await t.ok(
-      `mutation($input: EndPresenceInput!) { endPresence(input: $input) { __typename } }`,
+      EndPresenceDocument,
       {
         input: {
           goalId,
@@ -375,21 +365,18 @@ describe(`attention rollup (${driver})`, () => {
     const { goalId } = await scenario();
     const provider = await registerProvider(t, [goalId]);
     await provider.report([{ goalId, agentId: 'gamma', liveness: 'IDLE' }]);
-    const delivered = await t.ok(
-      `mutation($input: DeliverInput!) { deliver(input: $input) { __typename ... on Delivery { id } } }`,
-      {
-        input: {
-          goalId,
-          to: 'gamma',
-          kind: 'REQUEST',
-          subject: 'please review',
-          body: 'the French variant is ready',
-          idempotencyKey: 'stall-1',
-          activityWindowMs: 50,
-          timeoutMs: 60_000,
-        },
+    const delivered = await t.ok(DeliverDocument, {
+      input: {
+        goalId,
+        to: 'gamma',
+        kind: 'REQUEST',
+        subject: 'please review',
+        body: 'the French variant is ready',
+        idempotencyKey: 'stall-1',
+        activityWindowMs: 50,
+        timeoutMs: 60_000,
       },
-    );
+    });
     expect(delivered.deliver.__typename).toBe('Delivery');
     const stalled = await eventually(async () => {
       const rows = (await t.ok(ATTENTION, { goalId })).attention.rows;

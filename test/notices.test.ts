@@ -4,6 +4,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import {
+  DeliverDocument,
+  EndPresenceDocument,
+  ResolveMessageDocument,
+} from '../src/client/generated/graphql.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
@@ -50,7 +55,7 @@ async function scenario() {
   const provider = await registerProvider(t, [goalId]);
   await provider.report([{ goalId, agentId, liveness: 'IDLE', providerSessionRef: '%7' }]);
   const { deliver } = await t.ok(
-    `mutation($input: DeliverInput!) { deliver(input: $input) { __typename ... on Delivery { id } } }`,
+    DeliverDocument,
     {
       input: {
         goalId,
@@ -169,11 +174,7 @@ describe(`safe-point notices (${driver})`, () => {
     expect((await refusal(s.provider.token, { via: 'LIFECYCLE_HOOK' })).__typename).toBe(
       'DeliveryNotice',
     );
-    await t.ok(
-      `mutation($id: ID!) { resolveMessage(id: $id) { __typename } }`,
-      { id: s.deliveryId },
-      s.recipientToken,
-    );
+    await t.ok(ResolveMessageDocument, { id: s.deliveryId }, s.recipientToken);
     expect(await refusal(s.provider.token, { via: 'LIFECYCLE_HOOK' })).toMatchObject({
       reason: 'ALREADY_PROCESSED',
     });
@@ -182,7 +183,7 @@ describe(`safe-point notices (${driver})`, () => {
     // After the occupant ended, the provider no longer sees it.
     const ended = await scenario();
     await t.ok(
-      `mutation($input: EndPresenceInput!) { endPresence(input: $input) { __typename } }`,
+      EndPresenceDocument,
       {
         input: {
           goalId: ended.goalId,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { PresenceChangedDocument } from '../src/client/generated/graphql.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
@@ -15,14 +16,6 @@ import {
   uid,
   wsClient,
 } from './support/harness.ts';
-
-const PRESENCE_CHANGED = `subscription($goalId: ID!, $agentIds: [ID!], $after: Seq) {
-  presenceChanged(goalId: $goalId, agentIds: $agentIds, after: $after) {
-    goalId agentId seq previousLiveness
-    presence { provider providerSessionRef occupantRef liveness stateChangeSeq endedAt }
-    scopeGap { goalId reason }
-  }
-}`;
 
 async function countRows(table: 'presence' | 'presence_changes', goalId: string): Promise<number> {
   const [row] = rowsOf<{ n: number }>(
@@ -150,7 +143,12 @@ describe(`providers and presence reports (${driver})`, () => {
   it('advances stateChangeSeq only on a change of liveness or occupant; heartbeats and old reports do not', async () => {
     const { goalId, alpha, provider } = await world();
     const client = wsClient(t.wsUrl, t.adminToken);
-    const stream = subscribe(client, PRESENCE_CHANGED, { goalId, after: '0' }, 'presenceChanged');
+    const stream = subscribe(
+      client,
+      PresenceChangedDocument,
+      { goalId, after: '0' },
+      'presenceChanged',
+    );
 
     expect(await provider.report([{ goalId, agentId: alpha, liveness: 'WORKING' }])).toMatchObject({
       changed: 1,
@@ -250,7 +248,12 @@ describe(`providers and presence reports (${driver})`, () => {
       reason: 'NO_PRESENCE_AT_LOCATION',
     });
     const client = wsClient(t.wsUrl, t.adminToken);
-    const stream = subscribe(client, PRESENCE_CHANGED, { goalId, after: '0' }, 'presenceChanged');
+    const stream = subscribe(
+      client,
+      PresenceChangedDocument,
+      { goalId, after: '0' },
+      'presenceChanged',
+    );
     const [, ended] = await stream.take(2);
     expect(ended.presence.endedAt).toEqual(expect.any(String));
     expect(ended.previousLiveness).toBe('WORKING');
@@ -424,7 +427,7 @@ describe(`presenceChanged (${driver})`, () => {
     const { goalId, provider } = await world();
     const outsider = await peerInNewGoal(t);
     const client = wsClient(t.wsUrl, outsider.token);
-    const stream = subscribe(client, PRESENCE_CHANGED, { goalId }, 'presenceChanged');
+    const stream = subscribe(client, PresenceChangedDocument, { goalId }, 'presenceChanged');
     await stream.completed;
     expect(stream.items).toEqual([
       {
@@ -439,7 +442,12 @@ describe(`presenceChanged (${driver})`, () => {
     await client.dispose();
 
     const providerClient = wsClient(t.wsUrl, provider.token);
-    const refused = subscribe(providerClient, PRESENCE_CHANGED, { goalId }, 'presenceChanged');
+    const refused = subscribe(
+      providerClient,
+      PresenceChangedDocument,
+      { goalId },
+      'presenceChanged',
+    );
     await refused.completed;
     expect(JSON.stringify(refused.errors)).toContain('FORBIDDEN');
     await providerClient.dispose();
@@ -450,7 +458,7 @@ describe(`presenceChanged (${driver})`, () => {
     const client = wsClient(t.wsUrl, t.adminToken);
     const onlyBeta = subscribe(
       client,
-      PRESENCE_CHANGED,
+      PresenceChangedDocument,
       { goalId, agentIds: [beta], after: '0' },
       'presenceChanged',
     );
@@ -467,7 +475,12 @@ describe(`presenceChanged (${driver})`, () => {
       ['4', beta],
     ]);
 
-    const resumed = subscribe(client, PRESENCE_CHANGED, { goalId, after: '2' }, 'presenceChanged');
+    const resumed = subscribe(
+      client,
+      PresenceChangedDocument,
+      { goalId, after: '2' },
+      'presenceChanged',
+    );
     expect((await resumed.take(2)).map((c) => c.seq)).toEqual(['3', '4']);
     await provider.report([{ goalId, agentId: alpha, liveness: 'IDLE' }]); // seq 5
     expect((await resumed.take(3)).map((c) => c.seq)).toEqual(['3', '4', '5']);
@@ -482,7 +495,7 @@ describe(`presenceChanged (${driver})`, () => {
     const { goalId, alpha, provider } = await world();
     await provider.report([{ goalId, agentId: alpha, liveness: 'WORKING' }]); // seq 1, before subscribing
     const client = wsClient(t.wsUrl, t.adminToken);
-    const live = subscribe(client, PRESENCE_CHANGED, { goalId }, 'presenceChanged');
+    const live = subscribe(client, PresenceChangedDocument, { goalId }, 'presenceChanged');
     // The subscription has no "ready" signal: keep changing state until the first change reaches it.
     const states = ['IDLE', 'WORKING'] as const;
     for (let i = 0; live.items.length === 0; i++) {
@@ -508,7 +521,7 @@ describe(`presenceChanged (${driver})`, () => {
         'content-type': 'application/json',
         authorization: `Bearer ${t.adminToken}`,
       },
-      body: JSON.stringify({ query: PRESENCE_CHANGED, variables: { goalId, after: '0' } }),
+      body: JSON.stringify({ query: PresenceChangedDocument, variables: { goalId, after: '0' } }),
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     await provider.report([{ goalId, agentId: alpha, liveness: 'WORKING' }]);
@@ -530,7 +543,12 @@ describe(`presenceChanged (${driver})`, () => {
     const b = await startTestGateway(secondDatabase, { adminToken: t.adminToken });
     const { goalId, alpha, provider } = await world(t);
     const client = wsClient(b.wsUrl, b.adminToken);
-    const stream = subscribe(client, PRESENCE_CHANGED, { goalId, after: '0' }, 'presenceChanged');
+    const stream = subscribe(
+      client,
+      PresenceChangedDocument,
+      { goalId, after: '0' },
+      'presenceChanged',
+    );
     await provider.report([{ goalId, agentId: alpha, liveness: 'WORKING' }]);
     await provider.report([{ goalId, agentId: alpha, liveness: 'DONE' }]);
     expect((await stream.take(2)).map((c) => c.presence.liveness)).toEqual(['WORKING', 'DONE']);
@@ -545,7 +563,12 @@ describe(`presenceChanged (${driver})`, () => {
     async () => {
       const { goalId, alpha, provider } = await world();
       const client = wsClient(t.wsUrl, t.adminToken);
-      const stream = subscribe(client, PRESENCE_CHANGED, { goalId, after: '0' }, 'presenceChanged');
+      const stream = subscribe(
+        client,
+        PresenceChangedDocument,
+        { goalId, after: '0' },
+        'presenceChanged',
+      );
       const states = ['WORKING', 'IDLE', 'WORKING', 'BLOCKED', 'WORKING', 'DONE'];
       await provider.report([{ goalId, agentId: alpha, liveness: states[0] }]);
       await stream.take(1);

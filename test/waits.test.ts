@@ -1,5 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import {
+  ClaimTodoDocument,
+  CreateTodoDocument,
+  EndPresenceDocument,
+  WaitDocument,
+  WaitsDocument,
+} from '../src/client/generated/graphql.ts';
 import { recordOutcomes } from '../src/waits/waits.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
@@ -30,7 +37,6 @@ const WAIT_FIELDS = `
   ... on UnknownWait { waitId }`;
 const WAIT_FOR = `subscription($input: WaitInput, $waitId: ID) { waitForAgent(input: $input, waitId: $waitId) { ${WAIT_FIELDS} } }`;
 const START = `mutation($input: WaitInput!) { startWait(input: $input) { ${WAIT_FIELDS} } }`;
-const READ = `query($id: ID!) { wait(id: $id) { ${WAIT_FIELDS} } }`;
 
 /** A goal with agents alpha and beta, a provider, and alpha WORKING at w1:p1 (seq 1). */
 async function world(gateway = t, declaration: Record<string, unknown> = {}) {
@@ -102,20 +108,18 @@ describe(`rule 1-2: resolve once, pin, and require observed change (${driver})`,
 
   it("pins the agent's current claimed todo when the caller names none, or the one named", async () => {
     const { goalId } = await world();
-    const created = await t.ok(
-      `mutation($input: CreateTodoInput!) { createTodo(input: $input) { ... on Todo { id } } }`,
-      { input: { goalId, title: 'work', taskClass: 'ADVANCEMENT_TASK' } },
-    );
+    const created = await t.ok(CreateTodoDocument, {
+      input: { goalId, title: 'work', taskClass: 'ADVANCEMENT_TASK' },
+    });
     const todoId = created.createTodo.id;
-    await t.ok(`mutation($input: TodoActionInput!) { claimTodo(input: $input) { __typename } }`, {
+    await t.ok(ClaimTodoDocument, {
       input: { goalId, todoId, agentId: 'alpha' },
     });
     expect((await t.ok(START, { input: input(goalId) })).startWait.pin.todoId).toBe(todoId);
     const named = (
-      await t.ok(
-        `mutation($input: CreateTodoInput!) { createTodo(input: $input) { ... on Todo { id } } }`,
-        { input: { goalId, title: 'named', taskClass: 'ADVANCEMENT_TASK' } },
-      )
+      await t.ok(CreateTodoDocument, {
+        input: { goalId, title: 'named', taskClass: 'ADVANCEMENT_TASK' },
+      })
     ).createTodo.id;
     expect(
       (await t.ok(START, { input: input(goalId, { todoId: named }) })).startWait.pin.todoId,
@@ -129,11 +133,11 @@ describe(`rule 1-2: resolve once, pin, and require observed change (${driver})`,
     const id = started.startWait.id;
     expect(started.startWait).toMatchObject({ status: 'PENDING', baselineSeq: '2' });
     await alpha('DONE'); // heartbeat: the state the caller was already looking at
-    expect((await t.ok(READ, { id })).wait.status).toBe('PENDING');
+    expect((await t.ok(WaitDocument, { id })).wait.status).toBe('PENDING');
     await alpha('WORKING');
-    expect((await t.ok(READ, { id })).wait.status).toBe('PENDING');
+    expect((await t.ok(WaitDocument, { id })).wait.status).toBe('PENDING');
     await alpha('DONE'); // seq 4
-    expect((await t.ok(READ, { id })).wait).toMatchObject({
+    expect((await t.ok(WaitDocument, { id })).wait).toMatchObject({
       status: 'SATISFIED',
       resolution: { seq: '4' },
     });
@@ -158,7 +162,7 @@ describe(`rule 3-4: replacement and disappearance are typed (${driver})`, () => 
     const { goalId, provider, alpha } = await world();
     const ended = await t.ok(START, { input: input(goalId) });
     await t.ok(
-      `mutation($input: EndPresenceInput!) { endPresence(input: $input) { __typename } }`,
+      EndPresenceDocument,
       {
         input: {
           goalId,
@@ -170,7 +174,7 @@ describe(`rule 3-4: replacement and disappearance are typed (${driver})`, () => 
       },
       provider.token,
     );
-    expect((await t.ok(READ, { id: ended.startWait.id })).wait).toMatchObject({
+    expect((await t.ok(WaitDocument, { id: ended.startWait.id })).wait).toMatchObject({
       status: 'NOT_RUNNING',
       reason: 'PRESENCE_ENDED',
     });
@@ -178,7 +182,7 @@ describe(`rule 3-4: replacement and disappearance are typed (${driver})`, () => 
     const second = await world();
     const unreachable = await t.ok(START, { input: input(second.goalId) });
     await second.alpha('UNREACHABLE');
-    expect((await t.ok(READ, { id: unreachable.startWait.id })).wait).toMatchObject({
+    expect((await t.ok(WaitDocument, { id: unreachable.startWait.id })).wait).toMatchObject({
       status: 'UNREACHABLE',
       reason: null,
     });
@@ -342,7 +346,7 @@ describe(`rule 5: durable and instance-independent (${driver})`, () => {
     // While it is down, the expiring wait's deadline passes, then alpha changes (via another instance).
     const deadline = Date.parse(
       (
-        await t.ok(`query($id: ID!) { wait(id: $id) { ... on Wait { deadline } } }`, {
+        await t.ok(WaitDocument, {
           id: expiring.id,
         })
       ).wait.deadline,
@@ -504,7 +508,7 @@ describe(`rule 6-7: several agents, and scope (${driver})`, () => {
       { agentId: 'gamma', pinned: false, baselineSeq: '0' },
     ]);
     await beta('UNREACHABLE'); // seq 3: the first drop, alpha still pinned
-    expect((await t.ok(READ, { id: pending.id })).wait.status).toBe('PENDING');
+    expect((await t.ok(WaitDocument, { id: pending.id })).wait.status).toBe('PENDING');
     await alpha('DONE', { occupantRef: 'pane-1/someone-else' }); // seq 4: the last pinned one
     await stream.completed;
     expect(stream.items[1]).toMatchObject({
@@ -520,20 +524,12 @@ describe(`rule 6-7: several agents, and scope (${driver})`, () => {
     const refused = await t.ok(START, { input: input(goalId) }, outsider.token);
     expect(refused.startWait).toEqual({ __typename: 'ScopeGap', goalId });
     const started = await t.ok(START, { input: input(goalId) });
-    const read = await t.ok(READ, { id: started.startWait.id }, outsider.token);
+    const read = await t.ok(WaitDocument, { id: started.startWait.id }, outsider.token);
     expect(read.wait).toEqual({ __typename: 'UnknownWait', waitId: started.startWait.id });
     const unknown = await t.ok(START, { input: input(goalId, { agentId: 'ghost' }) });
     expect(unknown.startWait).toEqual({ __typename: 'UnknownAgent', agentId: 'ghost' });
   });
 });
-
-const LIST = `query($goalId: ID!, $agentId: ID!, $status: WaitStatus, $limit: Int) {
-  waits(goalId: $goalId, agentId: $agentId, status: $status, limit: $limit) {
-    goalId agentId omittedRowCount
-    scopeGap { goalId reason }
-    rows { id status reason targets { agentId } }
-  }
-}`;
 
 describe(`the waits on one agent (${driver})`, () => {
   it('lists the waits that target an agent, newest first, by status, settled when read', async () => {
@@ -544,7 +540,7 @@ describe(`the waits on one agent (${driver})`, () => {
     const both = await start({ agentId: undefined, agentIds: ['beta', 'alpha'] });
     const onBeta = await start({ agentId: 'beta' });
     const ids = async (vars: Record<string, unknown>) =>
-      (await t.ok(LIST, { goalId, ...vars })).waits.rows.map((r: { id: string }) => r.id);
+      (await t.ok(WaitsDocument, { goalId, ...vars })).waits.rows.map((r: { id: string }) => r.id);
     expect(await ids({ agentId: 'alpha' })).toEqual([both, first]);
     expect(await ids({ agentId: 'alpha', status: 'PENDING' })).toEqual([both, first]);
     // beta had no presence: its own wait ended at once; the shared one waits on alpha.
@@ -552,7 +548,7 @@ describe(`the waits on one agent (${driver})`, () => {
     await alpha('DONE');
     // Nobody follows or reads these waits: listing them settles them from the change log.
     expect(await ids({ agentId: 'alpha', status: 'PENDING' })).toEqual([first]);
-    const { waits } = await t.ok(LIST, { goalId, agentId: 'alpha', limit: 1 });
+    const { waits } = await t.ok(WaitsDocument, { goalId, agentId: 'alpha', limit: 1 });
     expect(waits).toMatchObject({ omittedRowCount: 1, scopeGap: null });
     expect(waits.rows[0]).toMatchObject({ id: both, status: 'SATISFIED' });
   });
@@ -561,24 +557,26 @@ describe(`the waits on one agent (${driver})`, () => {
     const { goalId, provider } = await world();
     await t.ok(START, { input: input(goalId) });
     const outsider = await peerInNewGoal(t);
-    expect((await t.ok(LIST, { goalId, agentId: 'alpha' }, outsider.token)).waits).toEqual({
-      goalId,
-      agentId: 'alpha',
-      omittedRowCount: 0,
-      rows: [],
-      scopeGap: { goalId, reason: 'AUDIENCE_NOT_AUTHORIZED' },
-    });
+    expect((await t.ok(WaitsDocument, { goalId, agentId: 'alpha' }, outsider.token)).waits).toEqual(
+      {
+        goalId,
+        agentId: 'alpha',
+        omittedRowCount: 0,
+        rows: [],
+        scopeGap: { goalId, reason: 'AUDIENCE_NOT_AUTHORIZED' },
+      },
+    );
     const cases: [Record<string, unknown>, string][] = [
       [{ agentId: 'nobody' }, 'no agent nobody is registered to goal'],
       [{ agentId: 'alpha', limit: 0 }, 'limit must be an integer from 1 to 100'],
       [{ agentId: 'alpha', limit: 1000 }, 'limit must be an integer from 1 to 100'],
     ];
     for (const [vars, message] of cases) {
-      const result = await t.gql(LIST, { goalId, ...vars });
+      const result = await t.gql(WaitsDocument, { goalId, ...vars });
       expect(result.errors?.[0]?.message, message).toContain(message);
       expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     }
-    const asProvider = await t.gql(LIST, { goalId, agentId: 'alpha' }, provider.token);
+    const asProvider = await t.gql(WaitsDocument, { goalId, agentId: 'alpha' }, provider.token);
     expect(asProvider.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
@@ -590,7 +588,11 @@ describe(`the waits on one agent (${driver})`, () => {
         const { goalId } = await world(gateway);
         for (let i = 0; i < count; i++) await gateway.ok(START, { input: input(goalId) });
         counting.reset();
-        const { waits } = await gateway.ok(LIST, { goalId, agentId: 'alpha', status: 'PENDING' });
+        const { waits } = await gateway.ok(WaitsDocument, {
+          goalId,
+          agentId: 'alpha',
+          status: 'PENDING',
+        });
         expect(waits.rows).toHaveLength(count);
         return counting.statements();
       };

@@ -11,7 +11,9 @@ import {
   DiscoverDocument,
   EvidenceLedgerDocument,
   InboxDocument,
+  ReportObservationDocument,
   RosterDocument,
+  WhoamiDocument,
 } from '../src/client/index.ts';
 import {
   asCaller,
@@ -39,11 +41,7 @@ describe('connection and identity', () => {
     const env = asCaller(gw.url, peer.token);
     const json = await runCli(['whoami', '--json'], { env });
     expect(json.code).toBe(0);
-    const { me } = await gw.t.ok(
-      '{ me { kind goalId agentId providerId credentialId goalIds } }',
-      {},
-      peer.token,
-    );
+    const { me } = await gw.t.ok(WhoamiDocument, {}, peer.token);
     expect(json.json()).toEqual(me);
     const human = await runCli(['whoami'], { env });
     expect(human.code).toBe(0);
@@ -1017,7 +1015,7 @@ describe('more verbs', () => {
     const provider = await registerProvider(gw.t, [goalId]);
     await provider.report([{ goalId, agentId: b.agentId, liveness: 'WORKING' }]);
     await gw.t.ok(
-      `mutation($input: ReportObservationInput!) { reportObservation(input: $input) { __typename } }`,
+      ReportObservationDocument,
       {
         input: {
           goalId,

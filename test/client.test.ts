@@ -20,6 +20,7 @@ import {
   inboxArrivals,
   ledgerEvents,
   presenceChanges,
+  RecordEventDocument,
   StartWaitDocument,
   WhoamiDocument,
 } from '../src/client/index.ts';
@@ -197,7 +198,7 @@ describe('presence and ledger streams', () => {
     await provider.report([{ goalId, agentId: a.agentId, liveness: 'WORKING' }]);
     const record = (summary: string) =>
       gw.t.ok(
-        'mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }',
+        RecordEventDocument,
         { input: { goalId, eventKind: 'VALIDATION', summary } },
         a.token,
       );

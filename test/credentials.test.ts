@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { CredentialsDocument, RevokeCredentialDocument } from '../src/client/generated/graphql.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { Doorbell } from '../src/events/doorbell.ts';
 import {
@@ -33,11 +34,6 @@ import {
   wsQuery,
 } from './support/harness.ts';
 
-const LIST = `query($goalId: ID, $kind: CallerKind) {
-  credentials(goalId: $goalId, kind: $kind) {
-    id kind label goalId agentId providerId goalIds createdAt lastUsedAt revokedAt
-  }
-}`;
 const ROTATE = `mutation($id: ID!) {
   rotateCredential(id: $id) { token credential { id kind label goalId agentId goalIds providerId revokedAt } }
 }`;
@@ -63,9 +59,9 @@ describe(`credentials: list and rotate (${driver})`, () => {
       goalIds: [goalId],
     });
     const elsewhere = await issueCredential(t, { kind: 'STEWARD', goalIds: [other] });
-    await t.ok(`mutation($id: ID!) { revokeCredential(id: $id) { id } }`, { id: provider.id });
+    await t.ok(RevokeCredentialDocument, { id: provider.id });
 
-    const { credentials } = await t.ok(LIST, { goalId });
+    const { credentials } = await t.ok(CredentialsDocument, { goalId });
     expect(credentials.map((c: { id: string }) => c.id)).toEqual([
       provider.id,
       steward.id,
@@ -91,17 +87,17 @@ describe(`credentials: list and rotate (${driver})`, () => {
     }
     expect(text).not.toContain(elsewhere.id);
 
-    const stewards = await t.ok(LIST, { goalId, kind: 'STEWARD' });
+    const stewards = await t.ok(CredentialsDocument, { goalId, kind: 'STEWARD' });
     expect(stewards.credentials.map((c: { id: string }) => c.id)).toEqual([steward.id]);
-    const all = await t.ok(LIST, {});
+    const all = await t.ok(CredentialsDocument, {});
     expect(all.credentials.map((c: { id: string }) => c.id)).toEqual(
       expect.arrayContaining([peer.id, steward.id, provider.id, elsewhere.id]),
     );
-    expect((await t.ok(LIST, { goalId: uid('missing') })).credentials).toEqual([]);
+    expect((await t.ok(CredentialsDocument, { goalId: uid('missing') })).credentials).toEqual([]);
 
-    const asPeer = await t.gql(LIST, { goalId }, peer.token);
+    const asPeer = await t.gql(CredentialsDocument, { goalId }, peer.token);
     expect(asPeer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const bad = await t.gql(LIST, { goalId: '../x' });
+    const bad = await t.gql(CredentialsDocument, { goalId: '../x' });
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
@@ -162,7 +158,7 @@ describe(`credentials: list and rotate (${driver})`, () => {
     expect((await eventually(() => closed, 'the old socket to close')).code).toBe(4403);
     await client.dispose();
 
-    const listed = await t.ok(LIST, { goalId: peer.goalId });
+    const listed = await t.ok(CredentialsDocument, { goalId: peer.goalId });
     const oldRow = listed.credentials.find((c: { id: string }) => c.id === labelled.id);
     expect(oldRow.revokedAt).toEqual(expect.any(String));
     // The other credential of the same agent is untouched.
@@ -190,7 +186,7 @@ describe(`credentials: list and rotate (${driver})`, () => {
     expect(retired.errors?.[0]?.message).toContain('is retired');
     expect(await credentialRows()).toBe(before);
     // The refused rotation rolled back its revocation too.
-    const listed = await t.ok(LIST, { goalId: peer.goalId });
+    const listed = await t.ok(CredentialsDocument, { goalId: peer.goalId });
     const current = listed.credentials.find(
       (c: { id: string }) => c.id === first.rotateCredential.credential.id,
     );
@@ -210,14 +206,14 @@ describe(`credentials: list and rotate (${driver})`, () => {
     expect(await lastUsed()).toBeNull();
     await t.ok(ME, {}, peer.token);
     await eventually(async () => ((await lastUsed()) === null ? undefined : true), 'a use');
-    const listed = await t.ok(LIST, { goalId: peer.goalId });
+    const listed = await t.ok(CredentialsDocument, { goalId: peer.goalId });
     expect(listed.credentials[0].lastUsedAt).toEqual(expect.any(String));
     // Within the interval, more requests write nothing: an old mark stays as it is.
     await database.db.execute(
       sql`update credentials set last_used_at = '2000-01-01T00:00:00Z' where id = ${peer.credentialId}`,
     );
     for (let i = 0; i < 5; i++) await t.ok(ME, {}, peer.token);
-    await t.ok(LIST, {}); // one more round trip for a write that might still be on its way
+    await t.ok(CredentialsDocument, {}); // one more round trip for a write that might still be on its way
     expect(new Date((await lastUsed()) as string).toISOString()).toBe('2000-01-01T00:00:00.000Z');
     expect(LAST_USED_INTERVAL_MS).toBe(60_000);
   });
@@ -310,7 +306,7 @@ describe(`revocation reaches every instance's cache (${driver})`, () => {
   it('with the ring heard, another instance refuses the revoked token', async () => {
     const peer = await peerInNewGoal(t);
     expect((await b.ok(ME, {}, peer.token)).me.credentialId).toBe(peer.credentialId);
-    await t.ok(`mutation($id: ID!) { revokeCredential(id: $id) { id } }`, {
+    await t.ok(RevokeCredentialDocument, {
       id: peer.credentialId,
     });
     await eventually(
@@ -343,7 +339,9 @@ describe('switchboard admin token list|rotate (the CLI as a subprocess)', () => 
     const admin = asCaller(t.url, t.adminToken, peer.goalId);
     const json = await runCli(['admin', 'token', 'list', '--json'], { env: admin });
     expect(json.code).toBe(0);
-    expect(json.json()).toEqual((await t.ok(LIST, { goalId: peer.goalId })).credentials);
+    expect(json.json()).toEqual(
+      (await t.ok(CredentialsDocument, { goalId: peer.goalId })).credentials,
+    );
     const human = await runCli(['admin', 'token', 'list', '--kind', 'peer'], { env: admin });
     expect(human.code).toBe(0);
     expect(human.stdout).toContain(peer.credentialId);

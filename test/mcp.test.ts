@@ -11,6 +11,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateTodoDocument } from '../src/client/generated/graphql.ts';
 import { DEFAULT_TOOLSET_BUDGET, toolListTokens } from '../src/mcp/budget.ts';
 import {
   asCaller,
@@ -85,9 +86,8 @@ async function teamWithSessions(names: string[]) {
   return { goalId, peers, sessions };
 }
 
-const CREATE_TODO = `mutation($input: CreateTodoInput!) { createTodo(input: $input) { __typename ... on Todo { id } } }`;
 async function createTodo(goalId: string, title: string): Promise<string> {
-  const data = await gw.t.ok(CREATE_TODO, {
+  const data = await gw.t.ok(CreateTodoDocument, {
     input: { goalId, title, taskClass: 'ADVANCEMENT_TASK' },
   });
   return data.createTodo.id;

@@ -1,5 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import {
+  GoalsDocument,
+  IssueCredentialDocument,
+  RecordEventDocument,
+  RegisterAgentDocument,
+  RevokeCredentialDocument,
+  WhoamiDocument,
+} from '../src/client/generated/graphql.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
@@ -69,10 +77,9 @@ describe(`registry (${driver})`, () => {
     'rejects an %s agent id with a clear error and writes nothing',
     async (_name, agentId, message) => {
       const goalId = await createGoal(t);
-      const result = await t.gql(
-        `mutation($input: RegisterAgentInput!) { registerAgent(input: $input) { __typename } }`,
-        { input: { goalId, agentId, agentModel: 'm', hostSurface: 'cli' } },
-      );
+      const result = await t.gql(RegisterAgentDocument, {
+        input: { goalId, agentId, agentModel: 'm', hostSurface: 'cli' },
+      });
       expect(result.errors?.[0]?.message).toContain(message);
       expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
       const listing = await t.ok(AGENTS, { goalId });
@@ -88,7 +95,7 @@ describe(`registry (${driver})`, () => {
     expect(asPeer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const anonymous = await t.gql(mutation, {}, null);
     expect(anonymous.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-    const goals = await t.ok(`{ goals { id } }`);
+    const goals = await t.ok(GoalsDocument);
     expect(goals.goals).not.toContainEqual({ id: goalId });
   });
 
@@ -113,7 +120,7 @@ describe(`registry (${driver})`, () => {
 
   it('validates credential inputs per kind and writes nothing on bad input', async () => {
     const goalId = await createGoal(t);
-    const issue = `mutation($input: IssueCredentialInput!) { issueCredential(input: $input) { token } }`;
+    const issue = IssueCredentialDocument;
     const cases: [Record<string, unknown>, string][] = [
       [{ kind: 'PEER', goalId }, 'a PEER credential needs goalId and agentId'],
       [{ kind: 'PEER', goalId, agentId: 'nobody' }, 'agent nobody is not registered'],
@@ -190,7 +197,7 @@ describe(`registry (${driver})`, () => {
       agentId: peer.agentId,
     });
     expect((await t.ok(AGENTS, { goalId: two }, peer.token)).agents.scopeGap).toBeNull();
-    const me = await t.ok(`{ me { goalIds } }`, {}, peer.token);
+    const me = await t.ok(WhoamiDocument, {}, peer.token);
     expect(me.me.goalIds).toEqual([peer.goalId, two].sort());
   });
 
@@ -305,12 +312,9 @@ describe(`credentials on every transport (${driver})`, () => {
     expect((await wsQuery(client, '{ me { kind } }')).data).toEqual({ me: { kind: 'PEER' } });
     expect((await wsQuery(otherClient, '{ me { kind } }')).data).toEqual({ me: { kind: 'PEER' } });
 
-    const revoked = await t.ok(
-      `mutation($id: ID!) { revokeCredential(id: $id) { id revokedAt } }`,
-      {
-        id: peer.credentialId,
-      },
-    );
+    const revoked = await t.ok(RevokeCredentialDocument, {
+      id: peer.credentialId,
+    });
     expect(revoked.revokeCredential.revokedAt).toEqual(expect.any(String));
     const event = await eventually(() => closed, 'the revoked socket to close');
     expect({ code: event.code, reason: event.reason }).toEqual({
@@ -350,7 +354,7 @@ describe(`revocation reaches every open stream (${driver})`, () => {
   const STREAM = `subscription($g: ID!, $a: ID!, $after: Seq) {
     ledgerEvents(goalId: $g, agentId: $a, after: $after) { __typename ... on LedgerEvent { seq } }
   }`;
-  const RECORD = `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`;
+  const RECORD = RecordEventDocument;
 
   /** An SSE subscription: `first` resolves at its first event, `ended` with all it got. */
   async function sseStream(token: string, variables: Record<string, unknown>) {

@@ -2,6 +2,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import {
+  ClaimTodoDocument,
+  CreateTodoDocument,
+  DeliverDocument,
+  OpenGateDocument,
+  RecordEventDocument,
+  StartWaitDocument,
+} from '../src/client/generated/graphql.ts';
 import { serveDashboard } from '../src/dashboard-assets.ts';
 import { buildDashboard, launchChromium, openDashboard, screenshot } from './support/browser.ts';
 import { database, t } from './support/gateway-per-file.ts';
@@ -71,24 +79,22 @@ afterAll(async () => {
 });
 
 async function createTodo(goalId: string, input: Record<string, unknown> = {}) {
-  const data = await t.ok(
-    `mutation($input: CreateTodoInput!) { createTodo(input: $input) { __typename ... on Todo { id } } }`,
-    { input: { goalId, title: uid('work'), taskClass: 'ADVANCEMENT_TASK', ...input } },
-  );
+  const data = await t.ok(CreateTodoDocument, {
+    input: { goalId, title: uid('work'), taskClass: 'ADVANCEMENT_TASK', ...input },
+  });
   return data.createTodo.id as string;
 }
 
 async function claim(goalId: string, todoId: string, agentId: string) {
-  await t.ok(`mutation($input: TodoActionInput!) { claimTodo(input: $input) { __typename } }`, {
+  await t.ok(ClaimTodoDocument, {
     input: { goalId, todoId, agentId },
   });
 }
 
 async function openGate(goalId: string, scopeKey: string) {
-  const data = await t.ok(
-    `mutation($input: OpenGateInput!) { openGate(input: $input) { __typename ... on Gate { id } } }`,
-    { input: { goalId, reason: 'may we?', kind: 'PUBLIC_CLAIM', granularity: 'ACTION', scopeKey } },
-  );
+  const data = await t.ok(OpenGateDocument, {
+    input: { goalId, reason: 'may we?', kind: 'PUBLIC_CLAIM', granularity: 'ACTION', scopeKey },
+  });
   return data.openGate.id as string;
 }
 
@@ -242,7 +248,7 @@ requires('chromium')(`dashboard (${driver})`, () => {
     await provider.report([{ goalId, agentId: 'gamma', liveness: 'IDLE' }]);
     const page = await open(t.adminToken, `/g/${goalId}`);
     await page.locator('[data-testid="attention"] > li').first().waitFor();
-    await t.ok(`mutation($input: DeliverInput!) { deliver(input: $input) { __typename } }`, {
+    await t.ok(DeliverDocument, {
       input: {
         goalId,
         to: 'gamma',
@@ -380,7 +386,7 @@ requires('chromium')(`dashboard (${driver})`, () => {
     const { token } = await issueCredential(t, { kind: 'PEER', goalId, agentId });
     for (let i = 1; i <= 25; i++) {
       await t.ok(
-        `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`,
+        RecordEventDocument,
         {
           input: {
             goalId,
@@ -406,7 +412,7 @@ requires('chromium')(`dashboard (${driver})`, () => {
     expect(await rows.first().textContent()).toContain('step 1 done');
     // A row recorded now arrives on the ledger stream, without a reload.
     await t.ok(
-      `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`,
+      RecordEventDocument,
       { input: { goalId, eventKind: 'TODO_UPDATE', summary: 'step 26 arrived live' } },
       token,
     );
@@ -422,26 +428,22 @@ requires('chromium')(`dashboard (${driver})`, () => {
       { goalId, agentId: 'beta', liveness: 'IDLE', providerSessionRef: 'w1:p2' },
     ]);
     const deliver = (input: Record<string, unknown>) =>
-      t.ok(
-        `mutation($input: DeliverInput!) { deliver(input: $input) { __typename ... on Delivery { id } } }`,
-        {
-          input: {
-            goalId,
-            kind: 'REQUEST',
-            idempotencyKey: uid('key'),
-            body: 'see the notes',
-            ...input,
-          },
+      t.ok(DeliverDocument, {
+        input: {
+          goalId,
+          kind: 'REQUEST',
+          idempotencyKey: uid('key'),
+          body: 'see the notes',
+          ...input,
         },
-      );
+      });
     const toBeta = (await deliver({ to: 'beta', subject: 'review the French copy' })).deliver.id;
     const toGamma = (
       await deliver({ to: 'gamma', subject: 'unrelated to beta', timeoutMs: 60_000 })
     ).deliver.id;
-    const started = await t.ok(
-      `mutation($input: WaitInput!) { startWait(input: $input) { __typename ... on Wait { id status } } }`,
-      { input: { goalId, agentId: 'beta', accept: ['WORKING'], timeoutMs: 60_000 } },
-    );
+    const started = await t.ok(StartWaitDocument, {
+      input: { goalId, agentId: 'beta', accept: ['WORKING'], timeoutMs: 60_000 },
+    });
     expect(started.startWait.status).toBe('PENDING');
     const waitId = started.startWait.id as string;
 
@@ -497,7 +499,7 @@ requires('chromium')(`dashboard (${driver})`, () => {
   it('tells a peer looking at another agent that its deliveries list is partial', async () => {
     const { goalId, agentId, token } = await peerInNewGoal(t);
     const other = await registerAgent(t, goalId);
-    await t.ok(`mutation($input: DeliverInput!) { deliver(input: $input) { __typename } }`, {
+    await t.ok(DeliverDocument, {
       input: {
         goalId,
         to: other,
@@ -516,19 +518,16 @@ requires('chromium')(`dashboard (${driver})`, () => {
   it('shows a peer its inbox, and another agent’s ledger as a scope gap', async () => {
     const { goalId, agentId, token } = await peerInNewGoal(t);
     const other = await registerAgent(t, goalId);
-    const delivered = await t.ok(
-      `mutation($input: DeliverInput!) { deliver(input: $input) { __typename } }`,
-      {
-        input: {
-          goalId,
-          to: agentId,
-          kind: 'REQUEST',
-          subject: 'please review the French copy',
-          body: 'it is in the usual place',
-          idempotencyKey: uid('key'),
-        },
+    const delivered = await t.ok(DeliverDocument, {
+      input: {
+        goalId,
+        to: agentId,
+        kind: 'REQUEST',
+        subject: 'please review the French copy',
+        body: 'it is in the usual place',
+        idempotencyKey: uid('key'),
       },
-    );
+    });
     expect(delivered.deliver.__typename).toBe('Delivery');
     const page = await open(token, `/g/${goalId}`);
     await page.getByRole('link', { name: 'Inbox' }).click();
@@ -586,10 +585,9 @@ requires('chromium')(`dashboard (${driver})`, () => {
     const agentId = await registerAgent(gateway, goalId);
     const provider = await registerProvider(gateway, [goalId]);
     await provider.report([{ goalId, agentId, liveness: 'WORKING', providerSessionRef: 'w1:p1' }]);
-    const started = await gateway.ok(
-      `mutation($input: WaitInput!) { startWait(input: $input) { __typename ... on Wait { id } } }`,
-      { input: { goalId, agentId, accept: ['DONE'], timeoutMs: 60_000 } },
-    );
+    const started = await gateway.ok(StartWaitDocument, {
+      input: { goalId, agentId, accept: ['DONE'], timeoutMs: 60_000 },
+    });
     const waitId = started.startWait.id as string;
     const page = await openDashboard(
       browser,

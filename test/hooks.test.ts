@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DeliveryDocument } from '../src/client/generated/graphql.ts';
 import { askProvider } from '../src/providers/tmux/hooks.ts';
 import { asCaller, runCli, startGateway, team, tempHome } from './support/cli.ts';
 import { requires } from './support/requires.ts';
@@ -135,11 +136,7 @@ requires('tmux')('switchboard hook claude-code', { timeout: 60_000 }, () => {
     expect(blocked.stdout).toBe('');
     expect(blocked.stderr).toContain('BLOCKED');
     expect((await presenceOf(gw, goalId, id)).liveness).toBe('BLOCKED');
-    const none = await gw.t.ok(
-      `query($id: ID!) { delivery(id: $id) { ... on Delivery { receipt { notices { via } } } } }`,
-      { id: sent.id },
-      peers[1]!.token,
-    );
+    const none = await gw.t.ok(DeliveryDocument, { id: sent.id }, peers[1]!.token);
     expect(none.delivery.receipt.notices).toEqual([]);
 
     await claude('PreToolUse');
@@ -229,11 +226,7 @@ requires('tmux')('switchboard hook claude-code', { timeout: 60_000 }, () => {
     );
     expect(decided).toMatchObject({ basis: 'LIFECYCLE_HOOK', liveness: 'IDLE' });
     expect(await box.tmux('capture-pane', '-p', '-t', pane)).not.toContain('unread message');
-    const { delivery } = await gw.t.ok(
-      `query($id: ID!) { delivery(id: $id) { ... on Delivery { receipt { notices { via } } } } }`,
-      { id: sent.id },
-      peers[1]!.token,
-    );
+    const { delivery } = await gw.t.ok(DeliveryDocument, { id: sent.id }, peers[1]!.token);
     expect(delivery.receipt.notices).toEqual([]);
   });
 

@@ -3,6 +3,11 @@
  * pane, the bundled `switchboard provider tmux` / `run` / `attach` / `send`, and a real gateway.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DeliverDocument,
+  StartWaitDocument,
+  WaitDocument,
+} from '../src/client/generated/graphql.ts';
 import { askProvider } from '../src/providers/tmux/hooks.ts';
 import { Patterns } from '../src/providers/tmux/patterns.ts';
 import { asCaller, eventually, runCli, startGateway, team } from './support/cli.ts';
@@ -42,10 +47,9 @@ async function setup(names = ['a', 'b']) {
 }
 
 async function startWait(goalId: string, agentId: string, accept: string[], timeoutMs = 15_000) {
-  const { startWait } = await gw.t.ok(
-    `mutation($input: WaitInput!) { startWait(input: $input) { __typename ... on Wait { id status pin { occupantRef } } } }`,
-    { input: { goalId, agentId, accept, timeoutMs } },
-  );
+  const { startWait } = await gw.t.ok(StartWaitDocument, {
+    input: { goalId, agentId, accept, timeoutMs },
+  });
   expect(startWait.__typename).toBe('Wait');
   return startWait as { id: string; status: string; pin: { occupantRef: string } };
 }
@@ -53,10 +57,7 @@ async function startWait(goalId: string, agentId: string, accept: string[], time
 function waitResolved(id: string, timeoutMs = 15_000) {
   return eventually(
     async () => {
-      const { wait } = await gw.t.ok(
-        `query($id: ID!) { wait(id: $id) { ... on Wait { status reason resolution { liveness } } } }`,
-        { id },
-      );
+      const { wait } = await gw.t.ok(WaitDocument, { id });
       return wait.status === 'PENDING' ? undefined : wait;
     },
     `wait ${id} to resolve`,
@@ -246,9 +247,6 @@ requires('tmux')('tmux provider', { timeout: 60_000 }, () => {
 
 // ---- delivery at safe points: typed notices for agents without hooks ----------------------
 
-const DELIVER = `mutation($input: DeliverInput!) {
-  deliver(input: $input) { __typename ... on Delivery { id pin { state } } ... on DeliveryRefused { reason } }
-}`;
 const RECEIPT = `query($id: ID!) {
   delivery(id: $id) { ... on Delivery { outcome
     receipt { notifiedAt notices { via provider providerSessionRef occupantRef text } } } }
@@ -257,7 +255,7 @@ const NOTICE = '1 unread message — run `switchboard next`';
 
 async function deliverTo(goalId: string, token: string, to: string) {
   const { deliver } = await gw.t.ok(
-    DELIVER,
+    DeliverDocument,
     {
       input: {
         goalId,

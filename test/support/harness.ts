@@ -5,7 +5,14 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { type Client, createClient } from 'graphql-ws';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
-import type { TypedDocumentString } from '../../src/client/generated/graphql.ts';
+import {
+  CreateGoalDocument,
+  IssueCredentialDocument,
+  RegisterAgentDocument,
+  RegisterProviderDocument,
+  ReportPresenceDocument,
+  type TypedDocumentString,
+} from '../../src/client/generated/graphql.ts';
 import type { Config } from '../../src/config.ts';
 import { type Database, type Db, openDatabase } from '../../src/db/database.ts';
 import { type Gateway, type GatewayOptions, startGateway } from '../../src/gateway.ts';
@@ -168,17 +175,16 @@ export async function eventually<T>(
 // ---- fixtures -----------------------------------------------------------------------
 
 export async function createGoal(t: TestGateway, goalId = uid('goal')): Promise<string> {
-  await t.ok(`mutation($input: CreateGoalInput!) { createGoal(input: $input) { __typename } }`, {
+  await t.ok(CreateGoalDocument, {
     input: { goalId, title: `Goal ${goalId}` },
   });
   return goalId;
 }
 
 export async function registerAgent(t: TestGateway, goalId: string, agentId = uid('agent')) {
-  await t.ok(
-    `mutation($input: RegisterAgentInput!) { registerAgent(input: $input) { __typename } }`,
-    { input: { goalId, agentId, agentModel: 'model-x', hostSurface: 'cli' } },
-  );
+  await t.ok(RegisterAgentDocument, {
+    input: { goalId, agentId, agentModel: 'model-x', hostSurface: 'cli' },
+  });
   return agentId;
 }
 
@@ -187,9 +193,7 @@ export async function issueCredential(
   input: Record<string, unknown>,
 ): Promise<{ token: string; id: string }> {
   const data = await t.ok<{ issueCredential: { token: string; credential: { id: string } } }>(
-    `mutation($input: IssueCredentialInput!) {
-      issueCredential(input: $input) { token credential { id } }
-    }`,
+    IssueCredentialDocument,
     { input },
   );
   return { token: data.issueCredential.token, id: data.issueCredential.credential.id };
@@ -281,7 +285,7 @@ export async function registerProvider(
   const providerId = uid('provider');
   const { token } = await issueCredential(t, { kind: 'PROVIDER', providerId, goalIds });
   await t.ok(
-    `mutation($input: RegisterProviderInput!) { registerProvider(input: $input) { providerId } }`,
+    RegisterProviderDocument,
     { input: { providerId, instanceId: 'instance-1', ...PROVIDER_DECLARATION, ...overrides } },
     token,
   );
@@ -295,13 +299,7 @@ export async function registerProvider(
      */
     async report(reports: Record<string, unknown>[], through = t) {
       const data = await through.ok(
-        `mutation($reports: [PresenceReportInput!]!) {
-          reportPresence(reports: $reports) {
-            __typename
-            ... on PresenceAccepted { changed heartbeats outOfOrder refused { index goalId agentId reason field message } }
-            ... on PresenceRefused { index goalId agentId reason }
-          }
-        }`,
+        ReportPresenceDocument,
         {
           reports: reports.map((r) => ({
             providerSessionRef: 'w1:p1',

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DirectoryDocument } from '../../src/client/generated/graphql.ts';
 import { asCaller, eventually, issueCredential, runCli, type startGateway, uid } from './cli.ts';
 
 export const STANDIN = path.resolve('test/fixtures/standin-agent.mjs');
@@ -94,11 +95,7 @@ export async function startProvider(gw: Gw, box: Sandbox, goalIds: string[], ext
 
 /** The agent's directory row (as admin). */
 export async function presenceOf(gw: Gw, goalId: string, agentId: string) {
-  const { directory } = await gw.t.ok(
-    `query($goalId: ID!) { directory(goalId: $goalId) { limitations rows { agentId presence {
-      provider providerSessionRef occupantRef liveness basis stateChangeSeq stale coverageGap endedAt } } } }`,
-    { goalId },
-  );
+  const { directory } = await gw.t.ok(DirectoryDocument, { goalId });
   return directory.rows.find((r: any) => r.agentId === agentId)?.presence ?? null;
 }
 

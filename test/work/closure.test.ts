@@ -4,6 +4,7 @@ import {
   CloseNoFollowUpDocument,
   CompleteTodoDocument,
   CreateTodoDocument,
+  EvidenceLedgerDocument,
   OpenGateDocument,
   RecordEventDocument,
   ResolveGateDocument,
@@ -42,9 +43,6 @@ const CLOSE = `mutation($input: CloseGoalInput!) {
     ... on ScopeGap { reason }
   }
 }`;
-const LEDGER = `query($goalId: ID!, $agentId: ID!) {
-  evidenceLedger(goalId: $goalId, agentId: $agentId) { digest events { eventKind summary evidenceRefs goalChange relevance } }
-}`;
 const CHECKPOINT = `mutation($goalId: ID!, $agentId: ID!, $digest: String!) {
   recordReplanCheckpoint(goalId: $goalId, agentId: $agentId, digest: $digest, kind: PRESERVED,
     delta: { summary: "direction stands" }) { __typename }
@@ -82,8 +80,9 @@ async function accept(steward: string, goalId: string) {
 }
 
 async function checkpoint(peer: Peer, goalId: string) {
-  const { digest } = (await t.ok(LEDGER, { goalId, agentId: peer.agentId }, peer.token))
-    .evidenceLedger;
+  const { digest } = (
+    await t.ok(EvidenceLedgerDocument, { goalId, agentId: peer.agentId }, peer.token)
+  ).evidenceLedger;
   const data = await t.ok(CHECKPOINT, { goalId, agentId: peer.agentId, digest }, peer.token);
   expect(data.recordReplanCheckpoint.__typename).toBe('ReplanCheckpoint');
 }
@@ -270,7 +269,7 @@ describe(`goal closure (${driver})`, () => {
     expect(Number(after?.ledger)).toBe(Number(before?.ledger) + 1);
     expect(Number(after?.seq)).toBe(Number(before?.seq) + 1);
     // The closure is a goal-level row every agent's ledger shows.
-    const ledger = await t.ok(LEDGER, { goalId, agentId: b.agentId }, b.token);
+    const ledger = await t.ok(EvidenceLedgerDocument, { goalId, agentId: b.agentId }, b.token);
     expect(ledger.evidenceLedger.events.at(-1)).toMatchObject({
       eventKind: 'GOAL_CLOSED',
       goalChange: 'ACCEPTANCE',

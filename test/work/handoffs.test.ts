@@ -6,6 +6,8 @@ import {
   CompleteTodoDocument,
   CreateTodoDocument,
   DeclareWorkspaceDocument,
+  EvidenceLedgerDocument,
+  InboxDocument,
   OpenGateDocument,
   RecordEventDocument,
   RenewLeaseDocument,
@@ -60,14 +62,6 @@ const READ = `query($goalId: ID!, $handoffId: ID!, $agentId: ID) {
   }
 }`;
 const CAPABILITIES = `mutation($input: SetCapabilitiesInput!) { setCapabilities(input: $input) { __typename } }`;
-const INBOX = `query($goalId: ID!) {
-  inbox(goalId: $goalId) { __typename ... on Inbox { messages { id kind from subject body } } }
-}`;
-const LEDGER = `query($goalId: ID!, $agentId: ID!) {
-  evidenceLedger(goalId: $goalId, agentId: $agentId) {
-    events { eventKind agentId relatedAgentId todoId relevance goalChange summary }
-  }
-}`;
 
 async function todo(token: string, goalId: string, input: Record<string, unknown> = {}) {
   const data = await t.ok(
@@ -202,12 +196,12 @@ describe(`bounded handoffs (${driver})`, () => {
     expect(renewed.renewLease.__typename).not.toBe('Lease');
 
     // The receiver's inbox holds the CONTEXT delivery, and its ledger the HANDOFF row.
-    const inbox = await t.ok(INBOX, { goalId }, b.token);
+    const inbox = await t.ok(InboxDocument, { goalId }, b.token);
     expect(inbox.inbox.messages).toEqual([
       expect.objectContaining({ kind: 'CONTEXT', from: a.agentId, id: h.deliveryId }),
     ]);
     expect(inbox.inbox.messages[0].body).toContain(packet.nextAction);
-    const ledger = await t.ok(LEDGER, { goalId, agentId: b.agentId }, b.token);
+    const ledger = await t.ok(EvidenceLedgerDocument, { goalId, agentId: b.agentId }, b.token);
     expect(ledger.evidenceLedger.events).toContainEqual(
       expect.objectContaining({
         eventKind: 'HANDOFF',
@@ -297,7 +291,7 @@ describe(`bounded handoffs (${driver})`, () => {
       },
     });
     // Every agent's ledger shows it (goal-level), and no inbox got anything.
-    const ledger = await t.ok(LEDGER, { goalId, agentId: b.agentId }, b.token);
+    const ledger = await t.ok(EvidenceLedgerDocument, { goalId, agentId: b.agentId }, b.token);
     expect(ledger.evidenceLedger.events).toContainEqual(
       expect.objectContaining({
         eventKind: 'HANDOFF',
@@ -305,7 +299,7 @@ describe(`bounded handoffs (${driver})`, () => {
         goalChange: 'NEXT_ACTION',
       }),
     );
-    expect((await t.ok(INBOX, { goalId }, c.token)).inbox.messages).toEqual([]);
+    expect((await t.ok(InboxDocument, { goalId }, c.token)).inbox.messages).toEqual([]);
     // Each reader gets its own guards: b lacks the capability, c only waits for the gate.
     expect((await read(b.token, goalId, h.id)).guards.map((g: any) => g.kind)).toEqual([
       'DECISION_SCOPE',

@@ -3,6 +3,7 @@ import {
   ClaimTodoDocument,
   CompleteTodoDocument,
   CreateTodoDocument,
+  EvidenceLedgerDocument,
   FrontierDocument,
   HandoffTodoDocument,
   RecordEventDocument,
@@ -24,9 +25,6 @@ const OWED = `query($goalId: ID!, $agentId: ID!) {
     }
     ... on ScopeGap { reason }
   }
-}`;
-const LEDGER = `query($goalId: ID!, $agentId: ID!) {
-  evidenceLedger(goalId: $goalId, agentId: $agentId) { digest }
 }`;
 const DIRECTORY = `query($goalId: ID!) { directory(goalId: $goalId) { rows { agentId replanNotices } } }`;
 
@@ -54,7 +52,9 @@ async function notices(token: string, goalId: string, agentId: string) {
 }
 
 async function checkpoint(token: string, goalId: string, agentId: string, digest?: string) {
-  const cited = digest ?? (await t.ok(LEDGER, { goalId, agentId }, token)).evidenceLedger.digest;
+  const cited =
+    digest ??
+    (await t.ok(EvidenceLedgerDocument, { goalId, agentId }, token)).evidenceLedger.digest;
   const data = await t.ok(
     RecordReplanCheckpointDocument,
     { goalId, agentId, digest: cited, kind: 'PRESERVED', delta: { summary: 'direction stands' } },

@@ -5,7 +5,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { CredentialsDocument, RevokeCredentialDocument } from '../src/client/generated/graphql.ts';
+import {
+  CredentialsDocument,
+  RetireAgentDocument,
+  RevokeCredentialDocument,
+} from '../src/client/generated/graphql.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { Doorbell } from '../src/events/doorbell.ts';
 import {
@@ -174,13 +178,7 @@ describe(`credentials: list and rotate (${driver})`, () => {
     expect(again.errors?.[0]?.message).toContain('is revoked');
     const unknown = await t.gql(ROTATE, { id: 'cred_nothing' });
     expect(unknown.errors?.[0]?.message).toContain('no credential with id cred_nothing');
-    await t.ok(
-      `mutation($g: ID!, $a: ID!) { retireAgent(goalId: $g, agentId: $a) { __typename } }`,
-      {
-        g: peer.goalId,
-        a: peer.agentId,
-      },
-    );
+    await t.ok(RetireAgentDocument, { goalId: peer.goalId, agentId: peer.agentId });
     const retired = await t.gql(ROTATE, { id: first.rotateCredential.credential.id });
     expect(retired.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(retired.errors?.[0]?.message).toContain('is retired');

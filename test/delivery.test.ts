@@ -12,6 +12,7 @@ import {
   ReleaseMessageDocument,
   RemovePeerDocument,
   ResolveMessageDocument,
+  RetireAgentDocument,
   RosterDocument,
 } from '../src/client/generated/graphql.ts';
 import { rowsOf } from '../src/db/sql.ts';
@@ -215,7 +216,7 @@ describe(`refusal before write (${driver})`, () => {
   it('types every other refusal, and none of them writes', async () => {
     const { goalId, alpha } = await world();
     await registerAgent(t, goalId, 'delta');
-    await t.ok(`mutation { retireAgent(goalId: "${goalId}", agentId: "delta") { __typename } }`);
+    await t.ok(RetireAgentDocument, { goalId, agentId: 'delta' });
     const outsider = await peerInNewGoal(t);
 
     expect(await send(alpha.token, request(goalId, { to: 'ghost' }))).toMatchObject({
@@ -853,7 +854,7 @@ describe(`roster and discovery (${driver})`, () => {
   it('discovery shows available agents as not connected, and never connects them', async () => {
     const { goalId, alpha, seeBeta } = await world({ provider: true });
     await registerAgent(t, goalId, 'delta');
-    await t.ok(`mutation { retireAgent(goalId: "${goalId}", agentId: "delta") { __typename } }`);
+    await t.ok(RetireAgentDocument, { goalId, agentId: 'delta' });
     await seeBeta('WORKING');
     const found = (await t.ok(DISCOVER, { goalId }, alpha.token)).discover;
     expect(found).toMatchObject({ goalId, self: 'alpha', limitations: ['PRESENCE_IS_ADVISORY'] });
@@ -931,7 +932,7 @@ describe(`roster and discovery (${driver})`, () => {
     await t.ok(ADD_PEER, { goalId, agentId: 'beta' }, alpha.token);
     await t.ok(SET_PRIMARY, { goalId, agentId: 'delta' }, alpha.token);
     await send(beta.token, request(goalId, { to: 'alpha' }));
-    await t.ok(`mutation { retireAgent(goalId: "${goalId}", agentId: "delta") { __typename } }`);
+    await t.ok(RetireAgentDocument, { goalId, agentId: 'delta' });
     const roster = (await t.ok(RosterDocument, { goalId }, alpha.token)).roster;
     expect(roster).toMatchObject({
       goalId,

@@ -10,6 +10,7 @@ import {
   OpenGateDocument,
   RecordReplanCheckpointDocument,
   ResolveGateDocument,
+  RetireAgentDocument,
   SetVisionDocument,
 } from '../src/client/generated/graphql.ts';
 import { type Caller, OPERATOR } from '../src/core/caller.ts';
@@ -258,10 +259,7 @@ describe(`the scoped read model (${driver})`, () => {
     expect((await frontierOf(c.agentId)).handoffState).toBe('NONE');
     const d = await registerAgent(t, goalId, uid('d'));
     expect(await frontierOf(d)).toMatchObject({ agentId: d, handoffState: 'NONE' });
-    await t.ok(
-      `mutation($g: ID!, $a: ID!) { retireAgent(goalId: $g, agentId: $a) { __typename } }`,
-      { g: goalId, a: d },
-    );
+    await t.ok(RetireAgentDocument, { goalId, agentId: d });
     expect(await frontierOf(d)).toBeUndefined();
     expect(
       (await ledger(steward, { goalId, agentId: a.agentId })).otherAgentFrontier.map(

@@ -5,6 +5,7 @@ import {
   IssueCredentialDocument,
   RecordEventDocument,
   RegisterAgentDocument,
+  RetireAgentDocument,
   RevokeCredentialDocument,
   WhoamiDocument,
 } from '../src/client/generated/graphql.ts';
@@ -140,13 +141,7 @@ describe(`registry (${driver})`, () => {
     const a = await peerInNewGoal(t);
     const b = await peerInNewGoal(t);
     const retired = await peerInNewGoal(t);
-    await t.ok(
-      `mutation($g: ID!, $a: ID!) { retireAgent(goalId: $g, agentId: $a) { __typename } }`,
-      {
-        g: retired.goalId,
-        a: retired.agentId,
-      },
-    );
+    await t.ok(RetireAgentDocument, { goalId: retired.goalId, agentId: retired.agentId });
     const missing = uid('goal');
     const answers = [
       await t.ok(AGENTS, { goalId: b.goalId }, a.token),
@@ -336,13 +331,7 @@ describe(`credentials on every transport (${driver})`, () => {
       closed = event;
     });
     await wsQuery(client, '{ me { kind } }');
-    await t.ok(
-      `mutation($g: ID!, $a: ID!) { retireAgent(goalId: $g, agentId: $a) { __typename } }`,
-      {
-        g: peer.goalId,
-        a: peer.agentId,
-      },
-    );
+    await t.ok(RetireAgentDocument, { goalId: peer.goalId, agentId: peer.agentId });
     expect((await eventually(() => closed, 'the retired agent socket to close')).code).toBe(4403);
     const me = await t.ok(`{ me { kind goalIds } }`, {}, peer.token);
     expect(me.me).toEqual({ kind: 'PEER', goalIds: [] });

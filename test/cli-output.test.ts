@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inert, inertAll, json } from '../src/cli/output.ts';
-import { asCaller, goalWithPeers, registerProvider, runCli, startGateway } from './support/cli.ts';
+import { asCaller, registerProvider, runCli, startGateway, team } from './support/cli.ts';
 
 const char = (code: number) => String.fromCodePoint(code);
 const range = (from: number, to: number) =>
@@ -117,7 +117,7 @@ describe('the binary prints text other callers wrote inert', () => {
   const SHOWN = '\\x1b]2;pwned\\x07\\x1b[2J\\x1b[6n\\x9b31m\\u202eevil\\u202c';
 
   it('next, inbox and send show a body with escapes visibly; --json gives it back as sent', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t);
     const [sender, recipient] = [peers[0]!, peers[1]!];
     const body = `line one\n${ATTACK}\r\nprogress 10%\rprogress 99%`;
     const sent = await runCli(['send', '--to', recipient.agentId, '--subject', 'escapes', '-'], {
@@ -142,7 +142,7 @@ describe('the binary prints text other callers wrote inert', () => {
   });
 
   it('observe shows an excerpt with escapes visibly; --json gives the lines back', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 1);
+    const { goalId, peers } = await team(gw.t, ['a']);
     const peer = peers[0]!;
     const provider = await registerProvider(gw.t, [goalId]);
     const lines = [
@@ -181,7 +181,7 @@ describe('the binary prints text other callers wrote inert', () => {
   });
 
   it('rows written around the gateway checks (older rows) print inert: todo, frontier, inbox, next', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t);
     const [sender, recipient] = [peers[0]!, peers[1]!];
     const env = asCaller(gw.url, recipient.token, goalId);
     const created = await runCli(['todo', 'create', '--title', 'plain title', '--json'], { env });
@@ -216,7 +216,7 @@ describe('the binary prints text other callers wrote inert', () => {
   });
 
   it('evidence-log shows a carriage return in a summary visibly', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 1);
+    const { goalId, peers } = await team(gw.t, ['a']);
     const env = asCaller(gw.url, peers[0]!.token, goalId);
     const summary = 'tests failed: 3\rtests passed: all';
     const recorded = await runCli(['record', '--kind', 'validation', '--summary', summary], {
@@ -232,7 +232,7 @@ describe('the binary prints text other callers wrote inert', () => {
   });
 
   it('an error message quoting what the gateway answered is shown inert on stderr', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 1);
+    const { goalId, peers } = await team(gw.t, ['a']);
     const env = asCaller(gw.url, peers[0]!.token, goalId);
     // UnknownDelivery names the id it was asked for.
     const missing = await runCli(['delivery', 'd-\x1b[2J\u202e'], { env });

@@ -450,7 +450,7 @@ describe('wait', () => {
   }, 30_000);
 
   it('--until offers exactly the liveness values the gateway accepts in a wait', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t);
     const [a, b] = [peers[0]!, peers[1]!];
     // asked of the gateway, value by value of the schema's Liveness: not read from the client
     const { __type } = await gw.t.ok<{ __type: { enumValues: { name: string }[] } }>(

@@ -6,8 +6,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { asCaller, eventually, goalWithPeers, runCli, startGateway } from './support/cli.ts';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { asCaller, eventually, runCli, startGateway, team } from './support/cli.ts';
+import { requires } from './support/requires.ts';
 import { type Gw, sandbox } from './support/tmux.ts';
 
 const READER = path.resolve('test/fixtures/pane-reader.mjs');
@@ -34,11 +35,11 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-describe('a message read in a terminal', { timeout: 60_000 }, () => {
+requires('tmux')('a message read in a terminal', { timeout: 60_000 }, () => {
   it('`switchboard next` in a tmux pane leaves its title, screen and input line alone; --json gives the body back', async () => {
     const box = sandbox();
     cleanups.push(() => box.cleanup());
-    const { goalId, peers } = await goalWithPeers(gw.t, 2);
+    const { goalId, peers } = await team(gw.t);
     const [sender, recipient] = [peers[0]!, peers[1]!];
     const sent = await runCli(
       ['send', '--to', recipient.agentId, '--subject', 'review', '--json', '-'],

@@ -16,6 +16,7 @@ import { FrontierCache } from './ledger/frontier.ts';
 import { readLedgerPage } from './ledger/stream.ts';
 import type { Logger } from './log.ts';
 import { type PresenceChange, readPresencePage } from './presence/read.ts';
+import { PresenceSweeper } from './presence/sweeper.ts';
 import { CredentialCache, type CredentialCacheOptions } from './registry/credentials.ts';
 import { generateToken, hashToken } from './registry/tokens.ts';
 import { buildServer } from './server.ts';
@@ -66,6 +67,7 @@ export async function startGateway(
     (change: PresenceChange) => change.seq as bigint,
   );
   const deliveries = new DeliveryKeeper(database.db, doorbell);
+  const sweeper = new PresenceSweeper(database.db, doorbell, log);
   const ledger = new StreamHub(
     doorbell,
     'ledger',
@@ -81,6 +83,7 @@ export async function startGateway(
     ledgerFrontiers: new FrontierCache(),
     waits,
     deliveries,
+    sweeper,
     log,
     fanOut: new FanOutGroups((error) => maskError(error, UNEXPECTED_MESSAGE, { config, log })),
     responses: new ResponseCache(doorbell, goalStamp, config.responseCache ?? true),
@@ -91,6 +94,7 @@ export async function startGateway(
   };
   let tracing: Tracing | null = null;
   const closeServices = async () => {
+    await sweeper.close();
     presence.close();
     ledger.close();
     waits.close();
@@ -102,6 +106,7 @@ export async function startGateway(
   };
   try {
     await doorbell.open(database);
+    sweeper.start();
     tracing = config.tracing ? await startTracing(config.tracing, log) : null;
     const server = buildServer(deps, tracing);
     const { port, metricsPort } = await server.start(config.port);

@@ -110,7 +110,9 @@ async function todoIn(goalId: string, gateway: TestGateway = t): Promise<string>
   return created.createTodo.id;
 }
 
-async function world(options: { provider?: boolean; gateway?: TestGateway } = {}) {
+async function world(
+  options: { provider?: boolean; presenceTtlMs?: number; gateway?: TestGateway } = {},
+) {
   const gateway = options.gateway ?? t;
   const goalId = await createGoal(gateway);
   const peers: Record<'alpha' | 'beta' | 'gamma', Peer> = {} as never;
@@ -119,7 +121,9 @@ async function world(options: { provider?: boolean; gateway?: TestGateway } = {}
     const { token } = await issueCredential(gateway, { kind: 'PEER', goalId, agentId });
     peers[agentId] = { agentId, token };
   }
-  const provider = options.provider ? await registerProvider(gateway, [goalId]) : null;
+  const provider = options.provider
+    ? await registerProvider(gateway, [goalId], { presenceTtlMs: options.presenceTtlMs ?? 60_000 })
+    : null;
   /** Reports beta's presence (at w1:p1 as pane-1/agent unless overridden). */
   const seeBeta = async (liveness: string, extra: Record<string, unknown> = {}) => {
     const result = await provider?.report([{ goalId, agentId: 'beta', liveness, ...extra }]);
@@ -481,6 +485,33 @@ describe(`observed activity with a provider (${driver})`, () => {
       const read = (await t.ok(READ_DELIVERY, { id: sent.id }, alpha.token)).delivery;
       expect(read.history[1], reason).toMatchObject({ outcome: 'UNREACHABLE', reason, seq: '2' });
     }
+  });
+
+  it("UNREACHABLE (COVERAGE_LOST) when the recipient's provider stops reporting inside the window, streamed at once", async () => {
+    const { goalId, alpha, seeBeta } = await world({ provider: true, presenceTtlMs: 2000 });
+    // beta's last report (a heartbeat of seq 1): then its provider goes silent.
+    await seeBeta('IDLE');
+    const sent = await send(
+      alpha.token,
+      request(goalId, { activityWindowMs: 20_000, timeoutMs: 30_000 }),
+    );
+    expect(sent.pin.state).toBe('PINNED');
+    const { stream, close } = followOutcome(alpha.token, { deliveryId: sent.id });
+    await stream.completed;
+    expect(
+      stream.items.map((c) => [c.outcome, c.previousOutcome, c.reason, c.seq, c.liveness, c.final]),
+    ).toEqual([
+      ['SUBMITTED', null, null, null, null, false],
+      ['UNREACHABLE', 'SUBMITTED', 'COVERAGE_LOST', '2', 'UNKNOWN', true],
+    ]);
+    await close();
+    // Sent to it now, while its presence is lapsed: nothing can be observed, and it says why.
+    const later = await send(alpha.token, request(goalId));
+    expect(later).toMatchObject({
+      outcome: 'SUBMITTED',
+      limitations: ['ACTIVITY_NOT_OBSERVABLE'],
+      pin: { state: 'COVERAGE_LOST' },
+    });
   });
 
   it('is computed lazily on read without any subscriber, and feeds stalledDeliveries', async () => {

@@ -130,17 +130,13 @@ describe(`directory packet (${driver})`, () => {
     const goalId = await createGoal(t);
     for (const id of ['unsure', 'old', 'restarted']) await registerAgent(t, goalId, id);
     const provider = await registerProvider(t, [goalId], { presenceTtlMs: 60_000 });
+    // Another provider with a short TTL that reports once and never again.
+    const silent = await registerProvider(t, [goalId], { presenceTtlMs: 1000 });
     await provider.report([
       { goalId, agentId: 'unsure', liveness: 'UNKNOWN', providerSessionRef: 'w1:p1' },
-      {
-        goalId,
-        agentId: 'old',
-        liveness: 'WORKING',
-        providerSessionRef: 'w1:p2',
-        observedAt: new Date(Date.now() - 120_000).toISOString(),
-      },
       { goalId, agentId: 'restarted', liveness: 'IDLE', providerSessionRef: 'w1:p3' },
     ]);
+    await silent.report([{ goalId, agentId: 'old', liveness: 'WORKING' }]);
     const gapOf = async () =>
       Object.fromEntries(
         (await t.ok(DirectoryDocument, { goalId })).directory.rows.map((r: any) => [
@@ -153,6 +149,14 @@ describe(`directory packet (${driver})`, () => {
           ],
         ]),
       );
+    // The TTL counts from the report's arrival: until the sweep records the lapse, a read says
+    // what the last change said.
+    expect((await gapOf()).old).toEqual(['WORKING', 'WORKING', null, false]);
+    await eventually(
+      async () => ((await gapOf()).old[2] === 'PRESENCE_TTL_EXPIRED' ? true : undefined),
+      'the silent provider to lapse',
+      3000,
+    );
     expect(await gapOf()).toEqual({
       unsure: ['UNKNOWN', 'UNKNOWN', 'PROVIDER_CANNOT_CLASSIFY', false],
       old: ['UNKNOWN', 'WORKING', 'PRESENCE_TTL_EXPIRED', false],

@@ -7,6 +7,7 @@ import {
   WaitDocument,
   WaitsDocument,
 } from '../src/client/generated/graphql.ts';
+import { rowsOf } from '../src/db/sql.ts';
 import { recordOutcomes } from '../src/waits/waits.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
@@ -443,6 +444,77 @@ describe(`rule 5: durable and instance-independent (${driver})`, () => {
     expect(x?.[0]?.resolvedAt).toEqual(y?.[0]?.resolvedAt);
     await b.stop();
     if (other !== database) await other.close();
+  });
+});
+
+describe(`lost coverage (${driver})`, () => {
+  it("ends UNOBSERVABLE (COVERAGE_LOST) at the lapse when the target's provider stops reporting: streamed at once, never PENDING to the deadline", async () => {
+    const TTL = 1000;
+    const { goalId } = await world(t, { presenceTtlMs: TTL });
+    const { stream, close } = follow(t, { input: input(goalId, { accept: ['WORKING', 'DONE'] }) });
+    const [pending] = await stream.take(1);
+    expect(pending).toMatchObject({ status: 'PENDING', baselineSeq: '1' });
+    const pendingAt = Date.now();
+    await stream.completed;
+    expect(Date.now() - pendingAt).toBeLessThan(TTL + 2000);
+    expect(stream.items).toHaveLength(2);
+    expect(stream.items[1]).toMatchObject({
+      status: 'UNOBSERVABLE',
+      reason: 'COVERAGE_LOST',
+      resolution: { agentId: 'alpha', seq: '2', liveness: 'UNKNOWN' },
+    });
+    await close();
+    // Recorded like every outcome: a read says the same.
+    expect((await t.ok(WaitDocument, { id: pending.id })).wait).toMatchObject({
+      status: 'UNOBSERVABLE',
+      reason: 'COVERAGE_LOST',
+    });
+    // A wait started now, on the lapsed presence, ends at once and says why.
+    const late = await t.ok(START, { input: input(goalId) });
+    expect(late.startWait).toMatchObject({
+      status: 'UNOBSERVABLE',
+      reason: 'COVERAGE_LOST',
+      limitations: ['COVERAGE_LOST'],
+      targets: [{ agentId: 'alpha', pinned: false }],
+    });
+  });
+
+  it('a wait on several agents drops the target that lost coverage and settles on another', async () => {
+    // alpha: its provider goes silent.
+    const { goalId, alpha } = await world(t, { presenceTtlMs: 1000 });
+    const live = await registerProvider(t, [goalId]); // beta: a provider that keeps reporting
+    const beta = (liveness: string) =>
+      live.report([{ goalId, agentId: 'beta', liveness, providerSessionRef: 'p2' }]);
+    await beta('WORKING');
+    const started = await t.ok(START, {
+      input: { goalId, agentIds: ['alpha', 'beta'], accept: ['DONE'], timeoutMs: 30_000 },
+    });
+    const id = started.startWait.id;
+    expect(started.startWait.targets).toEqual([
+      { agentId: 'alpha', pinned: true, baselineSeq: '1' },
+      { agentId: 'beta', pinned: true, baselineSeq: '2' },
+    ]);
+    await eventually(
+      async () => {
+        const [row] = rowsOf<{ lapse: string | null }>(
+          await database.db.execute(
+            sql`select lapse from presence where goal_id = ${goalId} and agent_id = 'alpha'`,
+          ),
+        );
+        return row?.lapse ? true : undefined;
+      },
+      "alpha's presence to lapse",
+      3000,
+    );
+    expect((await t.ok(WaitDocument, { id })).wait.status).toBe('PENDING');
+    // alpha's provider comes back with alpha DONE: a dropped target stays dropped.
+    await alpha('DONE');
+    expect((await t.ok(WaitDocument, { id })).wait.status).toBe('PENDING');
+    await beta('DONE');
+    expect((await t.ok(WaitDocument, { id })).wait).toMatchObject({
+      status: 'SATISFIED',
+      resolution: { agentId: 'beta', liveness: 'DONE' },
+    });
   });
 });
 

@@ -258,9 +258,11 @@ async function decide(
     });
   }
   const pinState: PinState = pin
-    ? pin.supportsPinnedWaits
-      ? 'PINNED'
-      : 'PROVIDER_WITHOUT_PINNED_WAITS'
+    ? !pin.supportsPinnedWaits
+      ? 'PROVIDER_WITHOUT_PINNED_WAITS'
+      : pin.lapsed
+        ? 'COVERAGE_LOST'
+        : 'PINNED'
     : (await providerCoversGoal(db, v.goalId))
       ? 'NO_PRESENCE_AT_SUBMISSION'
       : 'NO_PROVIDER';

@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../db/database.ts';
 import { bare, rowsOf, textArray } from '../db/sql.ts';
 import { ringSql } from '../events/doorbell.ts';
 import { lockHead } from '../events/sequence.ts';
-import { classifyChange, feedChanges } from '../presence/pins.ts';
+import { classifyChange, feedChanges, type PinnedChange } from '../presence/pins.ts';
 import type { Liveness, PresenceChangeRow } from '../presence/tables.ts';
 import {
   type DeliveryRow,
@@ -21,8 +21,8 @@ import {
  *
  * - The first change of the pinned location after the baseline, recorded by the deadline,
  *   that shows the pinned occupant WORKING or BLOCKED is ACTIVITY_OBSERVED; one that shows
- *   another occupant, an end, or UNREACHABLE is UNREACHABLE. Other changes (IDLE, DONE,
- *   UNKNOWN) are neither.
+ *   another occupant, an end, a lapse (COVERAGE_LOST) or UNREACHABLE is UNREACHABLE. Other
+ *   changes (IDLE, DONE, a reported UNKNOWN) are neither.
  * - If that change came after the window ended, STALLED comes first (effective at the
  *   window end): stalled is an observation, and later activity still upgrades it.
  * - With no such change: STALLED once the window has ended, EXPIRED once the deadline has.
@@ -52,6 +52,14 @@ export interface Step {
 }
 
 const ACTIVITY: readonly Liveness[] = ['WORKING', 'BLOCKED'];
+
+/** Why a pinned change that is not a state ends the delivery UNREACHABLE. */
+const UNREACHABLE_REASONS: Record<Exclude<PinnedChange['kind'], 'STATE'>, OutcomeReason> = {
+  REPLACED: 'PINNED_OCCUPANT_REPLACED',
+  ENDED: 'PRESENCE_ENDED',
+  COVERAGE_LOST: 'COVERAGE_LOST',
+  UNREACHABLE: 'LIVENESS_UNREACHABLE',
+};
 
 /** Follows one delivery through the change log: remembers the first decisive change. */
 export class Tracker {
@@ -87,13 +95,13 @@ export class Tracker {
         this.decisive = { outcome: 'ACTIVITY_OBSERVED', reason: null, ...at };
       return;
     }
-    const reason: OutcomeReason =
-      meaning.kind === 'REPLACED'
-        ? 'PINNED_OCCUPANT_REPLACED'
-        : meaning.kind === 'ENDED'
-          ? 'PRESENCE_ENDED'
-          : 'LIVENESS_UNREACHABLE';
-    this.decisive = { outcome: 'UNREACHABLE', reason, ...at };
+    const lost = meaning.kind === 'COVERAGE_LOST';
+    this.decisive = {
+      outcome: 'UNREACHABLE',
+      reason: UNREACHABLE_REASONS[meaning.kind],
+      ...at,
+      liveness: lost ? 'UNKNOWN' : change.liveness,
+    };
   }
 }
 

@@ -350,9 +350,8 @@ export async function discover(
     .where(eq(agentsTable.goalId, goalId))
     .orderBy(asc(agentsTable.agentId));
   const presenceRows = await db
-    .select({ row: presenceTable, provider: providersTable })
+    .select()
     .from(presenceTable)
-    .innerJoin(providersTable, eq(providersTable.providerId, presenceTable.providerId))
     .where(eq(presenceTable.goalId, goalId));
   const [anyProvider] = await db
     .select({ id: providersTable.providerId })
@@ -365,13 +364,12 @@ export async function discover(
 
   // Per agent, the presence to judge by: a live one of the current provider instance if any
   // (the most recently changed), else the most recently changed of the rest.
-  const now = new Date();
   const presence = new Map<string, Presence>();
   const live = (p: Presence) => p.endedAt === null && !p.stale;
   const better = (a: Presence, b: Presence) =>
     live(a) !== live(b) ? live(a) : a.stateChangeSeq > b.stateChangeSeq;
-  for (const { row, provider } of presenceRows) {
-    const candidate = toPresence(row, provider, now);
+  for (const row of presenceRows) {
+    const candidate = toPresence(row);
     const held = presence.get(row.agentId);
     if (!held || better(candidate, held)) presence.set(row.agentId, candidate);
   }

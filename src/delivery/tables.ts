@@ -35,6 +35,7 @@ export const outcomeReasons = [
   'PINNED_OCCUPANT_REPLACED',
   'PRESENCE_ENDED',
   'LIVENESS_UNREACHABLE',
+  'COVERAGE_LOST',
 ] as const;
 export type OutcomeReason = (typeof outcomeReasons)[number];
 
@@ -44,6 +45,7 @@ export const pinStates = [
   'NO_PROVIDER',
   'NO_PRESENCE_AT_SUBMISSION',
   'PROVIDER_WITHOUT_PINNED_WAITS',
+  'COVERAGE_LOST',
 ] as const;
 export type PinState = (typeof pinStates)[number];
 

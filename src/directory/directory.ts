@@ -77,18 +77,15 @@ interface RowRecord {
   lease_state: LeaseState | null;
   provider_id: string | null;
   provider_session_ref: string | null;
-  instance_id: string | null;
   occupant_ref: string | null;
   liveness: Liveness | null;
   basis: PresenceRow['basis'] | null;
   explain: string | null;
   blocked_kind: PresenceRow['blockedKind'];
   observed_at: string | Date | null;
-  report_seq: string | null;
   state_change_seq: string | null;
   ended_at: string | Date | null;
-  current_instance: string | null;
-  presence_ttl_ms: number | null;
+  lapse: PresenceRow['lapse'];
   observation_sources: DeclaredSource[] | null;
   vision_checkpoint_missing: boolean;
 }
@@ -141,12 +138,11 @@ export async function readDirectory(
              ${providerAvailableSql(goalId)} as provider_available,
              w.id as todo_id, w.lease_state,
              ${p.providerId} as provider_id, ${p.providerSessionRef} as provider_session_ref,
-             ${p.instanceId} as instance_id, ${p.occupantRef} as occupant_ref,
+             ${p.occupantRef} as occupant_ref,
              ${p.liveness} as liveness, ${p.basis} as basis, ${p.explain} as explain,
              ${p.blockedKind} as blocked_kind, ${p.observedAt} as observed_at,
-             ${p.reportSeq}::text as report_seq, ${p.stateChangeSeq}::text as state_change_seq,
-             ${p.endedAt} as ended_at,
-             ${pr.instanceId} as current_instance, ${pr.presenceTtlMs} as presence_ttl_ms,
+             ${p.stateChangeSeq}::text as state_change_seq,
+             ${p.endedAt} as ended_at, ${p.lapse} as lapse,
              ${pr.observationSources} as observation_sources,
              ${visionCheckpointMissingSql(a.goalId, a.agentId)} as vision_checkpoint_missing
       from ${a}
@@ -158,7 +154,8 @@ export async function readDirectory(
       left join lateral (
         select * from ${here}
         where ${here.goalId} = ${a.goalId} and ${here.agentId} = ${a.agentId}
-        order by (${here.endedAt} is null) desc, ${here.stateChangeSeq} desc
+        order by (${here.endedAt} is null) desc, (${here.lapse} is null) desc,
+          ${here.stateChangeSeq} desc
         limit 1) as ${p} on true
       left join ${providersTable} as ${pr} on ${pr.providerId} = ${p.providerId}
       where ${a.goalId} = ${goalId} and ${a.retiredAt} is null
@@ -166,7 +163,7 @@ export async function readDirectory(
       limit ${limit}`),
   );
   const total = Number(records[0]?.total ?? 0);
-  const rows = records.map((r) => toRow(r, collectedAt));
+  const rows = records.map(toRow);
   const providerAvailable = records[0]?.provider_available ?? (await anyProvider(db, goalId));
   const limitations = new Set<DirectoryLimitation>();
   // Presence is advisory whether or not a provider reports it.
@@ -200,30 +197,23 @@ async function anyProvider(db: Db, goalId: string): Promise<boolean> {
   return row?.available ?? false;
 }
 
-function toRow(r: RowRecord, now: Date): DirectoryRow {
+function toRow(r: RowRecord): DirectoryRow {
   const presence =
     r.provider_id === null
       ? null
-      : toPresence(
-          {
-            goalId: '',
-            agentId: r.agent_id,
-            providerId: r.provider_id,
-            providerSessionRef: r.provider_session_ref as string,
-            instanceId: r.instance_id as string,
-            occupantRef: r.occupant_ref as string,
-            liveness: r.liveness as Liveness,
-            basis: r.basis as PresenceRow['basis'],
-            explain: r.explain,
-            blockedKind: r.blocked_kind,
-            observedAt: asDate(r.observed_at as string),
-            reportSeq: BigInt(r.report_seq ?? 0),
-            stateChangeSeq: BigInt(r.state_change_seq ?? 0),
-            endedAt: r.ended_at === null ? null : asDate(r.ended_at),
-          },
-          { instanceId: r.current_instance as string, presenceTtlMs: r.presence_ttl_ms as number },
-          now,
-        );
+      : toPresence({
+          providerId: r.provider_id,
+          providerSessionRef: r.provider_session_ref as string,
+          occupantRef: r.occupant_ref as string,
+          liveness: r.liveness as Liveness,
+          basis: r.basis as PresenceRow['basis'],
+          explain: r.explain,
+          blockedKind: r.blocked_kind,
+          observedAt: asDate(r.observed_at as string),
+          stateChangeSeq: BigInt(r.state_change_seq ?? 0),
+          endedAt: r.ended_at === null ? null : asDate(r.ended_at),
+          lapse: r.lapse,
+        });
   return {
     agentId: r.agent_id,
     agentModel: r.agent_model,

@@ -8,6 +8,7 @@ import type { LedgerEvent } from '../ledger/append.ts';
 import type { FrontierCache } from '../ledger/frontier.ts';
 import type { Logger } from '../log.ts';
 import type { PresenceChange } from '../presence/read.ts';
+import type { PresenceSweeper } from '../presence/sweeper.ts';
 import type { CredentialCache } from '../registry/credentials.ts';
 import type { WaitKeeper } from '../waits/keeper.ts';
 import type { FanOutGroups } from './execution/fanout.ts';
@@ -32,6 +33,8 @@ export interface AppDeps {
   readonly waits: WaitKeeper;
   /** Settles the deliveries that this instance's clients follow. */
   readonly deliveries: DeliveryKeeper;
+  /** Lapses expired presence, taking turns with the other instances of the database. */
+  readonly sweeper: PresenceSweeper;
   readonly log: Logger;
   /** Resolves each request's or socket's credential, cached for this instance. */
   readonly credentials: CredentialCache;

@@ -4,6 +4,7 @@ import { prepared, textArrayLiteral } from '../db/sql.ts';
 import { minSeq } from '../events/sequence.ts';
 import { type Presence, toPresence } from './read.ts';
 import {
+  type LapseGap,
   type Liveness,
   type PresenceChangeRow,
   presenceChangesTable,
@@ -25,8 +26,10 @@ export interface Pin {
   /** The baseline: changes at or below it were already visible when the pin was taken. */
   readonly stateChangeSeq: bigint;
   readonly supportsPinnedWaits: boolean;
-  /** The presence as a reader sees it now (TTL expiry reads UNKNOWN). */
+  /** The presence as a reader sees it now (a lapsed one reads UNKNOWN, with its gap). */
   readonly presence: Presence;
+  /** Its presence had lapsed: nothing can be observed of it until the provider reports again. */
+  readonly lapsed: boolean;
 }
 
 const presenceOfAgents = prepared('presence_of_agents', (db) =>
@@ -44,8 +47,8 @@ const presenceOfAgents = prepared('presence_of_agents', (db) =>
 );
 
 /**
- * Each agent's current location: its most recently changed presence that has not ended and
- * was reported by the provider's current instance. Agents without one are absent.
+ * Each agent's current location: its most recently changed presence that has not ended, a
+ * covered one before a lapsed one. Agents without one are absent.
  */
 export async function currentPins(
   db: Queryable,
@@ -57,10 +60,11 @@ export async function currentPins(
     goalId,
     agentIds: textArrayLiteral(agentIds),
   });
-  const now = new Date();
   const pins = new Map<string, Pin>();
   for (const { row, provider } of rows) {
-    if (row.endedAt !== null || row.instanceId !== provider.instanceId) continue;
+    if (row.endedAt !== null) continue;
+    const lapsed = row.lapse !== null;
+    if (lapsed && pins.get(row.agentId)?.lapsed === false) continue;
     pins.set(row.agentId, {
       agentId: row.agentId,
       provider: row.providerId,
@@ -68,7 +72,8 @@ export async function currentPins(
       occupantRef: row.occupantRef,
       stateChangeSeq: row.stateChangeSeq,
       supportsPinnedWaits: provider.supportsPinnedWaits,
-      presence: toPresence(row, provider, now),
+      presence: toPresence(row),
+      lapsed,
     });
   }
   return pins;
@@ -86,11 +91,13 @@ export interface PinnedTarget {
 /**
  * What one change of the log means for one pinned target. `null` when it does not concern
  * the pin (another agent or location, or at or below the baseline). A different occupant at
- * the location means the pinned one is gone: a replacement never counts as the target.
+ * the location means the pinned one is gone: a replacement never counts as the target. A
+ * lapse means nothing more can be observed of it: its liveness is never read as a state.
  */
 export type PinnedChange =
   | { readonly kind: 'REPLACED' }
   | { readonly kind: 'ENDED' }
+  | { readonly kind: 'COVERAGE_LOST'; readonly gap: LapseGap }
   | { readonly kind: 'UNREACHABLE' }
   | { readonly kind: 'STATE'; readonly liveness: Liveness };
 
@@ -108,6 +115,7 @@ export function classifyChange(
   }
   if (change.occupantRef !== target.occupantRef) return { kind: 'REPLACED' };
   if (change.ended) return { kind: 'ENDED' };
+  if (change.lapse) return { kind: 'COVERAGE_LOST', gap: change.lapse };
   if (change.liveness === 'UNREACHABLE') return { kind: 'UNREACHABLE' };
   return { kind: 'STATE', liveness: change.liveness };
 }

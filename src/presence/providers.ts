@@ -1,13 +1,15 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { ProviderCaller } from '../core/caller.ts';
 import { ForbiddenError, InputError } from '../core/errors.ts';
 import { validateId, validateText } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
+import { lapseGoal, liveSql } from './lapse.ts';
 import {
   type DeclaredSource,
   type Liveness,
   type ObservationSource,
   type Provider,
+  presenceTable,
   providersTable,
 } from './tables.ts';
 
@@ -35,7 +37,8 @@ export interface RegisterProviderInput {
 
 /**
  * Records (or replaces) a provider's declaration. A new `instanceId` means the provider
- * restarted: presence its earlier instances reported now reads as stale.
+ * restarted: in the same transaction, every live presence its earlier instances reported
+ * lapses (PROVIDER_RESTARTED), one change each, before the new instance's first report.
  */
 export async function registerProvider(
   db: Db,
@@ -93,14 +96,26 @@ export async function registerProvider(
     persistence: validateText('persistence', input.persistence, 1000),
     rollup: input.rollup ? validateText('rollup', input.rollup, 1000) : null,
   };
-  const [row] = await db
-    .insert(providersTable)
-    .values(values)
-    .onConflictDoUpdate({
-      target: providersTable.providerId,
-      set: { ...values, registeredAt: sql`now()` },
-    })
-    .returning();
-  if (!row) throw new Error('provider was written but cannot be read');
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(providersTable)
+      .values(values)
+      .onConflictDoUpdate({
+        target: providersTable.providerId,
+        set: { ...values, registeredAt: sql`now()` },
+      })
+      .returning();
+    if (!row) throw new Error('provider was written but cannot be read');
+    const replaced = and(
+      eq(presenceTable.providerId, providerId),
+      ne(presenceTable.instanceId, row.instanceId),
+    ) as SQL;
+    const goals = await tx
+      .selectDistinct({ goalId: presenceTable.goalId })
+      .from(presenceTable)
+      .where(and(replaced, liveSql))
+      .orderBy(presenceTable.goalId);
+    for (const { goalId } of goals) await lapseGoal(tx, goalId, replaced);
+    return row;
+  });
 }

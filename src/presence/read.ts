@@ -1,30 +1,29 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import type { ScopeGap } from '../core/scope.ts';
 import { single } from '../core/stream.ts';
-import type { Db, Queryable } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
 import { readHead } from '../events/sequence.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import {
   type BlockedKind,
   type Liveness,
+  lapseGaps,
   type PresenceBasis,
   type PresenceChangeRow,
   type PresenceRow,
-  type Provider,
   presenceChangesTable,
-  providersTable,
 } from './tables.ts';
 
-export const coverageGaps = [
-  'PRESENCE_TTL_EXPIRED',
-  'PROVIDER_RESTARTED',
-  'PROVIDER_CANNOT_CLASSIFY',
-] as const;
+export const coverageGaps = [...lapseGaps, 'PROVIDER_CANNOT_CLASSIFY'] as const;
 export type CoverageGap = (typeof coverageGaps)[number];
 
-/** Presence as a reader sees it: TTL expiry and provider restarts read as UNKNOWN, with the gap named. */
+/**
+ * Presence as a reader sees it: a lapsed presence reads UNKNOWN with its gap named. Computed
+ * from what is stored only, never from the clock, so a read says what the last change on the
+ * stream said.
+ */
 export interface Presence {
   readonly provider: string;
   readonly providerSessionRef: string;
@@ -41,21 +40,25 @@ export interface Presence {
   readonly endedAt: Date | null;
 }
 
-export function toPresence(
-  row: PresenceRow,
-  provider: Pick<Provider, 'instanceId' | 'presenceTtlMs'>,
-  now: Date,
-): Presence {
-  const stale = row.instanceId !== provider.instanceId;
-  const expired =
-    row.endedAt === null && now.getTime() - row.observedAt.getTime() > provider.presenceTtlMs;
-  const coverageGap: CoverageGap | null = stale
-    ? 'PROVIDER_RESTARTED'
-    : expired
-      ? 'PRESENCE_TTL_EXPIRED'
-      : row.liveness === 'UNKNOWN'
-        ? 'PROVIDER_CANNOT_CLASSIFY'
-        : null;
+/** What a Presence is made of: a presence row, or a change of the log as of that change. */
+export type PresenceFields = Pick<
+  PresenceRow,
+  | 'providerId'
+  | 'providerSessionRef'
+  | 'occupantRef'
+  | 'liveness'
+  | 'basis'
+  | 'explain'
+  | 'blockedKind'
+  | 'observedAt'
+  | 'stateChangeSeq'
+  | 'endedAt'
+  | 'lapse'
+>;
+
+export function toPresence(row: PresenceFields): Presence {
+  const coverageGap: CoverageGap | null =
+    row.lapse ?? (row.liveness === 'UNKNOWN' ? 'PROVIDER_CANNOT_CLASSIFY' : null);
   return {
     provider: row.providerId,
     providerSessionRef: row.providerSessionRef,
@@ -67,7 +70,7 @@ export function toPresence(
     explain: row.explain,
     blockedKind: row.blockedKind,
     stateChangeSeq: row.stateChangeSeq,
-    stale,
+    stale: row.lapse === 'PROVIDER_RESTARTED',
     coverageGap,
     endedAt: row.endedAt,
   };
@@ -127,58 +130,24 @@ export async function readPresencePage(
     .where(and(eq(presenceChangesTable.goalId, goalId), gt(presenceChangesTable.seq, after)))
     .orderBy(asc(presenceChangesTable.seq))
     .limit(STREAM_PAGE);
-  const providers = await providerStates(db, [...new Set(rows.map((r) => r.providerId))]);
-  const now = new Date();
   return {
-    items: rows.map((r) => changeOf(r, providers.get(r.providerId), now)),
+    items: rows.map(changeOf),
     cursor: rows.at(-1)?.seq ?? after,
     more: rows.length === STREAM_PAGE,
   };
 }
 
-function changeOf(
-  row: PresenceChangeRow,
-  provider: Pick<Provider, 'instanceId' | 'presenceTtlMs'> | undefined,
-  now: Date,
-): PresenceChange {
-  const presenceRow: PresenceRow = {
-    goalId: row.goalId,
-    agentId: row.agentId,
-    providerId: row.providerId,
-    providerSessionRef: row.providerSessionRef,
-    instanceId: provider?.instanceId ?? '',
-    occupantRef: row.occupantRef,
-    liveness: row.liveness,
-    basis: row.basis,
-    explain: row.explain,
-    blockedKind: row.blockedKind,
-    observedAt: row.observedAt,
-    reportSeq: 0n,
-    stateChangeSeq: row.seq,
-    endedAt: row.ended ? row.observedAt : null,
-  };
+function changeOf(row: PresenceChangeRow): PresenceChange {
   return {
     goalId: row.goalId,
     agentId: row.agentId,
     seq: row.seq,
-    presence: toPresence(
-      presenceRow,
-      provider ?? { instanceId: '', presenceTtlMs: Number.MAX_SAFE_INTEGER },
-      now,
-    ),
+    presence: toPresence({
+      ...row,
+      stateChangeSeq: row.seq,
+      endedAt: row.ended ? row.observedAt : null,
+    }),
     previousLiveness: row.previousLiveness,
     scopeGap: null,
   };
-}
-
-export async function providerStates(
-  db: Queryable,
-  providerIds: readonly string[],
-): Promise<Map<string, Provider>> {
-  if (providerIds.length === 0) return new Map();
-  const rows = await db
-    .select()
-    .from(providersTable)
-    .where(inArray(providersTable.providerId, [...providerIds]));
-  return new Map(rows.map((row) => [row.providerId, row]));
 }

@@ -192,6 +192,22 @@ const presenceOfProvider = prepared('presence_of_provider', (db) =>
     ),
 );
 
+/** The provider's instance and TTL, share-locked to commit, and the transaction's clock. */
+const providerNow = prepared('provider_now', (db) =>
+  db
+    .select({
+      instanceId: providersTable.instanceId,
+      presenceTtlMs: providersTable.presenceTtlMs,
+      now: sql<Date>`now()`.mapWith((value: string | Date) => new Date(value)),
+    })
+    .from(providersTable)
+    .where(eq(providersTable.providerId, sql.placeholder('providerId')))
+    .for('share'),
+);
+
+/** Liveness as a reader saw it: UNKNOWN once lapsed. */
+const readLiveness = (row: PresenceRow): Liveness => (row.lapse ? 'UNKNOWN' : row.liveness);
+
 const providerById = prepared('provider_by_id', (db) =>
   db
     .select()
@@ -261,7 +277,7 @@ async function applyReports(
     checked.map((c) => c.report),
   );
   if (!screened.provider) return refusal(0, 'PROVIDER_NOT_REGISTERED');
-  const { providerId, instanceId } = screened.provider;
+  const { providerId } = screened.provider;
   const reports: { index: number; report: Report }[] = [];
   checked.forEach((c, i) => {
     const reason = screened.reasons[i];
@@ -284,6 +300,12 @@ async function applyReports(
   const goalIds = [...byGoal.keys()].sort();
 
   await db.transaction(async (tx) => {
+    // The registration as of now, held until commit: a re-registration (which lapses the rows
+    // of the instance it replaces) is wholly before or wholly after this batch.
+    const [current] = await providerNow(tx).execute({ providerId });
+    if (!current) throw new Error(`provider ${providerId} was registered but cannot be read`);
+    const { instanceId } = current;
+    const expiresAt = new Date(current.now.getTime() + current.presenceTtlMs);
     for (const goalId of goalIds) {
       const goalReports = byGoal.get(goalId) ?? [];
       const head = await lockHead(tx, goalId, 'presence');
@@ -319,7 +341,8 @@ async function applyReports(
           r.ended !== (before.endedAt !== null) ||
           before.liveness !== liveness ||
           before.blockedKind !== blockedKind ||
-          before.occupantRef !== occupantRef;
+          before.occupantRef !== occupantRef ||
+          before.lapse !== null;
         const next: PresenceRow = {
           goalId,
           agentId: r.agentId,
@@ -335,6 +358,8 @@ async function applyReports(
           reportSeq: r.reportSeq,
           stateChangeSeq: before?.stateChangeSeq ?? 0n,
           endedAt: r.ended ? (before?.endedAt ?? r.observedAt) : null,
+          expiresAt,
+          lapse: null,
         };
         if (changed) {
           seq += 1n;
@@ -347,7 +372,7 @@ async function applyReports(
             providerSessionRef: r.providerSessionRef,
             occupantRef,
             liveness,
-            previousLiveness: before && before.endedAt === null ? before.liveness : null,
+            previousLiveness: before && before.endedAt === null ? readLiveness(before) : null,
             basis,
             explain,
             blockedKind,
@@ -375,7 +400,8 @@ async function applyReports(
             liveness = excluded.liveness, basis = excluded.basis,
             explain = excluded.explain, blocked_kind = excluded.blocked_kind,
             observed_at = excluded.observed_at, report_seq = excluded.report_seq,
-            state_change_seq = excluded.state_change_seq, ended_at = excluded.ended_at`),
+            state_change_seq = excluded.state_change_seq, ended_at = excluded.ended_at,
+            expires_at = excluded.expires_at, lapse = excluded.lapse`),
         );
       }
       if (changes.length > 0) {

@@ -34,6 +34,18 @@ export type PresenceBasis = (typeof presenceBases)[number];
 export const blockedKinds = ['PERMISSION', 'QUESTION', 'AUTH'] as const;
 export type BlockedKind = (typeof blockedKinds)[number];
 
+/**
+ * How a presence lapses (docs/api.md, "Expiry is an event"): no report within the provider's
+ * TTL, the provider re-registered with a new instance, or no credential of the provider covers
+ * the goal any more. Each lapse is one change on the goal's presence stream.
+ */
+export const lapseGaps = [
+  'PRESENCE_TTL_EXPIRED',
+  'PROVIDER_RESTARTED',
+  'PROVIDER_REVOKED',
+] as const;
+export type LapseGap = (typeof lapseGaps)[number];
+
 /** Most characters of a report's `explain`. */
 export const MAX_EXPLAIN_LENGTH = 160;
 
@@ -83,7 +95,8 @@ export type Provider = typeof providersTable.$inferSelect;
 
 /**
  * One row per (goal, agent, provider location). `stateChangeSeq` is the goal's presence
- * sequence at the last change of liveness or occupant: heartbeats leave it alone.
+ * sequence at the last change of liveness, blocked kind, occupant, end or lapse: heartbeats
+ * leave it alone.
  */
 export const presenceTable = pgTable(
   'presence',
@@ -110,17 +123,26 @@ export const presenceTable = pgTable(
     stateChangeSeq: bigint('state_change_seq', { mode: 'bigint' }).notNull(),
     /** Set by endPresence: the occupant is gone from this location. */
     endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** When it lapses without another report: the database clock at the last report + the TTL. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Set when it lapsed (presence/lapse.ts), with the change that recorded it; a report clears it. */
+    lapse: text('lapse', { enum: lapseGaps }),
   },
   (t) => [
     primaryKey({ columns: [t.goalId, t.agentId, t.providerId, t.providerSessionRef] }),
     index('presence_provider_idx').on(t.providerId),
+    // The sweeper's only read: the live rows by expiry.
+    index('presence_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.endedAt} is null and ${t.lapse} is null`),
   ],
 );
 export type PresenceRow = typeof presenceTable.$inferSelect;
 
 /**
- * The goal's presence stream: one row per change of liveness or occupant (or end), numbered
- * gap-free per goal. Subscribers resume from a `seq`.
+ * The goal's presence stream: one row per change of liveness, blocked kind or occupant, end or
+ * lapse, numbered gap-free per goal. Subscribers resume from a `seq`. `liveness` is what the
+ * provider last reported; on a lapse it is the reported liveness the lapse covers.
  */
 export const presenceChangesTable = pgTable(
   'presence_changes',
@@ -138,6 +160,8 @@ export const presenceChangesTable = pgTable(
     blockedKind: text('blocked_kind', { enum: blockedKinds }),
     observedAt: timestamp('observed_at', { withTimezone: true }).notNull(),
     ended: boolean('ended').notNull().default(false),
+    /** Set on the change that records a lapse: liveness then reads UNKNOWN, with this gap. */
+    lapse: text('lapse', { enum: lapseGaps }),
     /**
      * The clock when the row was inserted, which is after the goal's head lock was taken (not
      * the transaction start): so recorded times follow `seq`, and whoever holds the head lock

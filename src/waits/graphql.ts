@@ -23,7 +23,8 @@ const WaitStatusEnum = builder.enumType('WaitStatus', {
     UNREACHABLE: { description: 'The pinned occupant became unreachable. Not success.' },
     TIMED_OUT: { description: 'The deadline passed with no settling change. Not success.' },
     UNOBSERVABLE: {
-      description: 'The provider did not declare pinned-wait support, so no change can be trusted.',
+      description:
+        'Nothing can be observed of the target any more (reason COVERAGE_LOST: its presence lapsed, so its provider cannot see it) or ever (reason PROVIDER_WITHOUT_PINNED_WAITS: no change can be trusted). Not success, not a timeout, and not a statement that the agent stopped.',
     },
   } satisfies Record<(typeof waitStatuses)[number], unknown>,
 });
@@ -42,6 +43,10 @@ const WaitReasonEnum = builder.enumType('WaitReason', {
     PROVIDER_WITHOUT_PINNED_WAITS: {
       description: "The target's provider does not support pinned waits.",
     },
+    COVERAGE_LOST: {
+      description:
+        "The pinned target's presence lapsed (its provider stopped reporting it, restarted, or lost its credential; resolution.seq names the change, whose coverageGap says which), or had lapsed when the wait started. With status UNOBSERVABLE. Never read as the agent having stopped.",
+    },
     DEADLINE_PASSED: { description: 'timeoutMs elapsed.' },
   } satisfies Record<(typeof waitReasons)[number], unknown>,
 });
@@ -51,7 +56,10 @@ const WaitLimitationEnum = builder.enumType('WaitLimitation', {
   values: {
     NO_PRESENCE_AT_START: { description: 'No presence for the target when the wait started.' },
     PROVIDER_WITHOUT_PINNED_WAITS: { description: 'Its provider does not support pinned waits.' },
-  },
+    COVERAGE_LOST: {
+      description: 'Its presence had lapsed when the wait started: nothing could be observed.',
+    },
+  } satisfies Record<Exclude<PinState, 'PINNED'>, unknown>,
 });
 
 const WaitPinRef = builder.objectRef<WaitTargetRow>('WaitPin').implement({

@@ -17,6 +17,7 @@ export const waitReasons = [
   'PRESENCE_ENDED',
   'NO_PRESENCE_AT_START',
   'PROVIDER_WITHOUT_PINNED_WAITS',
+  'COVERAGE_LOST',
   'DEADLINE_PASSED',
 ] as const;
 export type WaitReason = (typeof waitReasons)[number];
@@ -56,6 +57,7 @@ export const pinStates = [
   'PINNED',
   'NO_PRESENCE_AT_START',
   'PROVIDER_WITHOUT_PINNED_WAITS',
+  'COVERAGE_LOST',
 ] as const;
 export type PinState = (typeof pinStates)[number];
 

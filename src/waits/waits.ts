@@ -91,7 +91,8 @@ export async function startWait(
     const pinState = (agentId: string): PinState => {
       const pin = pins.get(agentId);
       if (!pin) return 'NO_PRESENCE_AT_START';
-      return pin.supportsPinnedWaits ? 'PINNED' : 'PROVIDER_WITHOUT_PINNED_WAITS';
+      if (!pin.supportsPinnedWaits) return 'PROVIDER_WITHOUT_PINNED_WAITS';
+      return pin.lapsed ? 'COVERAGE_LOST' : 'PINNED';
     };
     const id = `wait_${randomUUID()}`;
     const [row] = await tx
@@ -170,8 +171,8 @@ export interface Outcome {
 /**
  * Applies presence changes, in sequence order, to one wait. Each pinned target settles the
  * wait when a change after its baseline shows its own occupant in an accepted liveness; a
- * change showing another occupant, an end, or UNREACHABLE drops that target; when every
- * target is dropped the first drop is the outcome. Changes recorded after the deadline do
+ * change showing another occupant, an end, a lapse (coverage lost) or UNREACHABLE drops that
+ * target; when every target is dropped the first drop is the outcome. Changes recorded after the deadline do
  * not count, so the outcome does not depend on when (or where) this runs.
  */
 export class Settler {
@@ -199,9 +200,9 @@ export class Settler {
   start(): Outcome | null {
     if (this.pinned.length > 0) return null;
     const first = this.wait.targets[0] as WaitTargetRow;
-    return first.state === 'PROVIDER_WITHOUT_PINNED_WAITS'
-      ? outcome('UNOBSERVABLE', 'PROVIDER_WITHOUT_PINNED_WAITS', first.agentId)
-      : outcome('NOT_RUNNING', 'NO_PRESENCE_AT_START', first.agentId);
+    return first.state === 'NO_PRESENCE_AT_START'
+      ? outcome('NOT_RUNNING', 'NO_PRESENCE_AT_START', first.agentId)
+      : outcome('UNOBSERVABLE', first.state as WaitReason, first.agentId);
   }
 
   /**
@@ -238,6 +239,8 @@ export class Settler {
       if (meaning.kind === 'REPLACED')
         drop = outcome('NOT_RUNNING', 'PINNED_OCCUPANT_REPLACED', at);
       else if (meaning.kind === 'ENDED') drop = outcome('NOT_RUNNING', 'PRESENCE_ENDED', at);
+      else if (meaning.kind === 'COVERAGE_LOST')
+        drop = outcome('UNOBSERVABLE', 'COVERAGE_LOST', { ...at, liveness: 'UNKNOWN' });
       else if (meaning.kind === 'UNREACHABLE') drop = outcome('UNREACHABLE', null, at);
       else if (this.wait.row.accept.includes(meaning.liveness))
         return outcome('SATISFIED', null, at);

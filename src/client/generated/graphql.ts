@@ -105,14 +105,16 @@ export const ContinuationPolicy = {
 } as const;
 
 export type ContinuationPolicy = typeof ContinuationPolicy[keyof typeof ContinuationPolicy];
-/** Why presence reads UNKNOWN. */
+/** Why presence reads UNKNOWN. Says that nobody can currently tell, never that the agent stopped. Every gap but PROVIDER_CANNOT_CLASSIFY is a lapse: recorded once, as its own change on every presence stream, when it happens; a later report of the location clears it with another change. */
 export const CoverageGap = {
-  /** No report within the provider's declared presence TTL. */
+  /** No report within the provider's declared presence TTL (counted from when the gateway received the last one): the provider stopped reporting it, or is gone. */
   PresenceTtlExpired: 'PRESENCE_TTL_EXPIRED',
-  /** The provider itself reported UNKNOWN. */
+  /** The provider itself reported UNKNOWN. Not a lapse. */
   ProviderCannotClassify: 'PROVIDER_CANNOT_CLASSIFY',
-  /** Reported by an earlier instance of a provider that has since re-registered. */
-  ProviderRestarted: 'PROVIDER_RESTARTED'
+  /** Reported by an earlier instance of a provider that has since re-registered with a new instanceId. */
+  ProviderRestarted: 'PROVIDER_RESTARTED',
+  /** No unrevoked credential of the provider covers the goal any more. */
+  ProviderRevoked: 'PROVIDER_REVOKED'
 } as const;
 
 export type CoverageGap = typeof CoverageGap[keyof typeof CoverageGap];
@@ -312,13 +314,15 @@ export const DeliveryOutcome = {
   Stalled: 'STALLED',
   /** Durably written, in order, to the recipient inbox. Not execution: nothing is known of the recipient yet (or, with limitation ACTIVITY_NOT_OBSERVABLE, ever will be). */
   Submitted: 'SUBMITTED',
-  /** The pinned occupant disappeared (see reason). Not a refusal: the message stays in the inbox for whoever is the agent later. */
+  /** The pinned occupant disappeared, or its provider lost sight of it (see reason). Not a refusal: the message stays in the inbox for whoever is the agent later. */
   Unreachable: 'UNREACHABLE'
 } as const;
 
 export type DeliveryOutcome = typeof DeliveryOutcome[keyof typeof DeliveryOutcome];
-/** How the pinned occupant disappeared (UNREACHABLE only). */
+/** How the pinned occupant disappeared or was lost from sight (UNREACHABLE only). */
 export const DeliveryOutcomeReason = {
+  /** The recipient's presence lapsed (its provider stopped reporting it, restarted, or lost its credential; the change at `seq` names the gap): nothing more can be observed. Not a statement that the recipient stopped. */
+  CoverageLost: 'COVERAGE_LOST',
   /** The provider reported the pinned occupant UNREACHABLE. */
   LivenessUnreachable: 'LIVENESS_UNREACHABLE',
   /** Another occupant appeared at the pinned location. A replacement is never the target. */
@@ -330,6 +334,8 @@ export const DeliveryOutcomeReason = {
 export type DeliveryOutcomeReason = typeof DeliveryOutcomeReason[keyof typeof DeliveryOutcomeReason];
 /** Whether the recipient could be pinned at submission, so activity can be observed. */
 export const DeliveryPinState = {
+  /** The recipient's presence had lapsed at submission (see CoverageGap): its provider could not see it. Not absence: it is still a delivery target. */
+  CoverageLost: 'COVERAGE_LOST',
   /** No provider saw the recipient at submission. Not absence: it is still a delivery target. */
   NoPresenceAtSubmission: 'NO_PRESENCE_AT_SUBMISSION',
   /** No presence provider reports for this goal. */
@@ -1200,6 +1206,8 @@ export type WaitInput = {
 
 /** Why a target could not be pinned. */
 export const WaitLimitation = {
+  /** Its presence had lapsed when the wait started: nothing could be observed. */
+  CoverageLost: 'COVERAGE_LOST',
   /** No presence for the target when the wait started. */
   NoPresenceAtStart: 'NO_PRESENCE_AT_START',
   /** Its provider does not support pinned waits. */
@@ -1209,6 +1217,8 @@ export const WaitLimitation = {
 export type WaitLimitation = typeof WaitLimitation[keyof typeof WaitLimitation];
 /** Why a wait ended the way it did. */
 export const WaitReason = {
+  /** The pinned target's presence lapsed (its provider stopped reporting it, restarted, or lost its credential; resolution.seq names the change, whose coverageGap says which), or had lapsed when the wait started. With status UNOBSERVABLE. Never read as the agent having stopped. */
+  CoverageLost: 'COVERAGE_LOST',
   /** timeoutMs elapsed. */
   DeadlinePassed: 'DEADLINE_PASSED',
   /** No provider saw the target when the wait started: nothing to pin. */
@@ -1232,7 +1242,7 @@ export const WaitStatus = {
   Satisfied: 'SATISFIED',
   /** The deadline passed with no settling change. Not success. */
   TimedOut: 'TIMED_OUT',
-  /** The provider did not declare pinned-wait support, so no change can be trusted. */
+  /** Nothing can be observed of the target any more (reason COVERAGE_LOST: its presence lapsed, so its provider cannot see it) or ever (reason PROVIDER_WITHOUT_PINNED_WAITS: no change can be trusted). Not success, not a timeout, and not a statement that the agent stopped. */
   Unobservable: 'UNOBSERVABLE',
   /** The pinned occupant became unreachable. Not success. */
   Unreachable: 'UNREACHABLE'

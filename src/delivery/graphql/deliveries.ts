@@ -38,6 +38,8 @@ const DeliveryPinStateEnum = builder.enumType('DeliveryPinState', {
       'No provider saw the recipient at submission. Not absence: it is still a delivery target.',
     PROVIDER_WITHOUT_PINNED_WAITS:
       "The recipient's provider does not declare pinned-wait support, so no change can be trusted.",
+    COVERAGE_LOST:
+      "The recipient's presence had lapsed at submission (see CoverageGap): its provider could not see it. Not absence: it is still a delivery target.",
   }),
 });
 

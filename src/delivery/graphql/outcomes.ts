@@ -25,17 +25,19 @@ const DeliveryOutcomeEnum = builder.enumType('DeliveryOutcome', {
     EXPIRED:
       "The sender's timeout elapsed with no activity observed. Not proof of non-delivery: the message stays in the inbox, and nothing resends it.",
     UNREACHABLE:
-      'The pinned occupant disappeared (see reason). Not a refusal: the message stays in the inbox for whoever is the agent later.',
+      'The pinned occupant disappeared, or its provider lost sight of it (see reason). Not a refusal: the message stays in the inbox for whoever is the agent later.',
   }),
 });
 
 const DeliveryOutcomeReasonEnum = builder.enumType('DeliveryOutcomeReason', {
-  description: 'How the pinned occupant disappeared (UNREACHABLE only).',
+  description: 'How the pinned occupant disappeared or was lost from sight (UNREACHABLE only).',
   values: describeValues(outcomeReasons, {
     PINNED_OCCUPANT_REPLACED:
       'Another occupant appeared at the pinned location. A replacement is never the target.',
     PRESENCE_ENDED: 'The provider reported the pinned occupant gone.',
     LIVENESS_UNREACHABLE: 'The provider reported the pinned occupant UNREACHABLE.',
+    COVERAGE_LOST:
+      "The recipient's presence lapsed (its provider stopped reporting it, restarted, or lost its credential; the change at `seq` names the gap): nothing more can be observed. Not a statement that the recipient stopped.",
   }),
 });
 

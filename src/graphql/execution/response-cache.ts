@@ -21,8 +21,8 @@ interface ExecutionContext {
 const CACHEABLE = new Set(['directory', 'attention', 'frontier']);
 
 /**
- * Longest an answer is served from memory (ms). Commits are caught by the stamp; this bounds
- * what moves with the clock alone (a presence TTL running out, a claim going stale, a lease
+ * Longest an answer is served from memory (ms). Commits are caught by the stamp (a presence
+ * lapse is one); this bounds what moves with the clock alone (a claim going stale, a lease
  * expiring), which no commit announces.
  */
 export const MAX_AGE_MS = 1_000;

@@ -44,13 +44,16 @@ export const BlockedKindEnum = builder.enumType('BlockedKind', {
   }),
 });
 
-const CoverageGapEnum = builder.enumType('CoverageGap', {
-  description: 'Why presence reads UNKNOWN.',
+export const CoverageGapEnum = builder.enumType('CoverageGap', {
+  description:
+    'Why presence reads UNKNOWN. Says that nobody can currently tell, never that the agent stopped. Every gap but PROVIDER_CANNOT_CLASSIFY is a lapse: recorded once, as its own change on every presence stream, when it happens; a later report of the location clears it with another change.',
   values: describeValues(coverageGaps, {
-    PRESENCE_TTL_EXPIRED: "No report within the provider's declared presence TTL.",
+    PRESENCE_TTL_EXPIRED:
+      "No report within the provider's declared presence TTL (counted from when the gateway received the last one): the provider stopped reporting it, or is gone.",
     PROVIDER_RESTARTED:
-      'Reported by an earlier instance of a provider that has since re-registered.',
-    PROVIDER_CANNOT_CLASSIFY: 'The provider itself reported UNKNOWN.',
+      'Reported by an earlier instance of a provider that has since re-registered with a new instanceId.',
+    PROVIDER_REVOKED: 'No unrevoked credential of the provider covers the goal any more.',
+    PROVIDER_CANNOT_CLASSIFY: 'The provider itself reported UNKNOWN. Not a lapse.',
   }),
 });
 
@@ -72,7 +75,7 @@ export const PresenceRef = builder.objectRef<Presence>('Presence').implement({
     }),
     reportedLiveness: t.expose('reportedLiveness', {
       type: LivenessEnum,
-      description: 'What the provider last reported, before TTL and restart checks.',
+      description: 'What the provider last reported, whatever lapsed since.',
     }),
     observedAt: t.expose('observedAt', {
       type: 'DateTime',
@@ -96,15 +99,17 @@ export const PresenceRef = builder.objectRef<Presence>('Presence').implement({
     stateChangeSeq: t.expose('stateChangeSeq', {
       type: 'Seq',
       description:
-        'Moves forward only when liveness or occupant changes; heartbeats leave it alone.',
+        'The seq of the last change of this presence (liveness, blocked kind, occupant, end or lapse); heartbeats leave it alone.',
     }),
     stale: t.exposeBoolean('stale', {
-      description: 'Reported by an earlier instance of a provider that restarted.',
+      description:
+        'Reported by an earlier instance of a provider that restarted (coverageGap PROVIDER_RESTARTED).',
     }),
     coverageGap: t.expose('coverageGap', {
       type: CoverageGapEnum,
       nullable: true,
-      description: 'Why liveness reads UNKNOWN; null when the report is current.',
+      description:
+        'Why liveness reads UNKNOWN; null while the presence is covered. Read from what is stored, never from the clock: it says what the last change on presenceChanged said.',
     }),
     endedAt: t.expose('endedAt', {
       type: 'DateTime',

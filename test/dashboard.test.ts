@@ -24,6 +24,7 @@ import {
   type TestGateway,
   uid,
 } from './support/harness.ts';
+import { providerProcess } from './support/provider-process.ts';
 import { requires } from './support/requires.ts';
 
 let browser: Browser;
@@ -217,6 +218,50 @@ requires('chromium')(`dashboard (${driver})`, () => {
     await page
       .locator(`tr[data-agent="${agentId}"] td[data-liveness="BLOCKED"]`)
       .waitFor({ timeout: 1000 });
+  });
+
+  it('a provider killed while the overview is open: its agent reads unknown with the reason, and the provider row appears at the top, without a reload', async () => {
+    const TTL = 2000;
+    const goalId = await createGoal(t);
+    const agentId = await registerAgent(t, goalId);
+    const providerId = uid('provider');
+    const { token } = await issueCredential(t, { kind: 'PROVIDER', providerId, goalIds: [goalId] });
+    const provider = providerProcess({
+      SWITCHBOARD_URL: t.url,
+      SWITCHBOARD_TOKEN: token,
+      PROVIDER_ID: providerId,
+      GOAL_ID: goalId,
+      AGENTS: agentId,
+      PRESENCE_TTL_MS: String(TTL),
+    });
+    try {
+      const page = await open(t.adminToken, `/g/${goalId}`);
+      const row = page.locator(`tr[data-agent="${agentId}"]`);
+      await row.locator('td[data-liveness="WORKING"]').waitFor({ timeout: 30_000 });
+      await page
+        .getByTestId('link')
+        .filter({ hasText: /^live$/ })
+        .waitFor();
+      await page.getByText('Nothing needs a decision.').waitFor();
+      let navigations = 0;
+      page.on('framenavigated', () => navigations++);
+      await provider.kill9();
+      await row.locator('td[data-liveness="UNKNOWN"]').waitFor({ timeout: TTL + 3000 });
+      expect(await row.locator('td.notes').textContent()).toContain(
+        'unknown: no report inside the provider’s TTL',
+      );
+      const first = page.locator('[data-testid="attention"] > li').first();
+      await first.waitFor({ timeout: 2000 });
+      expect(await first.getAttribute('data-reason')).toBe('PROVIDER_SILENT');
+      expect(await first.textContent()).toContain(
+        `Provider stopped reporting ${providerId} (no report inside the provider’s TTL), covering ${agentId}`,
+      );
+      await first.getByRole('link', { name: agentId }).waitFor();
+      expect(navigations).toBe(0);
+      await screenshot(page, `provider-silent-${driver}`);
+    } finally {
+      await provider.kill9();
+    }
   });
 
   it('lists a gated claim first in the attention rollup, linked to its agent and todo', async () => {

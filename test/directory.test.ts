@@ -282,6 +282,67 @@ describe(`directory packet (${driver})`, () => {
 });
 
 describe(`attention rollup (${driver})`, () => {
+  it('lists first a provider that stopped reporting, naming the agents it covered; one that reports again leaves it', async () => {
+    const goalId = await createGoal(t);
+    for (const id of ['a', 'b', 'c']) await registerAgent(t, goalId, id);
+    const silent = await registerProvider(t, [goalId], { presenceTtlMs: 1000 });
+    const live = await registerProvider(t, [goalId]);
+    await silent.report([
+      { goalId, agentId: 'a', liveness: 'WORKING', providerSessionRef: 'p1' },
+      { goalId, agentId: 'b', liveness: 'IDLE', providerSessionRef: 'p2' },
+    ]);
+    await live.report([{ goalId, agentId: 'c', liveness: 'WORKING', providerSessionRef: 'p3' }]);
+    const waitingOnOwner = await createTodo(goalId, { taskClass: 'USER_ACTION' });
+    const PROVIDERS = `query($goalId: ID!) {
+      attention(goalId: $goalId) { rows { reason agentId todoId provider agentIds coverageGap since liveness } }
+    }`;
+    const rows = async () => (await t.ok(PROVIDERS, { goalId })).attention.rows;
+    expect((await rows()).map((r: any) => r.reason)).toEqual(['WAITING_ON_OWNER']);
+    const listed = await eventually(
+      async () => {
+        const now = await rows();
+        return now.length === 2 ? now : undefined;
+      },
+      'the silent provider in the rollup',
+      3000,
+    );
+    expect(listed).toEqual([
+      {
+        reason: 'PROVIDER_SILENT',
+        agentId: null,
+        todoId: null,
+        provider: silent.providerId,
+        agentIds: ['a', 'b'],
+        coverageGap: 'PRESENCE_TTL_EXPIRED',
+        since: expect.any(String),
+        liveness: null,
+      },
+      {
+        reason: 'WAITING_ON_OWNER',
+        agentId: null,
+        todoId: waitingOnOwner,
+        provider: null,
+        agentIds: [],
+        coverageGap: null,
+        since: expect.any(String),
+        liveness: null,
+      },
+    ]);
+    // The directory packet carries the same rollup.
+    const { directory } = await t.ok(
+      `query($goalId: ID!) { directory(goalId: $goalId) { rollup { reason provider agentIds } } }`,
+      { goalId },
+    );
+    expect(directory.rollup[0]).toEqual({
+      reason: 'PROVIDER_SILENT',
+      provider: silent.providerId,
+      agentIds: ['a', 'b'],
+    });
+    // It reports one of them again: no longer silent.
+    await silent.report([{ goalId, agentId: 'a', liveness: 'WORKING', providerSessionRef: 'p1' }]);
+    expect((await rows()).map((r: any) => r.reason)).toEqual(['WAITING_ON_OWNER']);
+  });
+
   /** alpha claims a gated todo, beta claims an ungated one, and a user action waits on a person. */
   async function scenario() {
     const goalId = await createGoal(t);

@@ -3,7 +3,7 @@
  * credential revoked) is one change on every presence stream, exactly once however many
  * gateway instances run and whichever of them dies, and a read says what that change said.
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -26,6 +26,7 @@ import {
   uid,
   wsClient,
 } from './support/harness.ts';
+import { providerProcess } from './support/provider-process.ts';
 
 const PRESENCE_CHANGED = `subscription($goalId: ID!, $after: Seq) {
   presenceChanged(goalId: $goalId, after: $after) {
@@ -56,37 +57,6 @@ async function sweptAgain(gateways: TestGateway[], rounds = 2): Promise<void> {
     () => (gateways.every((g, i) => tries(g) >= (start[i] as number) + rounds) ? true : undefined),
     `${rounds} more sweeps on every instance`,
   );
-}
-
-/** A provider process reporting `agents` WORKING every TTL / 3 until it is killed. */
-function providerProcess(env: Record<string, string>) {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      fileURLToPath(new URL('./fixtures/heartbeat-provider.ts', import.meta.url)),
-    ],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let lastReport = 0;
-  let reports = 0;
-  child.stdout?.setEncoding('utf8').on('data', (text: string) => {
-    for (const match of text.matchAll(/reported (\d+)/g)) {
-      lastReport = Number(match[1]);
-      reports++;
-    }
-  });
-  return {
-    child,
-    reports: () => reports,
-    lastReport: () => lastReport,
-    async kill9(): Promise<void> {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
 }
 
 async function changesOf(goalId: string, agentId: string) {
@@ -194,8 +164,7 @@ describe(`a provider killed with kill -9 (${driver})`, () => {
       const { directory } = await b.ok(DIRECTORY, { goalId });
       expect(directory.rows[0].presence).toEqual(again.presence);
     } finally {
-      if (provider.child.exitCode === null && provider.child.signalCode === null)
-        await provider.kill9();
+      await provider.kill9();
       streamA.dispose();
       streamB.dispose();
       await onA.dispose();

@@ -1,6 +1,7 @@
 /** Words for the typed values, so the page says what a state means rather than its enum. */
 
 export const REASON_WORDS: Record<string, string> = {
+  PROVIDER_SILENT: 'Provider stopped reporting',
   BLOCKED_ON_GATE: 'Blocked on a gate',
   WAITING_ON_OWNER: 'Waiting on the owner',
   STALLED_DELIVERY: 'Stalled delivery',
@@ -17,7 +18,16 @@ export const SCOPE_GAP_WORDS: Record<string, string> = {
 export const BASIS_WORDS: Record<string, string> = {
   PROVIDER_DETECTION: 'provider',
   LIFECYCLE_HOOK: 'hook',
+  PROGRAM_STATUS: 'program status',
   SELF_REPORT: 'self-report',
+};
+
+/** Why presence reads unknown: the coverage gap, said as what happened. */
+export const COVERAGE_GAP_WORDS: Record<string, string> = {
+  PRESENCE_TTL_EXPIRED: 'no report inside the provider’s TTL',
+  PROVIDER_RESTARTED: 'its provider restarted',
+  PROVIDER_REVOKED: 'its provider’s credential was revoked',
+  PROVIDER_CANNOT_CLASSIFY: 'the provider cannot classify it',
 };
 
 /** "3 s ago", "4 min ago", "2 h ago", "5 d ago". */

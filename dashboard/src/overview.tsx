@@ -6,7 +6,7 @@ import {
   presenceChanges,
 } from '../../src/client/index.ts';
 import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section } from './common.tsx';
-import { ago, BASIS_WORDS, href, REASON_WORDS, words } from './format.ts';
+import { ago, BASIS_WORDS, COVERAGE_GAP_WORDS, href, REASON_WORDS, words } from './format.ts';
 import { useConnection, useNow } from './hooks.ts';
 
 type Packet = DirectoryQuery['directory'];
@@ -105,11 +105,24 @@ export function Attention(props: { goalId: string; rows: readonly AttentionRow[]
         <ol class="attention" data-testid="attention">
           {props.rows.map((row) => (
             <li
-              key={`${row.reason}:${row.agentId}:${row.todoId}:${row.gateId}:${row.deliveryId}`}
+              key={`${row.reason}:${row.agentId}:${row.todoId}:${row.gateId}:${row.deliveryId}:${row.provider}`}
               data-reason={row.reason}
               class={`reason-${row.reason.toLowerCase()}`}
             >
               <strong>{REASON_WORDS[row.reason] ?? words(row.reason)}</strong>
+              {row.provider && (
+                <>
+                  {' '}
+                  <code>{row.provider}</code>
+                  {row.coverageGap && <> ({COVERAGE_GAP_WORDS[row.coverageGap]})</>}, covering{' '}
+                  {row.agentIds.map((agentId, i) => (
+                    <span key={agentId}>
+                      {i > 0 && ', '}
+                      <a href={href.agent(props.goalId, agentId)}>{agentId}</a>
+                    </span>
+                  ))}
+                </>
+              )}
               {row.agentId && (
                 <>
                   {' '}
@@ -156,9 +169,11 @@ function presenceNotes(row: Row): string[] {
   if (!row.registered) notes.push('not registered');
   if (!p) notes.push('no provider has reported this agent');
   else {
-    if (p.stale) notes.push('stale: no report inside the provider’s TTL');
-    if (p.coverageGap) notes.push('coverage gap: the provider no longer covers it');
+    if (p.coverageGap)
+      notes.push(`unknown: ${COVERAGE_GAP_WORDS[p.coverageGap] ?? words(p.coverageGap)}`);
     if (p.endedAt) notes.push('session ended');
+    if (p.blockedKind) notes.push(`waits for ${words(p.blockedKind)}`);
+    if (p.explain) notes.push(p.explain);
     if (p.reportedLiveness && p.reportedLiveness !== p.liveness)
       notes.push(`reported ${words(p.reportedLiveness)}`);
   }

@@ -10,6 +10,7 @@ import { type ReplanObligationKind, visionCheckpointMissingSql } from '../ledger
 import { type Presence, toPresence } from '../presence/read.ts';
 import {
   type DeclaredSource,
+  type LapseGap,
   type Liveness,
   type ObservationLimit,
   type PresenceRow,
@@ -229,6 +230,7 @@ function toRow(r: RowRecord): DirectoryRow {
 // ---- attention ------------------------------------------------------------------------
 
 export const attentionReasons = [
+  'PROVIDER_SILENT',
   'BLOCKED_ON_GATE',
   'WAITING_ON_OWNER',
   'STALLED_DELIVERY',
@@ -242,6 +244,10 @@ export interface AttentionRow {
   readonly todoId: string | null;
   readonly gateId: string | null;
   readonly deliveryId: string | null;
+  /** PROVIDER_SILENT: the provider, the agents whose presence it reported here, and how it lapsed. */
+  readonly provider: string | null;
+  readonly agentIds: readonly string[];
+  readonly coverageGap: LapseGap | null;
   /** How long it has been so: the row's age, which orders rows of the same urgency. */
   readonly since: Date;
   /** Presence as colour only: it never creates, promotes or removes a row. */
@@ -258,9 +264,10 @@ export interface Attention {
 export const DEFAULT_STALE_CLAIM_MS = 3_600_000;
 
 /**
- * Which agents need a decision now, from typed state only, most urgent first: an agent's
- * claimed todo held by an open gate, open user gates and actions, stalled deliveries, and
- * claims with no advancement past the threshold. Assigns nothing.
+ * Which agents need a decision now, from typed state only, most urgent first: providers that
+ * stopped reporting (a fact about the provider from the registry and its lapses, not a guess
+ * about the work), an agent's claimed todo held by an open gate, open user gates and actions,
+ * stalled deliveries, and claims with no advancement past the threshold. Assigns nothing.
  */
 export async function readAttention(
   db: Db,
@@ -317,22 +324,56 @@ export async function attentionRows(
   const liveness = new Map(
     rowsOf<{ agent_id: string; liveness: Liveness }>(
       await db.execute(sql`
-        select distinct on (${here.agentId}) ${here.agentId} as agent_id, ${here.liveness} as liveness
+        select distinct on (${here.agentId}) ${here.agentId} as agent_id,
+          case when ${here.lapse} is null then ${here.liveness} else 'UNKNOWN' end as liveness
         from ${here}
         where ${here.goalId} = ${goalId} and ${here.endedAt} is null
-        order by ${here.agentId}, ${here.stateChangeSeq} desc`),
+        order by ${here.agentId}, (${here.lapse} is null) desc, ${here.stateChangeSeq} desc`),
     ).map((r) => [r.agent_id, r.liveness]),
+  );
+  const pr = providersTable;
+  // A provider is silent here when every live presence its current instance reported in the
+  // goal lapsed because it stopped reporting or lost its credential.
+  const silent = rowsOf<{
+    provider_id: string;
+    agent_ids: string[];
+    gap: LapseGap;
+    since: string | Date;
+  }>(
+    await db.execute(sql`
+      select ${here.providerId} as provider_id,
+        array_agg(distinct ${here.agentId} order by ${here.agentId}) as agent_ids,
+        max(${here.lapse}) as gap, max(${here.observedAt}) as since
+      from ${here} join ${pr}
+        on ${pr.providerId} = ${here.providerId} and ${pr.instanceId} = ${here.instanceId}
+      where ${here.goalId} = ${goalId} and ${here.endedAt} is null
+      group by ${here.providerId}
+      having bool_and(coalesce(${here.lapse} in ('PRESENCE_TTL_EXPIRED', 'PROVIDER_REVOKED'), false))`),
   );
   const rows: AttentionRow[] = [];
   const row = (
-    fields: Omit<AttentionRow, 'liveness' | 'gateId' | 'deliveryId'> & Partial<AttentionRow>,
+    fields: Pick<AttentionRow, 'reason' | 'agentId' | 'todoId' | 'since'> & Partial<AttentionRow>,
   ) =>
     rows.push({
       gateId: null,
       deliveryId: null,
+      provider: null,
+      agentIds: [],
+      coverageGap: null,
       ...fields,
       liveness: fields.agentId ? (liveness.get(fields.agentId) ?? null) : null,
     });
+  for (const provider of silent) {
+    row({
+      reason: 'PROVIDER_SILENT',
+      agentId: null,
+      todoId: null,
+      provider: provider.provider_id,
+      agentIds: provider.agent_ids,
+      coverageGap: provider.gap,
+      since: asDate(provider.since),
+    });
+  }
   for (const todo of todos) {
     const since = asDate(todo.updated_at);
     if (todo.claimed_by) {

@@ -2,7 +2,7 @@ import { builder } from '../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
 import { ReplanObligationKindEnum } from '../ledger/graphql/obligations.ts';
 import { ObservationLimitEnum } from '../presence/graphql/observation.ts';
-import { LivenessEnum, PresenceRef } from '../presence/graphql/presence.ts';
+import { CoverageGapEnum, LivenessEnum, PresenceRef } from '../presence/graphql/presence.ts';
 import { LeaseStateEnum } from '../work/graphql/leases.ts';
 import {
   type Attention,
@@ -46,6 +46,10 @@ const DirectoryLimitationEnum = builder.enumType('DirectoryLimitation', {
 const AttentionReasonEnum = builder.enumType('AttentionReason', {
   description: 'Why a row needs attention, from typed state only. Urgency is this order.',
   values: {
+    PROVIDER_SILENT: {
+      description:
+        'A presence provider stopped reporting for this goal: every presence its current instance reported here lapsed (coverageGap PRESENCE_TTL_EXPIRED: no report within its TTL; PROVIDER_REVOKED: no credential covers the goal). A fact about the provider, from its registration and its lapses; the agents it covered (agentIds) are not known to have stopped, only no longer seen.',
+    },
     BLOCKED_ON_GATE: {
       description: "An agent's claimed todo needs a decision scope an open gate covers.",
     },
@@ -68,7 +72,24 @@ const AttentionRowRef = builder.objectRef<AttentionRow>('AttentionRow').implemen
       nullable: true,
       description: 'STALLED_DELIVERY: the delivery.',
     }),
-    since: t.expose('since', { type: 'DateTime', description: 'Since when it has been so.' }),
+    provider: t.exposeID('provider', {
+      nullable: true,
+      description: 'PROVIDER_SILENT: the provider that stopped reporting.',
+    }),
+    agentIds: t.exposeIDList('agentIds', {
+      description:
+        'PROVIDER_SILENT: the agents whose presence it reported in this goal, each now UNKNOWN; empty for other reasons (see agentId).',
+    }),
+    coverageGap: t.expose('coverageGap', {
+      type: CoverageGapEnum,
+      nullable: true,
+      description: 'PROVIDER_SILENT: how its presence lapsed; null for other reasons.',
+    }),
+    since: t.expose('since', {
+      type: 'DateTime',
+      description:
+        "Since when it has been so (PROVIDER_SILENT: the provider's last observation it reported here).",
+    }),
     liveness: t.expose('liveness', {
       type: LivenessEnum,
       nullable: true,

@@ -20,6 +20,8 @@ export type AcquireLeaseInput = {
 export const AttentionReason = {
   /** An agent's claimed todo needs a decision scope an open gate covers. */
   BlockedOnGate: 'BLOCKED_ON_GATE',
+  /** A presence provider stopped reporting for this goal: every presence its current instance reported here lapsed (coverageGap PRESENCE_TTL_EXPIRED: no report within its TTL; PROVIDER_REVOKED: no credential covers the goal). A fact about the provider, from its registration and its lapses; the agents it covered (agentIds) are not known to have stopped, only no longer seen. */
+  ProviderSilent: 'PROVIDER_SILENT',
   /** A claim with no advancement for longer than the threshold. */
   StaleClaim: 'STALE_CLAIM',
   /** A delivery saw no activity from its recipient inside its window. */
@@ -1277,9 +1279,9 @@ export type LeaseFieldsFragment = { goalId: string, todoId: string, holder: stri
 
 export type TodoFieldsFragment = { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } };
 
-export type PresenceFieldsFragment = { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null };
+export type PresenceFieldsFragment = { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null, explain: string | null, blockedKind: BlockedKind | null };
 
-export type AttentionRowFieldsFragment = { reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, liveness: Liveness | null, since: string };
+export type AttentionRowFieldsFragment = { reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, since: string };
 
 export type GateFieldsFragment = { goalId: string, id: string, kind: GateKind, granularity: GateGranularity, scopeKey: string, scope: string, reason: string, state: GateState, decision: GateDecision | null, decisionNote: string | null, expiresAt: string | null, openedAt: string, resolvedAt: string | null, openedBy: { kind: CallerKind, agentId: string | null }, resolvedBy: { kind: CallerKind, agentId: string | null } | null };
 
@@ -1419,7 +1421,7 @@ export type DirectoryQueryVariables = Exact<{
 }>;
 
 
-export type DirectoryQuery = { directory: { schemaVersion: string, goalId: string, collectedAt: string, scope: string, audience: CallerKind | null, registeredAgentCount: number, omittedRowCount: number, limitations: Array<DirectoryLimitation>, rows: Array<{ agentId: string, registered: boolean, agentModel: string, hostSurface: string, observationLimits: Array<ObservationLimit>, work: { todoId: string | null, claimed: boolean, lease: LeaseState }, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rollup: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, liveness: Liveness | null, since: string }> } };
+export type DirectoryQuery = { directory: { schemaVersion: string, goalId: string, collectedAt: string, scope: string, audience: CallerKind | null, registeredAgentCount: number, omittedRowCount: number, limitations: Array<DirectoryLimitation>, rows: Array<{ agentId: string, registered: boolean, agentModel: string, hostSurface: string, observationLimits: Array<ObservationLimit>, work: { todoId: string | null, claimed: boolean, lease: LeaseState }, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null, explain: string | null, blockedKind: BlockedKind | null } | null }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rollup: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, since: string }> } };
 
 export type AttentionQueryVariables = Exact<{
   goalId: string | number;
@@ -1427,7 +1429,7 @@ export type AttentionQueryVariables = Exact<{
 }>;
 
 
-export type AttentionQuery = { attention: { goalId: string, rows: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, liveness: Liveness | null, since: string }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+export type AttentionQuery = { attention: { goalId: string, rows: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, since: string }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
 
 export type ObserveQueryVariables = Exact<{
   goalId: string | number;
@@ -1451,7 +1453,7 @@ export type PresenceChangedSubscriptionVariables = Exact<{
 }>;
 
 
-export type PresenceChangedSubscription = { presenceChanged: { goalId: string, agentId: string | null, seq: string | null, previousLiveness: Liveness | null, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+export type PresenceChangedSubscription = { presenceChanged: { goalId: string, agentId: string | null, seq: string | null, previousLiveness: Liveness | null, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null, explain: string | null, blockedKind: BlockedKind | null } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
 
 export type LedgerEventFieldsFragment = { goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } };
 
@@ -2173,6 +2175,8 @@ export const PresenceFieldsFragmentDoc = new TypedDocumentString(`
   stale
   coverageGap
   endedAt
+  explain
+  blockedKind
 }
     `, {"fragmentName":"PresenceFields"}) as unknown as TypedDocumentString<PresenceFieldsFragment, unknown>;
 export const AttentionRowFieldsFragmentDoc = new TypedDocumentString(`
@@ -2182,6 +2186,9 @@ export const AttentionRowFieldsFragmentDoc = new TypedDocumentString(`
   todoId
   gateId
   deliveryId
+  provider
+  agentIds
+  coverageGap
   liveness
   since
 }
@@ -3494,6 +3501,8 @@ fragment PresenceFields on Presence {
   stale
   coverageGap
   endedAt
+  explain
+  blockedKind
 }
 fragment AttentionRowFields on AttentionRow {
   reason
@@ -3501,6 +3510,9 @@ fragment AttentionRowFields on AttentionRow {
   todoId
   gateId
   deliveryId
+  provider
+  agentIds
+  coverageGap
   liveness
   since
 }`) as unknown as TypedDocumentString<DirectoryQuery, DirectoryQueryVariables>;
@@ -3526,6 +3538,9 @@ fragment AttentionRowFields on AttentionRow {
   todoId
   gateId
   deliveryId
+  provider
+  agentIds
+  coverageGap
   liveness
   since
 }`) as unknown as TypedDocumentString<AttentionQuery, AttentionQueryVariables>;
@@ -3598,6 +3613,8 @@ fragment PresenceFields on Presence {
   stale
   coverageGap
   endedAt
+  explain
+  blockedKind
 }`) as unknown as TypedDocumentString<PresenceChangedSubscription, PresenceChangedSubscriptionVariables>;
 export const EvidenceLedgerDocument = new TypedDocumentString(`
     query EvidenceLedger($goalId: ID!, $agentId: ID!, $todoId: ID, $since: DateTime, $eventKind: LedgerEventKind, $limit: Int, $before: Seq, $includeOtherAgentFrontier: Boolean) {

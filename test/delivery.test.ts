@@ -53,7 +53,7 @@ const DELIVER = `mutation($input: DeliverInput!) {
     ... on DeliveryRefused {
       reason goalId target choices notReadyReason
       scopeGap { goalId reason }
-      blocked { liveness stateChangeSeq }
+      blocked { liveness kind stateChangeSeq }
     }
     ... on IdempotencyConflict { goalId idempotencyKey differingFields original { id outcome } }
   }
@@ -189,7 +189,7 @@ function followInbox(token: string, variables: Record<string, unknown>, gateway 
 describe(`refusal before write (${driver})`, () => {
   it('refuses a delivery to a peer at a gate and writes nothing: no row, no event, no sequence', async () => {
     const { goalId, alpha, beta, gamma, seeBeta } = await world({ provider: true });
-    await seeBeta('BLOCKED');
+    await seeBeta('BLOCKED', { blockedKind: 'PERMISSION', basis: 'PROGRAM_STATUS' });
     const arrivals = followInbox(beta.token, { goalId, after: '0' });
     const before = await counts(goalId);
     const refused = await send(alpha.token, request(goalId));
@@ -201,7 +201,7 @@ describe(`refusal before write (${driver})`, () => {
       choices: [],
       notReadyReason: null,
       scopeGap: null,
-      blocked: { liveness: 'BLOCKED', stateChangeSeq: '2' },
+      blocked: { liveness: 'BLOCKED', kind: 'PERMISSION', stateChangeSeq: '2' },
     });
     expect(await counts(goalId)).toEqual(before);
     expect(before).toEqual({ deliveries: 0, outcomes: 0, heads: 0, inboxes: 0 });

@@ -26,7 +26,7 @@ import {
 
 const ATTENTION = `query($goalId: ID!, $staleClaimMs: Int) {
   attention(goalId: $goalId, staleClaimMs: $staleClaimMs) {
-    rows { reason agentId todoId gateId deliveryId since liveness }
+    rows { reason agentId todoId gateId deliveryId since liveness blockedKind }
     scopeGap { reason }
   }
 }`;
@@ -394,13 +394,20 @@ describe(`attention rollup (${driver})`, () => {
     const provider = await registerProvider(t, [goalId]);
     const rowsWithout = async () =>
       (await t.ok(ATTENTION, { goalId })).attention.rows.map(
-        ({ liveness: _l, since: _s, ...row }: any) => row,
+        ({ liveness: _l, blockedKind: _k, since: _s, ...row }: any) => row,
       );
     const baseline = await rowsWithout();
-    // gamma (no rows) at a gate, alpha (blocked on a gate) working, beta blocked: none of it is typed state.
+    // gamma (no rows) at a gate, alpha (blocked on a gate) asking a question, beta blocked:
+    // none of it is typed state.
     await provider.report([
       { goalId, agentId: 'gamma', liveness: 'BLOCKED', providerSessionRef: 'g' },
-      { goalId, agentId: 'alpha', liveness: 'WORKING', providerSessionRef: 'a' },
+      {
+        goalId,
+        agentId: 'alpha',
+        liveness: 'BLOCKED',
+        blockedKind: 'QUESTION',
+        providerSessionRef: 'a',
+      },
       { goalId, agentId: 'beta', liveness: 'BLOCKED', providerSessionRef: 'b' },
     ]);
     expect(await rowsWithout()).toEqual(baseline);
@@ -408,7 +415,8 @@ describe(`attention rollup (${driver})`, () => {
     expect(annotated[0]).toMatchObject({
       reason: 'BLOCKED_ON_GATE',
       agentId: 'alpha',
-      liveness: 'WORKING',
+      liveness: 'BLOCKED',
+      blockedKind: 'QUESTION',
     });
     await t.ok(
       EndPresenceDocument,

@@ -153,6 +153,7 @@ export function Attention(props: { goalId: string; rows: readonly AttentionRow[]
                 <span class="annotation" title="Presence is an annotation: it never ranks a row">
                   {' '}
                   presence: <Pill value={row.liveness} />
+                  {row.blockedKind && <> waits for {words(row.blockedKind)}</>}
                 </span>
               )}
             </li>

@@ -14,7 +14,7 @@ import type { ScopeGap } from '../core/scope.ts';
 import { screenText, validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { currentPins, type Pin } from '../presence/pins.ts';
-import { type Liveness, providersTable } from '../presence/tables.ts';
+import { type BlockedKind, type Liveness, providersTable } from '../presence/tables.ts';
 import { findAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import { checkTodoInGoal } from '../work/reads.ts';
@@ -71,7 +71,12 @@ export interface DeliveryRefused {
   readonly notReadyReason: NotReadyReason | null;
   readonly scopeGap: ScopeGap | null;
   /** AGENT_BLOCKED: the presence that showed the gate. */
-  readonly blocked: { liveness: Liveness; observedAt: Date; stateChangeSeq: bigint } | null;
+  readonly blocked: {
+    liveness: Liveness;
+    kind: BlockedKind | null;
+    observedAt: Date;
+    stateChangeSeq: bigint;
+  } | null;
 }
 
 export const conflictFields = [
@@ -252,6 +257,7 @@ async function decide(
       target,
       blocked: {
         liveness: 'BLOCKED',
+        kind: pin.presence.blockedKind,
         observedAt: pin.presence.observedAt,
         stateChangeSeq: pin.stateChangeSeq,
       },

@@ -9,6 +9,7 @@ import { stalledDeliveries } from '../delivery/read.ts';
 import { type ReplanObligationKind, visionCheckpointMissingSql } from '../ledger/obligations.ts';
 import { type Presence, toPresence } from '../presence/read.ts';
 import {
+  type BlockedKind,
   type DeclaredSource,
   type LapseGap,
   type Liveness,
@@ -252,6 +253,8 @@ export interface AttentionRow {
   readonly since: Date;
   /** Presence as colour only: it never creates, promotes or removes a row. */
   readonly liveness: Liveness | null;
+  /** With liveness BLOCKED: what the agent waits for, when its status source said. */
+  readonly blockedKind: BlockedKind | null;
 }
 
 export interface Attention {
@@ -321,15 +324,16 @@ export async function attentionRows(
       where ${g.goalId} = ${goalId} and ${gateOpenSql}
       order by ${g.openedAt}`),
   );
-  const liveness = new Map(
-    rowsOf<{ agent_id: string; liveness: Liveness }>(
+  const presence = new Map(
+    rowsOf<{ agent_id: string; liveness: Liveness; blocked_kind: BlockedKind | null }>(
       await db.execute(sql`
         select distinct on (${here.agentId}) ${here.agentId} as agent_id,
-          case when ${here.lapse} is null then ${here.liveness} else 'UNKNOWN' end as liveness
+          case when ${here.lapse} is null then ${here.liveness} else 'UNKNOWN' end as liveness,
+          case when ${here.lapse} is null then ${here.blockedKind} end as blocked_kind
         from ${here}
         where ${here.goalId} = ${goalId} and ${here.endedAt} is null
         order by ${here.agentId}, (${here.lapse} is null) desc, ${here.stateChangeSeq} desc`),
-    ).map((r) => [r.agent_id, r.liveness]),
+    ).map((r) => [r.agent_id, r]),
   );
   const pr = providersTable;
   // A provider is silent here when every live presence its current instance reported in the
@@ -353,7 +357,8 @@ export async function attentionRows(
   const rows: AttentionRow[] = [];
   const row = (
     fields: Pick<AttentionRow, 'reason' | 'agentId' | 'todoId' | 'since'> & Partial<AttentionRow>,
-  ) =>
+  ) => {
+    const seen = fields.agentId ? presence.get(fields.agentId) : undefined;
     rows.push({
       gateId: null,
       deliveryId: null,
@@ -361,8 +366,10 @@ export async function attentionRows(
       agentIds: [],
       coverageGap: null,
       ...fields,
-      liveness: fields.agentId ? (liveness.get(fields.agentId) ?? null) : null,
+      liveness: seen?.liveness ?? null,
+      blockedKind: seen?.blocked_kind ?? null,
     });
+  };
   for (const provider of silent) {
     row({
       reason: 'PROVIDER_SILENT',

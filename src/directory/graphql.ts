@@ -2,7 +2,12 @@ import { builder } from '../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../graphql/shared.ts';
 import { ReplanObligationKindEnum } from '../ledger/graphql/obligations.ts';
 import { ObservationLimitEnum } from '../presence/graphql/observation.ts';
-import { CoverageGapEnum, LivenessEnum, PresenceRef } from '../presence/graphql/presence.ts';
+import {
+  BlockedKindEnum,
+  CoverageGapEnum,
+  LivenessEnum,
+  PresenceRef,
+} from '../presence/graphql/presence.ts';
 import { LeaseStateEnum } from '../work/graphql/leases.ts';
 import {
   type Attention,
@@ -94,6 +99,12 @@ const AttentionRowRef = builder.objectRef<AttentionRow>('AttentionRow').implemen
       type: LivenessEnum,
       nullable: true,
       description: 'Annotation only: presence never creates, promotes or removes a row.',
+    }),
+    blockedKind: t.expose('blockedKind', {
+      type: BlockedKindEnum,
+      nullable: true,
+      description:
+        'Annotation only, with liveness BLOCKED: what the agent waits for (a permission, an answer, a login), when its status source said.',
     }),
   }),
 });

@@ -1281,7 +1281,7 @@ export type TodoFieldsFragment = { goalId: string, id: string, title: string, ta
 
 export type PresenceFieldsFragment = { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null, explain: string | null, blockedKind: BlockedKind | null };
 
-export type AttentionRowFieldsFragment = { reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, since: string };
+export type AttentionRowFieldsFragment = { reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, blockedKind: BlockedKind | null, since: string };
 
 export type GateFieldsFragment = { goalId: string, id: string, kind: GateKind, granularity: GateGranularity, scopeKey: string, scope: string, reason: string, state: GateState, decision: GateDecision | null, decisionNote: string | null, expiresAt: string | null, openedAt: string, resolvedAt: string | null, openedBy: { kind: CallerKind, agentId: string | null }, resolvedBy: { kind: CallerKind, agentId: string | null } | null };
 
@@ -1310,7 +1310,7 @@ export type DeliverMutationVariables = Exact<{
 
 export type DeliverMutation = { deliver:
     | { __typename: 'Delivery', id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } }
-    | { __typename: 'DeliveryRefused', goalId: string, reason: DeliveryRefusalReason, target: string | null, choices: Array<string>, notReadyReason: DeliveryNotReadyReason | null, blocked: { liveness: Liveness, observedAt: string, stateChangeSeq: string } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null }
+    | { __typename: 'DeliveryRefused', goalId: string, reason: DeliveryRefusalReason, target: string | null, choices: Array<string>, notReadyReason: DeliveryNotReadyReason | null, blocked: { liveness: Liveness, kind: BlockedKind | null, observedAt: string, stateChangeSeq: string } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null }
     | { __typename: 'IdempotencyConflict', goalId: string, idempotencyKey: string, differingFields: Array<DeliveryField>, original: { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } } }
    };
 
@@ -1421,7 +1421,7 @@ export type DirectoryQueryVariables = Exact<{
 }>;
 
 
-export type DirectoryQuery = { directory: { schemaVersion: string, goalId: string, collectedAt: string, scope: string, audience: CallerKind | null, registeredAgentCount: number, omittedRowCount: number, limitations: Array<DirectoryLimitation>, rows: Array<{ agentId: string, registered: boolean, agentModel: string, hostSurface: string, observationLimits: Array<ObservationLimit>, work: { todoId: string | null, claimed: boolean, lease: LeaseState }, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null, explain: string | null, blockedKind: BlockedKind | null } | null }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rollup: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, since: string }> } };
+export type DirectoryQuery = { directory: { schemaVersion: string, goalId: string, collectedAt: string, scope: string, audience: CallerKind | null, registeredAgentCount: number, omittedRowCount: number, limitations: Array<DirectoryLimitation>, rows: Array<{ agentId: string, registered: boolean, agentModel: string, hostSurface: string, observationLimits: Array<ObservationLimit>, work: { todoId: string | null, claimed: boolean, lease: LeaseState }, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null, explain: string | null, blockedKind: BlockedKind | null } | null }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rollup: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, blockedKind: BlockedKind | null, since: string }> } };
 
 export type AttentionQueryVariables = Exact<{
   goalId: string | number;
@@ -1429,7 +1429,7 @@ export type AttentionQueryVariables = Exact<{
 }>;
 
 
-export type AttentionQuery = { attention: { goalId: string, rows: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, since: string }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+export type AttentionQuery = { attention: { goalId: string, rows: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, blockedKind: BlockedKind | null, since: string }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
 
 export type ObserveQueryVariables = Exact<{
   goalId: string | number;
@@ -2190,6 +2190,7 @@ export const AttentionRowFieldsFragmentDoc = new TypedDocumentString(`
   agentIds
   coverageGap
   liveness
+  blockedKind
   since
 }
     `, {"fragmentName":"AttentionRowFields"}) as unknown as TypedDocumentString<AttentionRowFieldsFragment, unknown>;
@@ -2866,6 +2867,7 @@ export const DeliverDocument = new TypedDocumentString(`
       notReadyReason
       blocked {
         liveness
+        kind
         observedAt
         stateChangeSeq
       }
@@ -3514,6 +3516,7 @@ fragment AttentionRowFields on AttentionRow {
   agentIds
   coverageGap
   liveness
+  blockedKind
   since
 }`) as unknown as TypedDocumentString<DirectoryQuery, DirectoryQueryVariables>;
 export const AttentionDocument = new TypedDocumentString(`
@@ -3542,6 +3545,7 @@ fragment AttentionRowFields on AttentionRow {
   agentIds
   coverageGap
   liveness
+  blockedKind
   since
 }`) as unknown as TypedDocumentString<AttentionQuery, AttentionQueryVariables>;
 export const ObserveDocument = new TypedDocumentString(`

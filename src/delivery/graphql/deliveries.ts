@@ -7,7 +7,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { CallerKindEnum, ScopeGapRef } from '../../graphql/shared.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
-import { LivenessEnum } from '../../presence/graphql/presence.ts';
+import { BlockedKindEnum, LivenessEnum } from '../../presence/graphql/presence.ts';
 import {
   type ConflictField,
   type DeliveryRefused,
@@ -272,6 +272,12 @@ const BlockedRef = builder
       liveness: t.expose('liveness', {
         type: LivenessEnum,
         description: 'BLOCKED.',
+      }),
+      kind: t.expose('kind', {
+        type: BlockedKindEnum,
+        nullable: true,
+        description:
+          'What it waits for (a permission, an answer, a login), as its status source said; null when the source did not say.',
       }),
       observedAt: t.expose('observedAt', {
         type: 'DateTime',

@@ -9,7 +9,6 @@ import {
   EndPresenceDocument,
   IssueCredentialDocument,
   OpenGateDocument,
-  RegisterProviderDocument,
 } from '../src/client/generated/graphql.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { database, t } from './support/gateway-per-file.ts';
@@ -163,23 +162,7 @@ describe(`directory packet (${driver})`, () => {
       restarted: ['IDLE', 'IDLE', null, false],
     });
     // The provider restarts: everything its earlier instance reported is stale.
-    await t.ok(
-      RegisterProviderDocument,
-      {
-        input: {
-          providerId: provider.providerId,
-          instanceId: 'instance-2',
-          membershipProof: 'flag',
-          identifierRules: 'ids',
-          livenessMapping: [],
-          presenceTtlMs: 60_000,
-          observationSources: [],
-          supportsPinnedWaits: true,
-          persistence: 'none',
-        },
-      },
-      provider.token,
-    );
+    await provider.register('instance-2');
     expect((await gapOf()).restarted).toEqual(['UNKNOWN', 'IDLE', 'PROVIDER_RESTARTED', true]);
     const { directory } = await t.ok(DirectoryDocument, { goalId });
     expect(directory.limitations).toContain('PRESENCE_STALE_AFTER_PROVIDER_RESTART');

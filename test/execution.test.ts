@@ -9,8 +9,6 @@
  * process and against the gateway run as its own process (node --import tsx, as `npm start`
  * runs it), and fail on null payloads.
  */
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import {
   GraphQLID,
   GraphQLNonNull,
@@ -29,6 +27,7 @@ import {
   issueCredential,
   registerAgent,
   registerProvider,
+  startGatewayProcess,
   subscribe,
   type TestGateway,
   wsClient,
@@ -158,41 +157,16 @@ describe(`compiled execution (${driver})`, () => {
 });
 
 describe(`the gateway as its own process (${driver})`, () => {
-  let child: ReturnType<typeof fork>;
-  let gateway: Pick<TestGateway, 'ok' | 'wsUrl' | 'adminToken'>;
+  let gateway: Awaited<ReturnType<typeof startGatewayProcess>>;
 
   beforeAll(async () => {
-    const url = process.env.TEST_DATABASE_URL;
-    child = fork(fileURLToPath(new URL('../bench/gateway-process.ts', import.meta.url)), [], {
-      execArgv: ['--import', 'tsx'],
-      env: { ...process.env, DATABASE_URL: url ?? '', NODE_ENV: 'production' },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    gateway = await startGatewayProcess(process.env.TEST_DATABASE_URL ?? null, {
+      NODE_ENV: 'production',
     });
-    const ready = await new Promise<{ url: string; adminToken: string }>((resolve, reject) => {
-      child.once('message', (message) => resolve(message as { url: string; adminToken: string }));
-      child.once('exit', (code) => reject(new Error(`gateway process exited with ${code}`)));
-    });
-    gateway = {
-      wsUrl: ready.url.replace('http://', 'ws://'),
-      adminToken: ready.adminToken,
-      async ok(query, variables, token = ready.adminToken) {
-        const response = await fetch(ready.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({ query, variables }),
-        });
-        const body = (await response.json()) as { data?: unknown; errors?: unknown[] };
-        if (body.errors) throw new Error(JSON.stringify(body.errors));
-        return body.data as never;
-      },
-    };
   }, 120_000);
 
   afterAll(async () => {
-    if (!child || child.exitCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.send({ type: 'stop' });
-    await exited;
+    await gateway?.stop();
   });
 
   it('sends real subscription payloads, not nulls', async () => {

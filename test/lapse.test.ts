@@ -3,12 +3,17 @@
  * credential revoked) is one change on every presence stream, exactly once however many
  * gateway instances run and whichever of them dies, and a read says what that change said.
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
+import {
+  DirectoryDocument,
+  PresenceChangedDocument,
+  ReportPresenceDocument,
+  RevokeCredentialDocument,
+  RotateCredentialDocument,
+} from '../src/client/generated/graphql.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { database, t } from './support/gateway-per-file.ts';
@@ -20,6 +25,7 @@ import {
   openTestDatabase,
   registerAgent,
   registerProvider,
+  startGatewayProcess,
   startTestGateway,
   subscribe,
   type TestGateway,
@@ -27,21 +33,6 @@ import {
   wsClient,
 } from './support/harness.ts';
 import { providerProcess } from './support/provider-process.ts';
-
-const PRESENCE_CHANGED = `subscription($goalId: ID!, $after: Seq) {
-  presenceChanged(goalId: $goalId, after: $after) {
-    agentId seq previousLiveness
-    presence { provider providerSessionRef occupantRef liveness reportedLiveness basis explain blockedKind observedAt stateChangeSeq stale coverageGap endedAt }
-  }
-}`;
-const DIRECTORY = `query($goalId: ID!) {
-  directory(goalId: $goalId) {
-    rows { agentId presence { provider providerSessionRef occupantRef liveness reportedLiveness basis explain blockedKind observedAt stateChangeSeq stale coverageGap endedAt } }
-  }
-}`;
-const REPORT = `mutation($reports: [PresenceReportInput!]!) {
-  reportPresence(reports: $reports) { __typename ... on PresenceAccepted { changed refused { reason } } }
-}`;
 
 const lapses = (items: { presence: { coverageGap: string | null } }[]) =>
   items.filter(
@@ -77,8 +68,18 @@ describe(`a provider killed with kill -9 (${driver})`, () => {
     const { token } = await issueCredential(t, { kind: 'PROVIDER', providerId, goalIds: [goalId] });
     const onA = wsClient(t.wsUrl, t.adminToken);
     const onB = wsClient(b.wsUrl, b.adminToken);
-    const streamA = subscribe(onA, PRESENCE_CHANGED, { goalId, after: '0' }, 'presenceChanged');
-    const streamB = subscribe(onB, PRESENCE_CHANGED, { goalId, after: '0' }, 'presenceChanged');
+    const streamA = subscribe(
+      onA,
+      PresenceChangedDocument,
+      { goalId, after: '0' },
+      'presenceChanged',
+    );
+    const streamB = subscribe(
+      onB,
+      PresenceChangedDocument,
+      { goalId, after: '0' },
+      'presenceChanged',
+    );
     const provider = providerProcess({
       SWITCHBOARD_URL: b.url,
       SWITCHBOARD_TOKEN: token,
@@ -127,13 +128,13 @@ describe(`a provider killed with kill -9 (${driver})`, () => {
       ]);
       // The read says what the last change said, on either instance.
       for (const gateway of [t, b]) {
-        const { directory } = await gateway.ok(DIRECTORY, { goalId });
+        const { directory } = await gateway.ok(DirectoryDocument, { goalId });
         expect(directory.rows[0].presence).toEqual(lapsedOnA.presence);
       }
 
       // The provider comes back: a new change, covered again.
       const back = await t.ok(
-        REPORT,
+        ReportPresenceDocument,
         {
           reports: [
             {
@@ -150,7 +151,7 @@ describe(`a provider killed with kill -9 (${driver})`, () => {
         },
         token,
       );
-      expect(back.reportPresence).toEqual({
+      expect(back.reportPresence).toMatchObject({
         __typename: 'PresenceAccepted',
         changed: 1,
         refused: [],
@@ -161,7 +162,7 @@ describe(`a provider killed with kill -9 (${driver})`, () => {
         presence: { liveness: 'WORKING', coverageGap: null },
       });
       expect(Number(again.seq)).toBe(Number(lapsedOnA.seq) + 1);
-      const { directory } = await b.ok(DIRECTORY, { goalId });
+      const { directory } = await b.ok(DirectoryDocument, { goalId });
       expect(directory.rows[0].presence).toEqual(again.presence);
     } finally {
       await provider.kill9();
@@ -185,27 +186,14 @@ describe(`other lapses (${driver})`, () => {
       { goalId, agentId: 'b', liveness: 'IDLE', providerSessionRef: 'p2' },
     ]);
     const client = wsClient(t.wsUrl, t.adminToken);
-    const stream = subscribe(client, PRESENCE_CHANGED, { goalId, after: '2' }, 'presenceChanged');
-    const register = async (instanceId: string) =>
-      t.ok(
-        `mutation($input: RegisterProviderInput!) { registerProvider(input: $input) { instanceId } }`,
-        {
-          input: {
-            providerId: provider.providerId,
-            instanceId,
-            membershipProof: 'flag',
-            identifierRules: 'ids',
-            livenessMapping: [],
-            presenceTtlMs: 60_000,
-            observationSources: [],
-            supportsPinnedWaits: true,
-            persistence: 'none',
-          },
-        },
-        provider.token,
-      );
-    await register('instance-1'); // the same instance again: nothing lapses
-    await register('instance-2');
+    const stream = subscribe(
+      client,
+      PresenceChangedDocument,
+      { goalId, after: '2' },
+      'presenceChanged',
+    );
+    await provider.register('instance-1'); // the same instance again: nothing lapses
+    await provider.register('instance-2');
     const restarted = await stream.take(2);
     expect(
       restarted.map((c) => [
@@ -219,7 +207,7 @@ describe(`other lapses (${driver})`, () => {
       ['3', 'a', 'UNKNOWN', 'PROVIDER_RESTARTED', true],
       ['4', 'b', 'UNKNOWN', 'PROVIDER_RESTARTED', true],
     ]);
-    const { directory } = await t.ok(DIRECTORY, { goalId });
+    const { directory } = await t.ok(DirectoryDocument, { goalId });
     expect(directory.rows.map((r: any) => r.presence)).toEqual(restarted.map((c) => c.presence));
     await provider.report([
       { goalId, agentId: 'a', liveness: 'WORKING', providerSessionRef: 'p1' },
@@ -245,16 +233,18 @@ describe(`other lapses (${driver})`, () => {
       ),
     );
     const client = wsClient(t.wsUrl, t.adminToken);
-    const stream = subscribe(client, PRESENCE_CHANGED, { goalId, after: '1' }, 'presenceChanged');
-    const rotated = await t.ok(
-      `mutation($id: ID!) { rotateCredential(id: $id) { __typename ... on IssuedCredential { token credential { id } } } }`,
-      { id: credential?.id },
+    const stream = subscribe(
+      client,
+      PresenceChangedDocument,
+      { goalId, after: '1' },
+      'presenceChanged',
     );
+    const rotated = await t.ok(RotateCredentialDocument, { id: credential?.id });
     const replacement = rotated.rotateCredential.credential.id;
     // The rotation rang: every instance checked it, and nothing lapsed.
     await sweptAgain([t]);
     expect(stream.items).toEqual([]);
-    await t.ok(`mutation($id: ID!) { revokeCredential(id: $id) { id } }`, { id: replacement });
+    await t.ok(RevokeCredentialDocument, { id: replacement });
     const [revoked] = await stream.take(1, 3000);
     expect(revoked.presence).toMatchObject({
       liveness: 'UNKNOWN',
@@ -276,44 +266,21 @@ describe.skipIf(driver === 'pglite')(
       await admin.unsafe(`create database ${name}`);
       const url = Object.assign(new URL(serverUrl.toString()), { pathname: `/${name}` }).toString();
       const own = postgres(url, { max: 1, onnotice: () => {} });
-      let a: ChildProcess | undefined;
+      let a: Awaited<ReturnType<typeof startGatewayProcess>> | undefined;
       let b: TestGateway | undefined;
       let bDatabase: Awaited<ReturnType<typeof openDatabase>> | undefined;
       let release = () => {};
       let holding: Promise<unknown> = Promise.resolve();
       try {
         // A: a gateway in its own process, the only sweeper at first.
-        a = fork(fileURLToPath(new URL('../bench/gateway-process.ts', import.meta.url)), [], {
-          execArgv: ['--import', 'tsx'],
-          env: { ...process.env, DATABASE_URL: url },
-          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-        });
-        const ready = await new Promise<{ url: string; adminToken: string }>((resolve, reject) => {
-          a?.once('message', (message) => resolve(message as { url: string; adminToken: string }));
-          a?.once('exit', (code) => reject(new Error(`gateway process exited with ${code}`)));
-        });
-        const viaA: Pick<TestGateway, 'ok'> = {
-          async ok(query, variables, token = ready.adminToken) {
-            const response = await fetch(ready.url, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-              body: JSON.stringify({ query, variables }),
-            });
-            const body = (await response.json()) as { data?: unknown; errors?: unknown[] };
-            if (body.errors) throw new Error(JSON.stringify(body.errors));
-            return body.data as never;
-          },
-        };
-        const goalId = await createGoal(viaA as TestGateway);
-        await registerAgent(viaA as TestGateway, goalId, 'alpha');
-        const provider = await registerProvider(viaA as TestGateway, [goalId], {
+        a = await startGatewayProcess(url);
+        const goalId = await createGoal(a);
+        await registerAgent(a, goalId, 'alpha');
+        const provider = await registerProvider(a, [goalId], {
           presenceTtlMs: 1000,
         });
 
-        await provider.report(
-          [{ goalId, agentId: 'alpha', liveness: 'WORKING' }],
-          viaA as TestGateway,
-        );
+        await provider.report([{ goalId, agentId: 'alpha', liveness: 'WORKING' }], a);
 
         // Hold the goal's presence head: after the TTL, A's sweep takes the sweep lock, finds the
         // goal due and waits here for its head, halfway through its transaction.
@@ -324,7 +291,7 @@ describe.skipIf(driver === 'pglite')(
           await tx`select seq from stream_heads where goal_id = ${goalId} and stream = 'presence' for update`;
           await held;
         });
-        const sweeper = `switchboard-sweeper-${a.pid}`;
+        const sweeper = `switchboard-sweeper-${a.child.pid}`;
         await eventually(
           async () => {
             const [row] = await admin`select count(*)::int as n from pg_locks l
@@ -339,11 +306,11 @@ describe.skipIf(driver === 'pglite')(
 
         // B joins; while A's transaction lives, B's sweeps find the lock taken.
         bDatabase = await openDatabase({ driver: 'postgres', url });
-        b = await startTestGateway(bDatabase, { adminToken: ready.adminToken });
+        b = await startTestGateway(bDatabase, { adminToken: a.adminToken });
         const client = wsClient(b.wsUrl, b.adminToken);
         const stream = subscribe(
           client,
-          PRESENCE_CHANGED,
+          PresenceChangedDocument,
           { goalId, after: '0' },
           'presenceChanged',
         );
@@ -356,9 +323,7 @@ describe.skipIf(driver === 'pglite')(
         expect(bSweeper.lapsed).toBe(0);
 
         // A dies halfway; its transaction goes with it, and B takes over.
-        const exited = new Promise((resolve) => a?.once('exit', resolve));
-        a.kill('SIGKILL');
-        await exited;
+        await a.kill9();
         release();
         await holding;
         const [, lapsed] = await stream.take(2, 5000);
@@ -381,7 +346,7 @@ describe.skipIf(driver === 'pglite')(
       } finally {
         release();
         await holding.catch(() => undefined);
-        a?.kill('SIGKILL');
+        await a?.kill9();
         await b?.stop();
         await bDatabase?.close();
         await own.end();

@@ -1,5 +1,7 @@
+import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { type Client, createClient } from 'graphql-ws';
@@ -88,6 +90,9 @@ export interface TestGateway {
   stop(): Promise<void>;
 }
 
+/** What the fixtures below need of a gateway: to run operations on it. */
+export type GatewayClient = Pick<TestGateway, 'ok'>;
+
 /** A real gateway on port 0 over `database` (which the caller owns and closes). */
 export async function startTestGateway(
   database: Database,
@@ -124,6 +129,53 @@ export async function startTestGateway(
       return result.data as never;
     },
     stop: () => gateway.stop(),
+  };
+}
+
+/**
+ * A gateway in its own process (bench/gateway-process.ts) on the database at `url` (the
+ * embedded one when null), so a test can end it as a crash would: `kill9()`.
+ */
+export async function startGatewayProcess(url: string | null, env: Record<string, string> = {}) {
+  const child = fork(
+    fileURLToPath(new URL('../../bench/gateway-process.ts', import.meta.url)),
+    [],
+    {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, DATABASE_URL: url ?? '', ...env },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
+  const ready = await new Promise<{ url: string; adminToken: string }>((resolve, reject) => {
+    child.once('message', (message) => resolve(message as { url: string; adminToken: string }));
+    child.once('exit', (code) => reject(new Error(`gateway process exited with ${code}`)));
+  });
+  const ended = () => child.exitCode !== null || child.signalCode !== null;
+  const exit = (signal: () => void) => {
+    if (ended()) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    signal();
+    return exited;
+  };
+  return {
+    child,
+    url: ready.url,
+    wsUrl: ready.url.replace('http://', 'ws://'),
+    adminToken: ready.adminToken,
+    async ok(query: Operation, variables?: Record<string, unknown>, token = ready.adminToken) {
+      const response = await fetch(ready.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query: String(query), variables }),
+      });
+      const body = (await response.json()) as { data?: unknown; errors?: unknown[] };
+      if (body.errors) throw new Error(JSON.stringify(body.errors));
+      return body.data as never;
+    },
+    /** Stops it as SIGTERM would, waiting for it to exit. */
+    stop: () => exit(() => child.send({ type: 'stop' })),
+    /** Ends it at once, as a crash would. */
+    kill9: () => exit(() => child.kill('SIGKILL')),
   };
 }
 
@@ -174,14 +226,14 @@ export async function eventually<T>(
 
 // ---- fixtures -----------------------------------------------------------------------
 
-export async function createGoal(t: TestGateway, goalId = uid('goal')): Promise<string> {
+export async function createGoal(t: GatewayClient, goalId = uid('goal')): Promise<string> {
   await t.ok(CreateGoalDocument, {
     input: { goalId, title: `Goal ${goalId}` },
   });
   return goalId;
 }
 
-export async function registerAgent(t: TestGateway, goalId: string, agentId = uid('agent')) {
+export async function registerAgent(t: GatewayClient, goalId: string, agentId = uid('agent')) {
   await t.ok(RegisterAgentDocument, {
     input: { goalId, agentId, agentModel: 'model-x', hostSurface: 'cli' },
   });
@@ -189,7 +241,7 @@ export async function registerAgent(t: TestGateway, goalId: string, agentId = ui
 }
 
 export async function issueCredential(
-  t: TestGateway,
+  t: GatewayClient,
   input: Record<string, unknown>,
 ): Promise<{ token: string; id: string }> {
   const data = await t.ok<{ issueCredential: { token: string; credential: { id: string } } }>(
@@ -200,7 +252,7 @@ export async function issueCredential(
 }
 
 /** A goal with one registered agent and a PEER token for it. */
-export async function peerInNewGoal(t: TestGateway) {
+export async function peerInNewGoal(t: GatewayClient) {
   const goalId = await createGoal(t);
   const agentId = await registerAgent(t, goalId);
   const { token, id } = await issueCredential(t, { kind: 'PEER', goalId, agentId });
@@ -278,26 +330,33 @@ export const PROVIDER_DECLARATION = {
 
 /** A provider credential for `goalIds`, registered with the standard declaration (plus overrides). */
 export async function registerProvider(
-  t: TestGateway,
+  t: GatewayClient,
   goalIds: string[],
   overrides: Record<string, unknown> = {},
 ) {
   const providerId = uid('provider');
   const { token } = await issueCredential(t, { kind: 'PROVIDER', providerId, goalIds });
-  await t.ok(
-    RegisterProviderDocument,
-    { input: { providerId, instanceId: 'instance-1', ...PROVIDER_DECLARATION, ...overrides } },
-    token,
-  );
-  let reportSeq = 0;
-  return {
+  const provider = {
     providerId,
     token,
+    /** Registers (again, as a restarted provider does: a new `instanceId` replaces the old one). */
+    async register(instanceId: string) {
+      await t.ok(
+        RegisterProviderDocument,
+        { input: { providerId, instanceId, ...PROVIDER_DECLARATION, ...overrides } },
+        token,
+      );
+    },
+  };
+  await provider.register('instance-1');
+  let reportSeq = 0;
+  return {
+    ...provider,
     /**
      * Sends reports with increasing report sequences (through another gateway of the same
      * database if given); returns the typed result.
      */
-    async report(reports: Record<string, unknown>[], through = t) {
+    async report(reports: Record<string, unknown>[], through: GatewayClient = t) {
       const data = await through.ok(
         ReportPresenceDocument,
         {

@@ -26,8 +26,10 @@ COPY drizzle ./drizzle
 # the port on 127.0.0.1 (docker-compose.yml does) unless it must be reachable from elsewhere.
 ENV HOST=0.0.0.0 PORT=4000 SWITCHBOARD_EXPLORATION=false SWITCHBOARD_DATA_DIR=/data
 # Without DATABASE_URL the embedded database and the generated admin token live in /data:
-# mount a named volume there (docker-compose.yml does), or they go with the container.
-RUN mkdir -p /data && chown node:node /data
+# mount a named volume there (docker-compose.yml does), or they go with the container. It is
+# 0700, as the gateway requires of its data folder (docs/operations.md, "Privacy of the data
+# folder"); a new named volume takes that mode from here.
+RUN install -d -m 0700 -o node -g node /data
 EXPOSE 4000
 USER node
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=5 \

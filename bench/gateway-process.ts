@@ -3,6 +3,7 @@
  * parent (bench/support.ts) receives `{ url, adminToken }` and may ask for `heap` (after GC).
  * The configuration is read from the environment as `npm start` reads it, so a benchmark can
  * set any SWITCHBOARD_* variable; only the address, token, logging and limits are fixed here.
+ * The embedded database is in memory unless SWITCHBOARD_DATA_DIR names a folder.
  */
 import { randomUUID } from 'node:crypto';
 import { type Config, loadConfig } from '../src/config.ts';
@@ -16,7 +17,7 @@ const config: Config = {
   port: 0,
   database: process.env.DATABASE_URL
     ? { driver: 'postgres', url: process.env.DATABASE_URL }
-    : { driver: 'pglite', dataDir: null },
+    : { driver: 'pglite', dataDir: process.env.SWITCHBOARD_DATA_DIR || null },
   dataDir: '/nonexistent-switchboard-bench',
   adminToken,
   exploration: false,

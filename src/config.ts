@@ -212,9 +212,35 @@ function parseAdminToken(value: string | undefined, file: string | undefined): s
     if (file) throw new ConfigError(`${name} is empty`);
     return null;
   }
-  if (value.length < 24) throw new ConfigError(`${name} must be at least 24 characters long`);
-  if (/\s/.test(value)) throw new ConfigError(`${name} must not contain whitespace`);
-  return value;
+  return checkAdminToken(name, value);
+}
+
+/** The operator token's length; a random token of 32 hex digits carries 128 bits. */
+const ADMIN_TOKEN_MIN_LENGTH = 32;
+/** Fewer different characters than this is a pattern, not a random token. */
+const ADMIN_TOKEN_MIN_DISTINCT = 8;
+const MAKE_ONE = 'make one with: openssl rand -hex 32';
+
+/**
+ * Refuses an operator token that is easy to guess, wherever it comes from (`name` says where):
+ * at least 32 characters, of letters, digits and `-._~+/=` (hex, base64, base64url and UUIDs),
+ * at least 8 of them different. Returns the token.
+ */
+export function checkAdminToken(name: string, token: string): string {
+  if (token.length < ADMIN_TOKEN_MIN_LENGTH) {
+    throw new ConfigError(
+      `${name} must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters long; ${MAKE_ONE}`,
+    );
+  }
+  if (!/^[A-Za-z0-9._~+/=-]+$/.test(token)) {
+    throw new ConfigError(`${name} may hold only letters, digits and -._~+/=; ${MAKE_ONE}`);
+  }
+  if (new Set(token).size < ADMIN_TOKEN_MIN_DISTINCT) {
+    throw new ConfigError(
+      `${name} is too easy to guess (fewer than ${ADMIN_TOKEN_MIN_DISTINCT} different characters); ${MAKE_ONE}`,
+    );
+  }
+  return token;
 }
 
 function parseFlag(name: string, value: string | undefined, fallback: boolean): boolean {

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Config } from './config.ts';
-import { type Database, ensureWritableFolder, openDatabase } from './db/database.ts';
+import { type Database, openDatabase } from './db/database.ts';
 import { DeliveryKeeper } from './delivery/keeper.ts';
 import { goalStamp } from './directory/stamp.ts';
 import { Doorbell } from './events/doorbell.ts';
@@ -18,7 +16,7 @@ import type { Logger } from './log.ts';
 import { type PresenceChange, readPresencePage } from './presence/read.ts';
 import { PresenceSweeper } from './presence/sweeper.ts';
 import { CredentialCache, type CredentialCacheOptions } from './registry/credentials.ts';
-import { generateToken, hashToken } from './registry/tokens.ts';
+import { ensureAdminTokenFile, hashToken } from './registry/tokens.ts';
 import { buildServer } from './server.ts';
 import { WaitKeeper } from './waits/keeper.ts';
 
@@ -139,24 +137,4 @@ export async function startGateway(
     await closeServices();
     throw error;
   }
-}
-
-/**
- * The operator token when SWITCHBOARD_ADMIN_TOKEN is unset: read from `<dataDir>/admin-token`,
- * or generated there (mode 0600) on first start. The path is logged, never the token.
- */
-export function ensureAdminTokenFile(dataDir: string, log: Logger): string {
-  ensureWritableFolder(dataDir);
-  const file = path.join(dataDir, 'admin-token');
-  try {
-    const token = fs.readFileSync(file, 'utf8').trim();
-    log.info('using the admin token in the data folder', { file });
-    return token;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  const token = generateToken();
-  fs.writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
-  log.info('generated an admin token', { file });
-  return token;
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
   appendFileSync,
+  chmodSync,
   cpSync,
   existsSync,
   mkdtempSync,
@@ -23,6 +24,7 @@ import {
   writePgliteTemplate,
 } from '../src/db/database.ts';
 import { driver } from './support/harness.ts';
+import { openToOthers } from './support/modes.ts';
 
 // The embedded database's start-up paths. PGlite only: a data folder and its template are
 // PGlite's, and a synthetic migration must never reach the shared test Postgres.
@@ -83,16 +85,27 @@ pgliteOnly('a first start copies a pre-migrated template, never a stale one', ()
   const template = path.join(scratch, 'template');
   beforeAll(() => writePgliteTemplate(template), 120_000);
 
-  it('is copied when it holds our migrations, and says so', async () => {
+  it('is copied when it holds our migrations, and says so; it and its copy are private', async () => {
     expect(pgliteTemplateIsCurrent(template)).toBe(true);
-    const { database, opening } = await open(mkdtempSync(path.join(scratch, 'data-')), {
-      template,
-    });
+    expect(openToOthers(template)).toEqual([]);
+    const dataDir = mkdtempSync(path.join(scratch, 'data-'));
+    const { database, opening } = await open(dataDir, { template });
     expect(opening).toEqual({ from: 'template', pendingMigrations: 0 });
     expect(await appliedMigrations(database)).toBe(journalLength(migrationsFolder));
     expect(await tables(database)).toContain('goals');
     await database.close();
+    expect(statSync(path.join(dataDir, 'PG_VERSION')).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(dataDir, 'base')).mode & 0o777).toBe(0o700);
+    expect(openToOthers(dataDir)).toEqual([]);
   }, 60_000);
+
+  it('a template open to group or others is not current (the install makes it again)', () => {
+    const shared = mkdtempSync(path.join(scratch, 'shared-template-'));
+    cpSync(template, shared, { recursive: true });
+    expect(pgliteTemplateIsCurrent(shared)).toBe(true);
+    chmodSync(path.join(shared, 'pgdata'), 0o755);
+    expect(pgliteTemplateIsCurrent(shared)).toBe(false);
+  });
 
   it('a template made from fewer migrations is copied and then migrated, not used stale', async () => {
     const newer = migrationsWithSyntheticNewer();
@@ -233,6 +246,7 @@ pgliteOnly('npm start', () => {
       // The template that `npm install` made (prepare: scripts/build-gateway.mjs).
       expect(openedFrom(first.output())).toBe('template');
       expect(existsSync(path.join(dataDir, 'admin-token'))).toBe(true);
+      expect(openToOthers(dataDir)).toEqual([]);
     } finally {
       await first.stop();
     }

@@ -11,6 +11,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { ConfigError, type DatabaseSource } from '../config.ts';
 import { ROOT } from '../root.ts';
+import { DataFolderFS, ensureDataFolder, isPrivate } from './data-folder.ts';
 
 /** The one Drizzle type every service receives, whichever driver is underneath. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -237,7 +238,7 @@ async function openPglite(dataDir: string | null, options: OpenOptions): Promise
   const folder = options.migrationsFolder ?? migrationsFolder;
   let unlock = () => {};
   if (dataDir !== null) {
-    ensureWritableFolder(dataDir);
+    ensureDataFolder(dataDir);
     unlock = lockDataDir(dataDir);
   }
   let client: PGlite;
@@ -286,7 +287,7 @@ function lockDataDir(dataDir: string): () => void {
   const file = path.join(dataDir, 'switchboard.lock');
   for (;;) {
     try {
-      fs.writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+      fs.writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
       return () => fs.rmSync(file, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -320,9 +321,21 @@ function isAlive(pid: number): boolean {
 const PGLITE_SHARED_BUFFERS = '32MB';
 
 /**
- * PGlite on disk (or in memory when `dataDir` is null), with every migration applied. Drizzle
- * applies those newer than the last one the database recorded, so a data folder (or a restored
- * template) from an older migration set is brought up to date here.
+ * How PGlite starts Postgres on disk: its own parameters without `-F` (fsync=off), so a commit
+ * returns once its WAL record is flushed, as Postgres promises; `wal_sync_method=fsync`
+ * because Emscripten's fdatasync does nothing (DataFolderFS gives its fsync a real flush).
+ * In memory nothing outlives the process, so PGlite's parameters stay as they are.
+ */
+const DURABLE_START_PARAMS = [
+  ...PGlite.defaultStartParams.filter((param) => param !== '-F'),
+  '-c',
+  'wal_sync_method=fsync',
+];
+
+/**
+ * PGlite on disk, private and durable (or in memory when `dataDir` is null), with every
+ * migration applied. Drizzle applies those newer than the last one the database recorded, so a
+ * data folder (or a restored template) from an older migration set is brought up to date here.
  */
 export async function createMigratedPglite(
   dataDir: string | null,
@@ -330,9 +343,13 @@ export async function createMigratedPglite(
   folder = migrationsFolder,
 ): Promise<PGlite> {
   const client = await PGlite.create({
-    dataDir: dataDir ?? undefined,
+    ...(dataDir === null ? {} : { fs: new DataFolderFS(dataDir) }),
     loadDataDir,
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    startParams: [
+      ...(dataDir === null ? PGlite.defaultStartParams : DURABLE_START_PARAMS),
+      '-c',
+      `shared_buffers=${PGLITE_SHARED_BUFFERS}`,
+    ],
   });
   await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
   return client;
@@ -359,21 +376,30 @@ export async function writePgliteTemplate(
 ): Promise<void> {
   const partial = `${template}.partial-${process.pid}`;
   fs.rmSync(partial, { recursive: true, force: true });
-  fs.mkdirSync(partial, { recursive: true });
+  fs.mkdirSync(partial, { recursive: true, mode: 0o700 });
   const client = await createMigratedPglite(path.join(partial, TEMPLATE_DATA), undefined, folder);
   await client.close();
-  fs.writeFileSync(path.join(partial, TEMPLATE_STAMP), `${JSON.stringify(migrationSet(folder))}\n`);
+  fs.writeFileSync(
+    path.join(partial, TEMPLATE_STAMP),
+    `${JSON.stringify(migrationSet(folder))}\n`,
+    { mode: 0o600 },
+  );
   const old = `${template}.old-${process.pid}`;
   if (fs.existsSync(template)) fs.renameSync(template, old);
   fs.renameSync(partial, template);
   fs.rmSync(old, { recursive: true, force: true });
 }
 
-/** Whether the template at `template` holds exactly the migrations of `folder`. */
+/** Whether the template at `template` holds exactly the migrations of `folder`, privately. */
 export function pgliteTemplateIsCurrent(template: string, folder = migrationsFolder): boolean {
   const held = readTemplateStamp(template);
   const current = migrationSet(folder);
-  return held !== null && held.length === current.length && isPrefix(held, current);
+  return (
+    held !== null &&
+    held.length === current.length &&
+    isPrefix(held, current) &&
+    isPrivate(path.join(template, TEMPLATE_DATA))
+  );
 }
 
 function readTemplateStamp(template: string): string[] | null {
@@ -391,9 +417,10 @@ const isPrefix = (held: string[], current: string[]) =>
 
 /**
  * A first start on disk: copies the template into `dataDir` when its migrations are the first
- * of `folder`'s (the ones it lacks are applied after); otherwise leaves the folder for PGlite
- * to create. PG_VERSION, which marks a data directory as complete, is copied last through a
- * rename, so a copy cut short is redone on the next start rather than opened.
+ * of `folder`'s (the ones it lacks are applied after) and its files are private (the copy keeps
+ * their modes: 0700 and 0600); otherwise leaves the folder for PGlite to create. PG_VERSION,
+ * which marks a data directory as complete, is copied last through a rename, so a copy cut
+ * short is redone on the next start rather than opened.
  */
 function restoreTemplate(template: string, dataDir: string, folder: string): PgliteOpening {
   const held = readTemplateStamp(template);
@@ -402,6 +429,8 @@ function restoreTemplate(template: string, dataDir: string, folder: string): Pgl
   if (!isPrefix(held, current))
     return { from: 'created', why: 'the template was made from other migrations' };
   const source = path.join(template, TEMPLATE_DATA);
+  if (!isPrivate(source))
+    return { from: 'created', why: 'the template is open to group or others' };
   for (const entry of fs.readdirSync(source)) {
     if (entry === 'PG_VERSION') continue;
     fs.cpSync(path.join(source, entry), path.join(dataDir, entry), { recursive: true });
@@ -410,17 +439,4 @@ function restoreTemplate(template: string, dataDir: string, folder: string): Pgl
   fs.copyFileSync(path.join(source, 'PG_VERSION'), marker);
   fs.renameSync(marker, path.join(dataDir, 'PG_VERSION'));
   return { from: 'template', pendingMigrations: current.length - held.length };
-}
-
-export function ensureWritableFolder(folder: string): void {
-  try {
-    fs.mkdirSync(folder, { recursive: true });
-    fs.accessSync(folder, fs.constants.R_OK | fs.constants.W_OK);
-    if (!fs.statSync(folder).isDirectory()) throw new Error('not a folder');
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new ConfigError(
-      `SWITCHBOARD_DATA_DIR: cannot use "${folder}" as the data folder (${reason}); point it at a writable folder`,
-    );
-  }
 }

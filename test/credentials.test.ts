@@ -39,7 +39,7 @@ import {
 } from './support/harness.ts';
 
 const ROTATE = `mutation($id: ID!) {
-  rotateCredential(id: $id) { token credential { id kind label goalId agentId goalIds providerId revokedAt } }
+  rotateCredential(id: $id) { token credential { id kind label goalId agentId goalIds providerId revokedAt expiresAt } }
 }`;
 const ME = '{ me { kind agentId credentialId } }';
 
@@ -82,8 +82,10 @@ describe(`credentials: list and rotate (${driver})`, () => {
       createdAt: expect.any(String),
       lastUsedAt: null,
       revokedAt: null,
+      expiresAt: null,
+      status: 'ACTIVE',
     });
-    expect(credentials[0].revokedAt).toEqual(expect.any(String));
+    expect(credentials[0]).toMatchObject({ revokedAt: expect.any(String), status: 'REVOKED' });
     const text = JSON.stringify(credentials);
     for (const token of [peer.token, steward.token, provider.token]) {
       expect(text).not.toContain(token);
@@ -146,6 +148,7 @@ describe(`credentials: list and rotate (${driver})`, () => {
       goalIds: [],
       providerId: null,
       revokedAt: null,
+      expiresAt: null,
     });
     expect(rotateCredential.token).not.toBe(labelled.token);
     // The very next request with the old token, on the instance that had it cached.
@@ -189,7 +192,10 @@ describe(`credentials: list and rotate (${driver})`, () => {
       (c: { id: string }) => c.id === first.rotateCredential.credential.id,
     );
     expect(current.revokedAt).toBeNull();
-    const asPeer = await t.gql(ROTATE, { id: peer.credentialId }, first.rotateCredential.token);
+    // The retired agent's new token no longer stands; another peer's may not rotate.
+    const asRetired = await t.gql(ROTATE, { id: peer.credentialId }, first.rotateCredential.token);
+    expect(asRetired.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const asPeer = await t.gql(ROTATE, { id: peer.credentialId }, (await peerInNewGoal(t)).token);
     expect(asPeer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
@@ -249,7 +255,9 @@ describe(`the credential cache (${driver})`, () => {
     expect(await cache.resolve(null)).toBeNull();
     await expect(cache.resolve('Basic abc')).rejects.toThrow('must be "Bearer <token>"');
     for (let i = 0; i < 2; i++) {
-      await expect(cache.resolve('Bearer sb_unknown')).rejects.toThrow('unknown or revoked');
+      await expect(cache.resolve('Bearer sb_unknown')).rejects.toThrow(
+        'unknown, revoked or expired',
+      );
     }
     expect(counted.statements()).toBe(2);
     expect(cache.size).toBe(1);
@@ -280,7 +288,9 @@ describe(`the credential cache (${driver})`, () => {
     expect(cache.size).toBe(2);
     await revokeCredential(database.db, peer.credentialId); // rings when it commits
     await eventually(() => (cache.size === 1 ? true : undefined), 'the ring to drop the entry');
-    await expect(cache.resolve(`Bearer ${peer.token}`)).rejects.toThrow('unknown or revoked');
+    await expect(cache.resolve(`Bearer ${peer.token}`)).rejects.toThrow(
+      'unknown, revoked or expired',
+    );
     expect((await cache.resolve(`Bearer ${other.token}`))?.credentialId).toBe(other.credentialId);
     cache.clear(); // what a new listening connection (or polling while deaf) does
     expect(cache.size).toBe(0);
@@ -331,7 +341,70 @@ describe(`revocation reaches every instance's cache (${driver})`, () => {
   });
 });
 
-describe('switchboard admin token list|rotate (the CLI as a subprocess)', () => {
+describe(`credentials that expire (${driver})`, () => {
+  const ISSUE = `mutation($input: IssueCredentialInput!) {
+    issueCredential(input: $input) { token credential { id expiresAt status } }
+  }`;
+  // Another instance whose cache keeps an entry for an hour: only the expiry can end it.
+  let b: TestGateway;
+  beforeAll(async () => {
+    b = await startTestGateway(
+      database,
+      { adminToken: t.adminToken },
+      { credentials: { ttlMs: 3_600_000 } },
+    );
+  });
+  afterAll(async () => {
+    await b?.stop();
+  });
+
+  it('are refused from their expiry on, by every instance and however long it caches, and listed EXPIRED', async () => {
+    const goalId = await createGoal(t);
+    const agentId = await registerAgent(t, goalId);
+    const expiresAt = new Date(Date.now() + 3_000).toISOString();
+    const issued = (await t.ok(ISSUE, { input: { kind: 'PEER', goalId, agentId, expiresAt } }))
+      .issueCredential;
+    expect(issued.credential).toEqual({ id: expect.any(String), expiresAt, status: 'ACTIVE' });
+    for (const gateway of [t, b]) {
+      expect((await gateway.ok(ME, {}, issued.token)).me.credentialId).toBe(issued.credential.id);
+    }
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 1));
+    for (const gateway of [b, t]) {
+      const refused = await gateway.gql(ME, {}, issued.token);
+      expect(refused.status).toBe(401);
+      expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    }
+    const listed = (await t.ok(CredentialsDocument, { goalId })).credentials;
+    expect(listed).toEqual([
+      expect.objectContaining({ id: issued.credential.id, expiresAt, status: 'EXPIRED' }),
+    ]);
+    // An expired credential is not rotated into a live one.
+    const before = await credentialRows();
+    const rotated = await t.gql(ROTATE, { id: issued.credential.id });
+    expect(rotated.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(rotated.errors?.[0]?.message).toContain(`expired at ${expiresAt}`);
+    expect(await credentialRows()).toBe(before);
+    expect((await t.ok(CredentialsDocument, { goalId })).credentials[0].revokedAt).toBeNull();
+  }, 30_000);
+
+  it('an expiry not in the future is BAD_USER_INPUT and writes nothing; a rotation keeps the expiry', async () => {
+    const goalId = await createGoal(t);
+    const before = await credentialRows();
+    const past = await t.gql(ISSUE, {
+      input: { kind: 'STEWARD', goalIds: [goalId], expiresAt: '2020-01-01T00:00:00Z' },
+    });
+    expect(past.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(past.errors?.[0]?.message).toContain('expiresAt must be in the future');
+    expect(await credentialRows()).toBe(before);
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const issued = (await t.ok(ISSUE, { input: { kind: 'STEWARD', goalIds: [goalId], expiresAt } }))
+      .issueCredential;
+    const rotated = await t.ok(ROTATE, { id: issued.credential.id });
+    expect(rotated.rotateCredential.credential.expiresAt).toBe(expiresAt);
+  });
+});
+
+describe('switchboard admin token issue|list|rotate (the CLI as a subprocess)', () => {
   it('list shows each credential without its token, --json equals the API; rotate prints the new token alone and the old one stops working', async () => {
     const peer = await peerInNewGoal(t);
     const admin = asCaller(t.url, t.adminToken, peer.goalId);
@@ -369,5 +442,31 @@ describe('switchboard admin token list|rotate (the CLI as a subprocess)', () => 
       const help = await runCli(['admin', 'token', verb, '--help']);
       expect(help.stdout).toMatch(/Examples?:\n\s+\$ switchboard admin token/);
     }
+  }, 60_000);
+
+  it('issue --expires takes a duration or an ISO time; list shows when each expires and its status', async () => {
+    const goalId = await createGoal(t);
+    const admin = asCaller(t.url, t.adminToken, goalId);
+    const issue = (expires: string) =>
+      runCli(
+        ['admin', 'token', 'issue', '--kind', 'steward', '--goals', goalId, '--expires', expires],
+        {
+          env: admin,
+        },
+      );
+    const issued = await issue('30d');
+    expect(issued.code, issued.stderr).toBe(0);
+    const [listed] = (await t.ok(CredentialsDocument, { goalId })).credentials;
+    expect(Date.parse(listed.expiresAt) - Date.now()).toBeGreaterThan(29.9 * 86_400_000);
+    expect(Date.parse(listed.expiresAt) - Date.now()).toBeLessThan(30 * 86_400_000);
+    const human = await runCli(['admin', 'token', 'list'], { env: admin });
+    expect(human.stdout).toMatch(new RegExp(`${listed.id}.*ACTIVE.*in 30 d`));
+    const bad = await issue('soon');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('expected a duration (90m, 12h, 30d, 8w) or an ISO time');
+    const past = await issue('2020-01-01T00:00:00Z');
+    expect(past.code).toBe(2);
+    expect(past.stderr).toContain('expiresAt must be in the future');
+    expect((await t.ok(CredentialsDocument, { goalId })).credentials).toHaveLength(1);
   }, 60_000);
 });

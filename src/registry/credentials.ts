@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type Caller, OPERATOR } from '../core/caller.ts';
 import { UnauthenticatedError } from '../core/errors.ts';
 import type { Queryable } from '../db/database.ts';
@@ -40,11 +40,13 @@ interface Entry {
 
 /**
  * Resolves `Authorization` values to callers for one gateway instance, keeping each resolved
- * credential for `ttlMs` (keyed by the token's hash; the token itself is never kept). A
- * credential's ring (revocation, or its agent's retirement) drops its entry; when the doorbell
- * may have missed rings (a new listening connection, or polling while deaf) every entry goes.
- * Unknown and revoked tokens are never cached: each costs its query. It also records when each
- * credential was last used, at most once per `lastUsedIntervalMs`, without holding the request.
+ * credential for `ttlMs`, and never past its expiry (keyed by the token's hash; the token
+ * itself is never kept), so an expired credential is refused on every instance from its
+ * expiry on, with no ring. A credential's ring (revocation, or its agent's retirement) drops
+ * its entry; when the doorbell may have missed rings (a new listening connection, or polling
+ * while deaf) every entry goes. Unknown, revoked and expired tokens are never cached: each
+ * costs its query. It also records when each credential was last used, at most once per
+ * `lastUsedIntervalMs`, without holding the request.
  */
 export class CredentialCache {
   private readonly entries = new Map<string, Entry>();
@@ -75,7 +77,8 @@ export class CredentialCache {
 
   /**
    * The caller for an `Authorization` value: null when none was sent, an
-   * UnauthenticatedError when one was sent that is malformed, unknown or revoked.
+   * UnauthenticatedError when one was sent that is malformed, unknown, revoked or expired, or
+   * a PEER's whose agent is retired.
    */
   async resolve(authorization: string | null | undefined): Promise<Caller | null> {
     if (!authorization) return null;
@@ -93,8 +96,10 @@ export class CredentialCache {
     } else {
       if (cached) this.forget(hash, cached.caller);
       const epoch = this.epoch;
-      caller = await lookUp(this.db, hash);
-      if (epoch === this.epoch && this.ttlMs > 0) this.keep(hash, caller, now);
+      const found = await lookUp(this.db, hash, now);
+      caller = found.caller;
+      const expires = Math.min(now + this.ttlMs, found.expiresAt?.getTime() ?? Infinity);
+      if (epoch === this.epoch && expires > now) this.keep(hash, caller, expires);
     }
     this.recordUse(caller, now);
     return caller;
@@ -123,13 +128,13 @@ export class CredentialCache {
     return this.entries.size;
   }
 
-  private keep(hash: string, caller: Caller, now: number): void {
+  private keep(hash: string, caller: Caller, expires: number): void {
     const id = caller.credentialId as string;
     if (this.entries.size >= MAX_ENTRIES) {
       const [oldest] = this.entries;
       if (oldest) this.forget(oldest[0], oldest[1].caller);
     }
-    this.entries.set(hash, { caller, expires: now + this.ttlMs });
+    this.entries.set(hash, { caller, expires });
     const hashes = this.hashesOf.get(id) ?? new Set();
     this.hashesOf.set(id, hashes);
     hashes.add(hash);
@@ -170,14 +175,34 @@ export class CredentialCache {
   }
 }
 
-/** One query: the valid credential with this token hash, or UNAUTHENTICATED. */
-async function lookUp(db: Queryable, hash: string): Promise<Caller> {
+/**
+ * A credential stands for its caller while it is not revoked, not expired at `now` (this
+ * instance's clock, which the cache's bound and the listing's status use too) and, for a PEER,
+ * while its agent is registered and not retired.
+ */
+function standing(now: number): SQL {
+  return and(
+    isNull(credentialsTable.revokedAt),
+    or(isNull(credentialsTable.expiresAt), gt(credentialsTable.expiresAt, new Date(now))),
+    or(
+      ne(credentialsTable.kind, 'PEER'),
+      registeredAgentSql(sql`${credentialsTable.goalId}`, sql`${credentialsTable.agentId}`),
+    ),
+  ) as SQL;
+}
+
+/** One query: the standing credential with this token hash and its expiry, or UNAUTHENTICATED. */
+async function lookUp(
+  db: Queryable,
+  hash: string,
+  now: number,
+): Promise<{ caller: Caller; expiresAt: Date | null }> {
   const [row] = await db
     .select()
     .from(credentialsTable)
-    .where(and(eq(credentialsTable.tokenHash, hash), isNull(credentialsTable.revokedAt)));
-  if (!row) throw new UnauthenticatedError('unknown or revoked credential');
-  return callerOf(row);
+    .where(and(eq(credentialsTable.tokenHash, hash), standing(now)));
+  if (!row) throw new UnauthenticatedError('unknown, revoked or expired credential');
+  return { caller: callerOf(row), expiresAt: row.expiresAt };
 }
 
 /** The caller a credential row stands for; the row's kind says which fields it carries. */
@@ -209,8 +234,8 @@ export function callerOf(row: Credential): Caller {
 }
 
 /**
- * Which of `ids` still stand for a caller: not revoked, and for a PEER, its agent still
- * registered and not retired. One statement, however many credentials.
+ * Which of `ids` still stand for a caller: not revoked, not expired, and for a PEER, its agent
+ * still registered and not retired. One statement, however many credentials.
  */
 export async function validCredentials(
   db: Queryable,
@@ -220,15 +245,6 @@ export async function validCredentials(
   const rows = await db
     .select({ id: credentialsTable.id })
     .from(credentialsTable)
-    .where(
-      and(
-        inArray(credentialsTable.id, [...ids]),
-        isNull(credentialsTable.revokedAt),
-        or(
-          ne(credentialsTable.kind, 'PEER'),
-          registeredAgentSql(sql`${credentialsTable.goalId}`, sql`${credentialsTable.agentId}`),
-        ),
-      ),
-    );
+    .where(and(inArray(credentialsTable.id, [...ids]), standing(Date.now())));
   return new Set(rows.map((row) => row.id));
 }

@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { and, arrayContains, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import {
+  and,
+  arrayContains,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNull,
+  or,
+  sql,
+} from 'drizzle-orm';
 import type { Caller, CallerKind } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import { type Listing, type Tagged, tag } from '../core/results.ts';
@@ -8,7 +19,7 @@ import { screenText, validateId, validateText } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import { prepared } from '../db/sql.ts';
 import { ring } from '../events/doorbell.ts';
-import { checkGoalScope, goalsInScope } from './scope.ts';
+import { checkGoalScope, goalsInScope, registeredAgentSql } from './scope.ts';
 import {
   type Agent,
   agentsTable,
@@ -210,6 +221,8 @@ export interface IssueCredentialInput {
   goalIds?: readonly string[] | null;
   providerId?: string | null;
   label?: string | null;
+  /** When it stops standing for its caller; null: never. Must be in the future. */
+  expiresAt?: Date | null;
 }
 
 export interface IssuedCredential {
@@ -219,7 +232,7 @@ export interface IssuedCredential {
 }
 
 /**
- * Issues a bearer token bound to one caller. What each kind needs:
+ * Issues a bearer token bound to one caller, until `expiresAt` if given. What each kind needs:
  * PEER a registered, active agent (`goalId`, `agentId`); STEWARD the goals of its channel
  * (`goalIds`); PROVIDER `providerId` and the goals it reports for (`goalIds`); ADMIN nothing.
  */
@@ -228,6 +241,13 @@ export async function issueCredential(
   input: IssueCredentialInput,
 ): Promise<IssuedCredential> {
   const label = screenText('label', input.label ?? '', 100, 0, 'one');
+  const expiresAt = input.expiresAt ?? null;
+  if (expiresAt !== null && expiresAt.getTime() <= Date.now()) {
+    throw new InputError(
+      `expiresAt must be in the future, got ${expiresAt.toISOString()}`,
+      'expiresAt',
+    );
+  }
   const values = {
     kind: input.kind,
     label,
@@ -235,6 +255,7 @@ export async function issueCredential(
     agentId: null as string | null,
     providerId: null as string | null,
     goalIds: [] as string[],
+    expiresAt,
   };
   const forbid = (field: string, value: unknown) => {
     if (value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0)) {
@@ -282,7 +303,10 @@ export async function issueCredential(
   return insertCredential(db, values);
 }
 
-type Binding = Pick<Credential, 'kind' | 'label' | 'goalId' | 'agentId' | 'providerId' | 'goalIds'>;
+type Binding = Pick<
+  Credential,
+  'kind' | 'label' | 'goalId' | 'agentId' | 'providerId' | 'goalIds' | 'expiresAt'
+>;
 
 async function insertCredential(db: Queryable, binding: Binding): Promise<IssuedCredential> {
   const token = generateToken();
@@ -323,19 +347,39 @@ export async function revokeCredential(db: Db, id: string): Promise<Credential> 
   });
 }
 
+export const credentialStatuses = ['ACTIVE', 'EXPIRED', 'REVOKED', 'AGENT_RETIRED'] as const;
+export type CredentialStatus = (typeof credentialStatuses)[number];
+
+/** A credential row; listings add whether a PEER's agent is retired (false when absent). */
+export type ListedCredential = Credential & { readonly agentRetired?: boolean };
+
+/**
+ * Whether a credential stands for its caller now, by the rules the credential cache applies
+ * (registry/credentials.ts): revoked first, then expired, then a PEER whose agent is retired.
+ */
+export function credentialStatus(credential: ListedCredential, now = Date.now()): CredentialStatus {
+  if (credential.revokedAt !== null) return 'REVOKED';
+  if (credential.expiresAt !== null && credential.expiresAt.getTime() <= now) return 'EXPIRED';
+  return credential.agentRetired ? 'AGENT_RETIRED' : 'ACTIVE';
+}
+
 /**
  * The credentials whose binding covers `goalId` (a PEER's goal, or one of a STEWARD's or
  * PROVIDER's goals; ADMIN credentials cover none), or every credential when `goalId` is
- * null; of one kind when `kind` is given. Newest first, revoked ones included (with
- * `revokedAt`). Never the token, which is not stored, nor its hash.
+ * null; of one kind when `kind` is given. Newest first, revoked, expired and retired agents'
+ * ones included. Never the token, which is not stored, nor its hash.
  */
 export async function listCredentials(
   db: Queryable,
   filter: { goalId?: string | null; kind?: CallerKind | null },
-): Promise<Credential[]> {
+): Promise<ListedCredential[]> {
   const goalId = filter.goalId ? validateId('goalId', filter.goalId) : null;
+  const c = credentialsTable;
   return db
-    .select()
+    .select({
+      ...getTableColumns(c),
+      agentRetired: sql<boolean>`(${c.kind} = 'PEER' and not ${registeredAgentSql(sql`${c.goalId}`, sql`${c.agentId}`)})`,
+    })
     .from(credentialsTable)
     .where(
       and(
@@ -353,9 +397,10 @@ export async function listCredentials(
 
 /**
  * Replaces a credential's token: one transaction revokes the old credential and issues a new
- * one with the same binding and label (a new id). The old token is refused from the next
- * request on, and its open streams and sockets end as on a revocation (its ring). A revoked
- * or unknown credential, or a PEER whose agent is retired, is refused and nothing is written.
+ * one with the same binding, label and expiry (a new id). The old token is refused from the
+ * next request on, and its open streams and sockets end as on a revocation (its ring). A
+ * revoked, expired or unknown credential, or a PEER whose agent is retired, is refused and
+ * nothing is written.
  */
 export async function rotateCredential(db: Db, id: string): Promise<IssuedCredential> {
   return db.transaction(async (tx) => {
@@ -376,6 +421,12 @@ export async function rotateCredential(db: Db, id: string): Promise<IssuedCreden
         'id',
       );
     }
+    if (old.expiresAt !== null && old.expiresAt.getTime() <= Date.now()) {
+      throw new InputError(
+        `credential ${id} expired at ${old.expiresAt.toISOString()}: issue a new one instead`,
+        'id',
+      );
+    }
     if (old.kind === 'PEER') {
       const agent = await findAgent(tx, old.goalId as string, old.agentId as string);
       if (!agent || agent.retiredAt) {
@@ -385,7 +436,7 @@ export async function rotateCredential(db: Db, id: string): Promise<IssuedCreden
         );
       }
     }
-    const { kind, label, goalId, agentId, providerId, goalIds } = old;
+    const { kind, label, goalId, agentId, providerId, goalIds, expiresAt } = old;
     const issued = await insertCredential(tx, {
       kind,
       label,
@@ -393,6 +444,7 @@ export async function rotateCredential(db: Db, id: string): Promise<IssuedCreden
       agentId,
       providerId,
       goalIds,
+      expiresAt,
     });
     await ring(tx, { kind: 'credential', id, seq: '0' });
     return issued;

@@ -61,6 +61,8 @@ export const credentialsTable = pgTable(
     goalIds: text('goal_ids').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** From this instant on it is refused, as a revoked one is; null: it does not expire. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
     /**
      * When a request last arrived with it, as recorded by some gateway instance: each
      * instance writes it at most once per LAST_USED_INTERVAL_MS per credential

@@ -1,5 +1,5 @@
 /** admin goal|agent|token|delegate: registry writes and credentials (ADMIN credentials). */
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import {
   AgentsDocument,
   CallerKind,
@@ -146,43 +146,54 @@ export function adminCommand(program: Command): void {
     .option('--goals <ids>', 'STEWARD/PROVIDER: comma-separated goal ids')
     .option('--provider <id>', 'PROVIDER: the provider id')
     .option('--label <text>', 'a label')
+    .option(
+      '--expires <when>',
+      'refused from then on: a duration from now (90m, 12h, 30d, 8w) or an ISO time',
+      expiry,
+    )
     .addHelpText(
       'after',
       examples(
         'switchboard admin token issue --kind peer --goal demo --agent builder > builder.token',
-        'switchboard admin token issue --kind steward --goals demo,other --json',
+        'switchboard admin token issue --kind steward --goals demo,other --expires 30d --json',
       ),
     )
     .action(
-      run<{ kind: string; agent?: string; goals?: string; provider?: string; label?: string }>(
-        async (ctx, o) => {
-          const kind = o.kind as CallerKind;
-          if (kind === 'PEER' && !o.agent)
-            throw usage('a PEER credential needs --agent (and --goal)');
-          const goalId = kind === 'PEER' ? await ctx.goal() : undefined;
-          const { issueCredential } = await ctx.client.request(IssueCredentialDocument, {
-            input: {
-              kind,
-              goalId,
-              agentId: o.agent,
-              goalIds: o.goals?.split(',').map((g) => g.trim()),
-              providerId: o.provider,
-              label: o.label,
-            },
-          });
-          if (ctx.json) return ctx.print(issueCredential, () => undefined);
-          process.stdout.write(`${issueCredential.token}\n`);
-          if (!ctx.quiet)
-            process.stderr.write(
-              `${dim(`issued ${kind} credential ${issueCredential.credential.id}${o.agent ? ` for ${o.agent}` : ''}: the token above is shown once`)}\n`,
-            );
-        },
-      ),
+      run<{
+        kind: string;
+        agent?: string;
+        goals?: string;
+        provider?: string;
+        label?: string;
+        expires?: string;
+      }>(async (ctx, o) => {
+        const kind = o.kind as CallerKind;
+        if (kind === 'PEER' && !o.agent)
+          throw usage('a PEER credential needs --agent (and --goal)');
+        const goalId = kind === 'PEER' ? await ctx.goal() : undefined;
+        const { issueCredential } = await ctx.client.request(IssueCredentialDocument, {
+          input: {
+            kind,
+            goalId,
+            agentId: o.agent,
+            goalIds: o.goals?.split(',').map((g) => g.trim()),
+            providerId: o.provider,
+            label: o.label,
+            expiresAt: o.expires,
+          },
+        });
+        if (ctx.json) return ctx.print(issueCredential, () => undefined);
+        process.stdout.write(`${issueCredential.token}\n`);
+        if (!ctx.quiet)
+          process.stderr.write(
+            `${dim(`issued ${kind} credential ${issueCredential.credential.id}${o.agent ? ` for ${o.agent}` : ''}: the token above is shown once`)}\n`,
+          );
+      }),
     );
   token
     .command('list')
     .description(
-      'credentials, newest first, revoked ones included (never a token); --goal narrows to those bound to a goal',
+      "credentials, newest first, with their status (revoked, expired and retired agents' ones included; never a token); --goal narrows to those bound to a goal",
     )
     .option(
       '--kind <kind>',
@@ -204,15 +215,16 @@ export function adminCommand(program: Command): void {
         });
         await ctx.print(credentials, (credentials) =>
           table(
-            ['id', 'kind', 'label', 'binding', 'created', 'last used', 'revoked'],
+            ['id', 'kind', 'label', 'binding', 'status', 'created', 'last used', 'expires'],
             credentials.map((c) => [
               c.id,
               c.kind,
               c.label,
               binding(c),
+              c.status === 'REVOKED' ? `REVOKED ${ago(c.revokedAt)}` : c.status,
               ago(c.createdAt),
               c.lastUsedAt ? ago(c.lastUsedAt) : dim('never'),
-              c.revokedAt ? ago(c.revokedAt) : null,
+              c.expiresAt ? ago(c.expiresAt) : dim('never'),
             ]),
           ),
         );
@@ -281,4 +293,24 @@ function binding(c: CredentialFieldsFragment): string {
     default:
       return '';
   }
+}
+
+const DURATION_UNITS: Record<string, number> = {
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** `--expires`: a duration from now (90m, 12h, 30d, 8w) or an ISO time, as an ISO time. */
+function expiry(value: string): string {
+  const duration = /^(\d+)([mhdw])$/.exec(value);
+  const at = duration
+    ? Date.now() + Number(duration[1]) * (DURATION_UNITS[duration[2] as string] as number)
+    : /^\d{4}-\d\d-\d\d/.test(value)
+      ? Date.parse(value)
+      : Number.NaN;
+  if (Number.isNaN(at))
+    throw new InvalidArgumentError('expected a duration (90m, 12h, 30d, 8w) or an ISO time');
+  return new Date(at).toISOString();
 }

@@ -156,6 +156,19 @@ export type CreateTodoInput = {
   writeScope?: Array<string> | null | undefined;
 };
 
+/** Whether a credential stands for its caller now. Anything but ACTIVE is refused with UNAUTHENTICATED, as an unknown token is. */
+export const CredentialStatus = {
+  /** It stands for its caller. */
+  Active: 'ACTIVE',
+  /** A PEER credential whose agent is retired (or no longer registered). Not revoked: the agent being retired is the reason. */
+  AgentRetired: 'AGENT_RETIRED',
+  /** Its `expiresAt` has passed. It never becomes active again. */
+  Expired: 'EXPIRED',
+  /** Revoked or rotated (`revokedAt`). It never becomes active again. */
+  Revoked: 'REVOKED'
+} as const;
+
+export type CredentialStatus = typeof CredentialStatus[keyof typeof CredentialStatus];
 /** Where the acting agent runs in the goal; replaces its earlier declaration. */
 export type DeclareWorkspaceInput = {
   /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
@@ -607,6 +620,8 @@ export type HandoffTodoInput = {
 export type IssueCredentialInput = {
   /** PEER: the agent. */
   agentId?: string | number | null | undefined;
+  /** When it stops standing for its caller (it is then refused with UNAUTHENTICATED, and listed EXPIRED); a future instant. Omitted or null: it does not expire. */
+  expiresAt?: string | null | undefined;
   /** PEER: the agent's goal. */
   goalId?: string | number | null | undefined;
   /** STEWARD and PROVIDER: existing goals. */
@@ -1289,7 +1304,7 @@ export type VisionFieldsFragment = { goalId: string, agentId: string, roleScope:
 
 export type AgentFieldsFragment = { goalId: string, agentId: string, agentModel: string, hostSurface: string, registeredAt: string, retiredAt: string | null };
 
-export type CredentialFieldsFragment = { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, lastUsedAt: string | null };
+export type CredentialFieldsFragment = { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, expiresAt: string | null, status: CredentialStatus, lastUsedAt: string | null };
 
 export type UnknownAgentFieldsFragment = { goalId: string, agentId: string };
 
@@ -1637,14 +1652,14 @@ export type IssueCredentialMutationVariables = Exact<{
 }>;
 
 
-export type IssueCredentialMutation = { issueCredential: { token: string, credential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, lastUsedAt: string | null } } };
+export type IssueCredentialMutation = { issueCredential: { token: string, credential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, expiresAt: string | null, status: CredentialStatus, lastUsedAt: string | null } } };
 
 export type RevokeCredentialMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RevokeCredentialMutation = { revokeCredential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, lastUsedAt: string | null } };
+export type RevokeCredentialMutation = { revokeCredential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, expiresAt: string | null, status: CredentialStatus, lastUsedAt: string | null } };
 
 export type CredentialsQueryVariables = Exact<{
   goalId?: string | number | null | undefined;
@@ -1652,14 +1667,14 @@ export type CredentialsQueryVariables = Exact<{
 }>;
 
 
-export type CredentialsQuery = { credentials: Array<{ id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, lastUsedAt: string | null }> };
+export type CredentialsQuery = { credentials: Array<{ id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, expiresAt: string | null, status: CredentialStatus, lastUsedAt: string | null }> };
 
 export type RotateCredentialMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RotateCredentialMutation = { rotateCredential: { token: string, credential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, lastUsedAt: string | null } } };
+export type RotateCredentialMutation = { rotateCredential: { token: string, credential: { id: string, kind: CallerKind, label: string, goalId: string | null, agentId: string | null, goalIds: Array<string>, providerId: string | null, createdAt: string, revokedAt: string | null, expiresAt: string | null, status: CredentialStatus, lastUsedAt: string | null } } };
 
 export type DelegateGoalMutationVariables = Exact<{
   input: DelegateGoalInput;
@@ -2264,6 +2279,8 @@ export const CredentialFieldsFragmentDoc = new TypedDocumentString(`
   providerId
   createdAt
   revokedAt
+  expiresAt
+  status
   lastUsedAt
 }
     `, {"fragmentName":"CredentialFields"}) as unknown as TypedDocumentString<CredentialFieldsFragment, unknown>;
@@ -4220,6 +4237,8 @@ export const IssueCredentialDocument = new TypedDocumentString(`
   providerId
   createdAt
   revokedAt
+  expiresAt
+  status
   lastUsedAt
 }`) as unknown as TypedDocumentString<IssueCredentialMutation, IssueCredentialMutationVariables>;
 export const RevokeCredentialDocument = new TypedDocumentString(`
@@ -4238,6 +4257,8 @@ export const RevokeCredentialDocument = new TypedDocumentString(`
   providerId
   createdAt
   revokedAt
+  expiresAt
+  status
   lastUsedAt
 }`) as unknown as TypedDocumentString<RevokeCredentialMutation, RevokeCredentialMutationVariables>;
 export const CredentialsDocument = new TypedDocumentString(`
@@ -4256,6 +4277,8 @@ export const CredentialsDocument = new TypedDocumentString(`
   providerId
   createdAt
   revokedAt
+  expiresAt
+  status
   lastUsedAt
 }`) as unknown as TypedDocumentString<CredentialsQuery, CredentialsQueryVariables>;
 export const RotateCredentialDocument = new TypedDocumentString(`
@@ -4277,6 +4300,8 @@ export const RotateCredentialDocument = new TypedDocumentString(`
   providerId
   createdAt
   revokedAt
+  expiresAt
+  status
   lastUsedAt
 }`) as unknown as TypedDocumentString<RotateCredentialMutation, RotateCredentialMutationVariables>;
 export const DelegateGoalDocument = new TypedDocumentString(`

@@ -6,16 +6,32 @@ import type { Caller } from '../../core/caller.ts';
 import { builder } from '../../graphql/builder.ts';
 import { CallerKindEnum } from '../../graphql/shared.ts';
 import {
+  credentialStatus,
+  type credentialStatuses,
   type IssuedCredential,
   issueCredential,
+  type ListedCredential,
   listCredentials,
   revokeCredential,
   rotateCredential,
 } from '../registry.ts';
 import { goalsInScope } from '../scope.ts';
-import type { Credential } from '../tables.ts';
 
-const CredentialRef = builder.objectRef<Credential>('Credential').implement({
+const CredentialStatusEnum = builder.enumType('CredentialStatus', {
+  description:
+    'Whether a credential stands for its caller now. Anything but ACTIVE is refused with UNAUTHENTICATED, as an unknown token is.',
+  values: {
+    ACTIVE: { description: 'It stands for its caller.' },
+    EXPIRED: { description: 'Its `expiresAt` has passed. It never becomes active again.' },
+    REVOKED: { description: 'Revoked or rotated (`revokedAt`). It never becomes active again.' },
+    AGENT_RETIRED: {
+      description:
+        'A PEER credential whose agent is retired (or no longer registered). Not revoked: the agent being retired is the reason.',
+    },
+  } satisfies Record<(typeof credentialStatuses)[number], unknown>,
+});
+
+const CredentialRef = builder.objectRef<ListedCredential>('Credential').implement({
   description:
     'A credential and what it binds. Never its token: only a hash is stored, and the hash is not served either.',
   fields: (t) => ({
@@ -36,7 +52,19 @@ const CredentialRef = builder.objectRef<Credential>('Credential').implement({
     revokedAt: t.expose('revokedAt', {
       type: 'DateTime',
       nullable: true,
-      description: 'When it was revoked (or rotated); null while it is valid.',
+      description: 'When it was revoked (or rotated); null while it is not revoked.',
+    }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      nullable: true,
+      description:
+        'From this instant on it is refused, on every gateway instance; null: it does not expire. A rotation keeps it.',
+    }),
+    status: t.field({
+      type: CredentialStatusEnum,
+      description:
+        "Whether it stands for its caller at the time of this answer, by the gateway instance's clock.",
+      resolve: (credential) => credentialStatus(credential),
     }),
     lastUsedAt: t.expose('lastUsedAt', {
       type: 'DateTime',
@@ -89,8 +117,7 @@ const CallerRef = builder.objectRef<{ caller: Caller; goalIds: string[] }>('Call
       description: 'PROVIDER: its provider.',
     }),
     goalIds: t.exposeIDList('goalIds', {
-      description:
-        'The goals currently in scope (for ADMIN: every goal). A retired agent has none.',
+      description: 'The goals currently in scope (for ADMIN: every goal).',
     }),
   }),
 });
@@ -105,6 +132,11 @@ const IssueCredentialInput = builder.inputType('IssueCredentialInput', {
     goalIds: t.idList({ description: 'STEWARD and PROVIDER: existing goals.' }),
     providerId: t.id({ description: 'PROVIDER: the provider it speaks for.' }),
     label: t.string({ description: 'Free text to recognise it by, up to 100 characters.' }),
+    expiresAt: t.field({
+      type: 'DateTime',
+      description:
+        'When it stops standing for its caller (it is then refused with UNAUTHENTICATED, and listed EXPIRED); a future instant. Omitted or null: it does not expire.',
+    }),
   }),
 });
 
@@ -120,7 +152,7 @@ builder.queryFields((t) => ({
   credentials: t.withAuth({ admin: true }).field({
     type: [CredentialRef],
     description:
-      'Credentials, newest first, revoked ones included: every one, or those whose binding covers `goalId`, of one `kind`. Without tokens or their hashes. Admin only.',
+      'Credentials, newest first, those that no longer stand included (see `status`): every one, or those whose binding covers `goalId`, of one `kind`. Without tokens or their hashes. Admin only.',
     args: {
       goalId: t.arg.id({
         description:
@@ -147,6 +179,7 @@ builder.mutationFields((t) => ({
         goalIds: input.goalIds ?? null,
         providerId: input.providerId ?? null,
         label: input.label,
+        expiresAt: input.expiresAt ?? null,
       }),
   }),
   revokeCredential: t.withAuth({ admin: true }).field({
@@ -163,7 +196,7 @@ builder.mutationFields((t) => ({
   rotateCredential: t.withAuth({ admin: true }).field({
     type: IssuedCredentialRef,
     description:
-      'Replaces a credential with a new one of the same binding and label (a new id and token, shown in this answer only). The old one is revoked in the same transaction: refused from the next request on, its open streams end with UNAUTHENTICATED and its sockets close. A revoked or unknown id, or a PEER whose agent is retired, is BAD_USER_INPUT and nothing changes. Admin only.',
+      'Replaces a credential with a new one of the same binding, label and expiry (a new id and token, shown in this answer only). The old one is revoked in the same transaction: refused from the next request on, its open streams end with UNAUTHENTICATED and its sockets close. A revoked, expired or unknown id, or a PEER whose agent is retired, is BAD_USER_INPUT and nothing changes. Admin only.',
     args: { id: t.arg.id({ required: true, description: 'The credential to replace.' }) },
     resolve: async (_root, args, { db, deps }) => {
       const rotated = await rotateCredential(db, args.id);

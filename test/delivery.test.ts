@@ -862,6 +862,31 @@ describe(`the inbox (${driver})`, () => {
     );
   });
 
+  it("a thread named after a delivery must be one of this goal: another goal's is refused as an unknown one is, and nothing is written", async () => {
+    const mine = await world();
+    const theirs = await world();
+    const started = await send(mine.alpha.token, request(mine.goalId));
+    const joined = await send(mine.gamma.token, request(mine.goalId, { threadId: started.id }));
+    expect(joined.threadId).toBe(started.id);
+    const before = await counts(theirs.goalId);
+    const refusals = [];
+    for (const threadId of [started.id, 'dlv_00000000-0000-4000-8000-000000000000']) {
+      const result = await t.gql(
+        DELIVER,
+        { input: request(theirs.goalId, { threadId }) },
+        theirs.alpha.token,
+      );
+      expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+      refusals.push(result.errors?.[0]?.message);
+    }
+    expect(refusals[0]).toContain('threadId names no delivery of this goal');
+    expect(refusals[1]).toBe(refusals[0]);
+    expect(await counts(theirs.goalId)).toEqual(before);
+    // A thread name of the sender's own is still free.
+    const named = await send(theirs.alpha.token, request(theirs.goalId, { threadId: 'rollout' }));
+    expect(named.threadId).toBe('rollout');
+  });
+
   it('bodyPreview is short, one line, and carries no credential or absolute path', async () => {
     const { goalId, alpha, beta } = await world();
     const body = [

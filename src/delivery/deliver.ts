@@ -372,6 +372,8 @@ async function resolveTarget(
 /**
  * The thread a delivery joins: that of the message it answers (which the caller must have
  * sent or received in this goal), else the one named, else (null) a new one named after itself.
+ * A named thread that looks like a delivery's id (a thread named after its first delivery)
+ * must be one of this goal: the same refusal whether it is of another goal or of none.
  */
 async function resolveThread(
   db: Queryable,
@@ -379,7 +381,21 @@ async function resolveThread(
   sender: Sender,
   v: Validated,
 ): Promise<string | null> {
-  if (v.replyTo === null) return v.threadId;
+  if (v.replyTo === null) {
+    if (v.threadId?.startsWith('dlv_')) {
+      const [started] = await db
+        .select({ id: deliveriesTable.id })
+        .from(deliveriesTable)
+        .where(and(eq(deliveriesTable.id, v.threadId), eq(deliveriesTable.goalId, v.goalId)));
+      if (!started) {
+        throw new InputError(
+          'threadId names no delivery of this goal: name a thread of this goal, or one of your own that does not start with dlv_',
+          'threadId',
+        );
+      }
+    }
+    return v.threadId;
+  }
   const [answered] = await db
     .select()
     .from(deliveriesTable)

@@ -678,6 +678,55 @@ describe(`the waits on one agent (${driver})`, () => {
   });
 });
 
+describe(`the waits on one agent, 20,000 pending (${driver})`, () => {
+  const COUNT = 20_000;
+  const total = (waits: { rows: unknown[]; omittedRowCount: number }) =>
+    waits.rows.length + waits.omittedRowCount;
+
+  it('lists each wait with the status wait(id) gives it, in the rows and the count, however many are decided at once', async () => {
+    const { goalId, alpha } = await world();
+    // One wait started through the API, then COUNT copies of it written in SQL: half accept
+    // DONE (the next change satisfies them), half BLOCKED (they stay pending).
+    const model = (await t.ok(START, { input: input(goalId, { accept: ['DONE'] }) })).startWait;
+    await database.db.execute(sql`
+      insert into waits (id, goal_id, accept, timeout_ms, deadline, created_by_kind, created_at)
+      select ${model.id} || '-' || n, goal_id,
+        case when n % 2 = 0 then '{DONE}'::text[] else '{BLOCKED}'::text[] end,
+        timeout_ms, deadline, created_by_kind, created_at - n * interval '1 microsecond'
+      from waits, generate_series(1, ${COUNT}) as n where id = ${model.id}`);
+    await database.db.execute(sql`
+      insert into wait_targets (wait_id, position, goal_id, agent_id, todo_id, state, provider,
+        provider_session_ref, occupant_ref, baseline_seq)
+      select ${model.id} || '-' || n, position, goal_id, agent_id, todo_id, state, provider,
+        provider_session_ref, occupant_ref, baseline_seq
+      from wait_targets, generate_series(1, ${COUNT}) as n where wait_id = ${model.id}`);
+    const list = async (status: string) =>
+      (await t.ok(WaitsDocument, { goalId, agentId: 'alpha', status, limit: 100 })).waits;
+    expect(total(await list('PENDING'))).toBe(COUNT + 1);
+
+    await alpha('DONE'); // decides COUNT / 2 + 1 waits at once; nobody follows or reads them
+    const pending = await list('PENDING');
+    expect(total(pending)).toBe(COUNT / 2);
+    expect(pending.rows).toHaveLength(100);
+    for (const row of pending.rows) expect(row.status).toBe('PENDING');
+    const satisfied = await list('SATISFIED');
+    expect(total(satisfied)).toBe(COUNT / 2 + 1);
+    // Each read of one wait agrees with the listing.
+    for (const [row, status] of [
+      [pending.rows[99], 'PENDING'],
+      [satisfied.rows[99], 'SATISFIED'],
+    ] as const) {
+      expect((await t.ok(WaitDocument, { id: row.id })).wait.status).toBe(status);
+    }
+    const [left] = rowsOf<{ n: number }>(
+      await database.db.execute(
+        sql`select count(*)::int as n from waits where goal_id = ${goalId} and status = 'PENDING'`,
+      ),
+    );
+    expect(left?.n).toBe(COUNT / 2);
+  }, 120_000);
+});
+
 describe(`the doorbell going deaf (${driver})`, () => {
   it.skipIf(driver === 'pglite')(
     'while its LISTEN connection keeps dying, /readyz says 503 with the reason and a wait still resolves by polling',

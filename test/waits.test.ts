@@ -687,7 +687,9 @@ describe(`the waits on one agent, 20,000 pending (${driver})`, () => {
     const { goalId, alpha } = await world();
     // One wait started through the API, then COUNT copies of it written in SQL: half accept
     // DONE (the next change satisfies them), half BLOCKED (they stay pending).
-    const model = (await t.ok(START, { input: input(goalId, { accept: ['DONE'] }) })).startWait;
+    const model = (
+      await t.ok(START, { input: input(goalId, { accept: ['DONE'], timeoutMs: 3_600_000 }) })
+    ).startWait;
     await database.db.execute(sql`
       insert into waits (id, goal_id, accept, timeout_ms, deadline, created_by_kind, created_at)
       select ${model.id} || '-' || n, goal_id,

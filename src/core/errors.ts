@@ -18,7 +18,7 @@ export class ForbiddenError extends Error {
   override name = 'ForbiddenError';
 }
 
-/** No credential, or one that is unknown or revoked. */
+/** No credential, or one that does not stand: unknown, revoked, expired, or a retired agent's. */
 export class UnauthenticatedError extends Error {
   override name = 'UnauthenticatedError';
 }

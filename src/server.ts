@@ -318,10 +318,11 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         const { schema, execute, subscribe, contextFactory, parse, validate } =
           yoga.getEnveloped(socketContext);
         // A bad operation (syntax, token or depth limits) is an error on its own id: the
-        // socket and its other subscriptions carry on.
+        // socket and its other subscriptions carry on. It reads as it would over HTTP.
         let document: ReturnType<typeof parse>;
         const refuse = (errors: readonly Error[]) =>
-          observe({ errors: errors.map(operationError) }, record, true).errors;
+          observe({ errors: errors.map((error) => operationError(error, deps)) }, record, true)
+            .errors;
         try {
           document = parse(params.query);
           const errors = validate(schema, document);
@@ -458,13 +459,26 @@ const releaseScopeCache: Plugin = {
 };
 
 /**
- * An operation's parse or validation error, rebuilt as this module's GraphQLError: the parser
- * and the limit plugins may raise another copy's class, and graphql-ws recognises errors by
- * class.
+ * An operation's parse or validation error over graphql-ws, as the same operation over HTTP
+ * reads it: masked by `maskError` (the limit plugins' errors get their words and code), rebuilt
+ * as this module's GraphQLError (the parser and the limit plugins may raise another copy's
+ * class, and graphql-ws recognises errors by class), without Yoga's `http` extension, which is
+ * for HTTP responses only.
  */
-function operationError(error: Error): GraphQLError {
-  const { message, extensions } = error as Partial<GraphQLError> & Error;
-  return new GraphQLError(message, { extensions: extensions ?? {} });
+function operationError(error: Error, deps: AppDeps): GraphQLError {
+  const { message, nodes, source, positions, extensions } = error as Partial<GraphQLError> & Error;
+  const masked = maskError(
+    new GraphQLError(message, { nodes, source, positions, extensions: extensions ?? {} }),
+    UNEXPECTED_MESSAGE,
+    deps,
+  );
+  const { http: _http, ...rest } = masked.extensions;
+  return new GraphQLError(masked.message, {
+    nodes: masked.nodes,
+    source: masked.source,
+    positions: masked.positions,
+    extensions: rest,
+  });
 }
 
 interface Enveloped {

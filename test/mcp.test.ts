@@ -4,15 +4,20 @@
  * refusals, wait outcomes (satisfied by a provider report, timed out, cancelled), resource
  * update notifications, bad arguments as isError results, and the replan prompt's digest.
  */
+import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolResult,
+  type JSONRPCMessage,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateTodoDocument } from '../src/client/generated/graphql.ts';
 import { DEFAULT_TOOLSET_BUDGET, toolListTokens } from '../src/mcp/budget.ts';
+import { MAX_MESSAGE_BYTES } from '../src/mcp/stdio.ts';
 import {
   asCaller,
   BIN,
@@ -690,3 +695,89 @@ describe('failures', () => {
     expect(usage.stdout).toBe('');
   }, 60_000);
 });
+
+describe('the stdio transport answers every line', () => {
+  it('a line that is not JSON gets -32700, JSON that is not JSON-RPC -32600, a message over 10 MB -32600; the server lives on and the SDK client works after', async () => {
+    const { goalId, peers } = await goalWithPeers(gw.t, 1);
+    const child = spawn(process.execPath, [BIN, 'mcp'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: tempHome(),
+        ...asCaller(gw.url, peers[0]!.token, goalId),
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const answers: Record<string, any>[] = [];
+    let pending = '';
+    const onData = (chunk: Buffer) => {
+      pending += chunk;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) answers.push(JSON.parse(line));
+    };
+    child.stdout.on('data', onData);
+    try {
+      child.stdin.write('this is not json\n');
+      child.stdin.write('{"jsonrpc":"2.0","id":7}\n');
+      child.stdin.write('[]\n');
+      child.stdin.write('{"jsonrpc":"1.0","id":"a","method":"ping"}\n');
+      // Over the bound, written in pieces as a pipe delivers it; then a request that must work.
+      const big = `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"pad":"${'x'.repeat(MAX_MESSAGE_BYTES)}"}}\n`;
+      for (let i = 0; i < big.length; i += 1 << 20) child.stdin.write(big.slice(i, i + (1 << 20)));
+      child.stdin.write('{"jsonrpc":"2.0","id":9,"method":"ping"}\n');
+      await eventually(() => (answers.length >= 6 ? true : undefined), 'six answers', 15_000);
+      const parse = { code: -32700, message: expect.stringContaining('Parse error') };
+      const invalid = { code: -32600, message: expect.stringContaining('Invalid Request') };
+      expect(answers).toEqual([
+        { jsonrpc: '2.0', id: null, error: parse },
+        { jsonrpc: '2.0', id: 7, error: invalid },
+        { jsonrpc: '2.0', id: null, error: invalid },
+        { jsonrpc: '2.0', id: 'a', error: invalid },
+        {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32600, message: expect.stringContaining(`${MAX_MESSAGE_BYTES} bytes`) },
+        },
+        { jsonrpc: '2.0', id: 9, result: {} },
+      ]);
+      expect(child.exitCode).toBeNull();
+      expect(stderr).toContain('Parse error');
+
+      // The SDK's own client, over the same process's stdio.
+      child.stdout.off('data', onData);
+      const client = new Client({ name: 'switchboard-test', version: '0' });
+      await client.connect(childTransport(child));
+      const whoami = (await client.callTool({ name: 'whoami', arguments: {} })) as CallToolResult;
+      expect(whoami.isError).toBeFalsy();
+      expect(whoami.structuredContent).toMatchObject({ type: 'Caller', kind: 'PEER' });
+      await client.close();
+    } finally {
+      child.kill();
+    }
+  }, 60_000);
+});
+
+/** A client transport over a running child's stdio (the SDK's own spawns a process of its own). */
+function childTransport(child: ReturnType<typeof spawn>): Transport {
+  const buffer = new ReadBuffer();
+  const transport: Transport = {
+    async start() {
+      child.stdout?.on('data', (chunk: Buffer) => {
+        buffer.append(chunk);
+        for (let message = buffer.readMessage(); message; message = buffer.readMessage())
+          transport.onmessage?.(message as JSONRPCMessage);
+      });
+    },
+    async send(message) {
+      child.stdin?.write(serializeMessage(message));
+    },
+    async close() {
+      transport.onclose?.();
+    },
+  };
+  return transport;
+}

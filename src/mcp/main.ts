@@ -8,11 +8,11 @@
  * [--tools sets]`), so it shares no source with src/cli.
  */
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { DEFAULT_URL } from '../client/index.ts';
 import { readProfiles } from '../client/profiles.ts';
 import { type Connection, McpContext } from './context.ts';
 import { createMcpServer, parseToolsets } from './server.ts';
+import { LineTransport } from './stdio.ts';
 
 export interface McpOptions {
   tools?: string;
@@ -40,7 +40,9 @@ export async function runMcp(options: McpOptions): Promise<void> {
   const ctx = new McpContext(connection);
   if (!connection.token) ctx.log('no token: set SWITCHBOARD_TOKEN (every tool will fail)');
   const { server, stopStreams } = createMcpServer(ctx, toolsets);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport();
+  // A line it could not serve (answered with a JSON-RPC error), or a failure of the protocol.
+  server.server.onerror = (error) => ctx.log(error.message);
   const closed = new Promise<void>((resolve) => {
     let done = false;
     const close = () => {

@@ -78,6 +78,8 @@ async function httpRound(options: CredentialCacheOptions): Promise<number> {
     logLevel: 'silent' as const,
     doorbellProbeMs: 1000,
     metrics: { serve: 'off' } as const,
+    // One credential's requests as fast as they go: no rate limit per credential.
+    limits: { requestsPerSecond: 0 },
     corsOrigins: [],
     drainMs: 0,
   };

@@ -32,7 +32,70 @@ export interface Config {
   readonly responseCache?: boolean;
   /** OpenTelemetry traces over OTLP/HTTP; null (the default) when no endpoint is configured. */
   readonly tracing?: TracingConfig | null;
+  /** Limits per caller and per operation; each one left out has its default (DEFAULT_LIMITS). */
+  readonly limits?: Partial<Limits>;
 }
+
+// ---- limits per caller and per operation (docs/operations.md, "Limits") ----
+
+/**
+ * What no one caller may exceed. Each is a count; 0 means no limit. The operator token (no
+ * credential row) is not limited per caller: the per-credential limits and the socket's
+ * subscriptions do not apply to it; the response size and failed authentications do.
+ */
+export interface Limits {
+  /** Open subscriptions on one graphql-ws socket. */
+  readonly subscriptionsPerSocket: number;
+  /** Open graphql-ws sockets of one credential on one instance. */
+  readonly socketsPerCredential: number;
+  /** The largest answer an operation may have, estimated from its document before it runs (bytes). */
+  readonly responseBytes: number;
+  /** Operations per second of one credential on one instance (HTTP requests and socket operations). */
+  readonly requestsPerSecond: number;
+  /** Failed authentications per minute from one client address; past it, for a minute, tokens this instance has not seen valid are refused unchecked. */
+  readonly failedAuthsPerMinute: number;
+  /** Pending waits (not yet settled, deadline not passed) one credential has started. */
+  readonly pendingWaits: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  subscriptionsPerSocket: 100,
+  socketsPerCredential: 50,
+  responseBytes: 8_000_000,
+  requestsPerSecond: 100,
+  failedAuthsPerMinute: 30,
+  pendingWaits: 500,
+};
+
+/** The limits in force: the configured ones, the defaults for the rest. */
+export function limitsOf(config: Pick<Config, 'limits'>): Limits {
+  return { ...DEFAULT_LIMITS, ...config.limits };
+}
+
+const LIMIT_VARIABLES: Record<keyof Limits, string> = {
+  subscriptionsPerSocket: 'SWITCHBOARD_MAX_SUBSCRIPTIONS_PER_SOCKET',
+  socketsPerCredential: 'SWITCHBOARD_MAX_SOCKETS_PER_CREDENTIAL',
+  responseBytes: 'SWITCHBOARD_MAX_RESPONSE_BYTES',
+  requestsPerSecond: 'SWITCHBOARD_MAX_REQUESTS_PER_SECOND',
+  failedAuthsPerMinute: 'SWITCHBOARD_MAX_FAILED_AUTHS_PER_MINUTE',
+  pendingWaits: 'SWITCHBOARD_MAX_PENDING_WAITS',
+};
+
+function parseLimits(env: NodeJS.ProcessEnv): Limits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const [key, name] of Object.entries(LIMIT_VARIABLES) as [keyof Limits, string][]) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < 0) {
+      throw new ConfigError(`${name} must be an integer, 0 for no limit, got "${value}"`);
+    }
+    limits[key] = parsed;
+  }
+  return limits;
+}
+
+// ---- end of limits ----
 
 export interface TracingConfig {
   /** The OTLP/HTTP traces endpoint, e.g. http://127.0.0.1:4318/v1/traces. */
@@ -89,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     corsOrigins: parseOrigins(env.SWITCHBOARD_CORS_ORIGINS),
     drainMs: parseDrain(env.SWITCHBOARD_DRAIN_MS),
     tracing: parseTracing(env),
+    limits: parseLimits(env),
   };
 }
 

@@ -7,6 +7,7 @@ import { StreamHub } from './events/hub.ts';
 import type { AppDeps } from './graphql/context.ts';
 import { FanOutGroups } from './graphql/execution/fanout.ts';
 import { ResponseCache } from './graphql/execution/response-cache.ts';
+import { LimitRefusals } from './graphql/limits.ts';
 import { maskError, UNEXPECTED_MESSAGE } from './graphql/masking.ts';
 import { startTracing, type Tracing } from './http/tracing.ts';
 import type { LedgerEvent } from './ledger/append.ts';
@@ -85,6 +86,7 @@ export async function startGateway(
     log,
     fanOut: new FanOutGroups((error) => maskError(error, UNEXPECTED_MESSAGE, { config, log })),
     responses: new ResponseCache(doorbell, goalStamp, config.responseCache ?? true),
+    refusals: new LimitRefusals(),
     credentials: new CredentialCache(database.db, hashToken(adminToken), doorbell, {
       ...options.credentials,
       log,

@@ -8,7 +8,7 @@ import {
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { RequestCache } from '@pothos/plugin-scope-auth';
-import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
+import { GraphQLError, getOperationAST, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { OperationResult } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
@@ -29,6 +29,7 @@ import {
 import { screenInput } from './graphql/screen-input.ts';
 import { BatchedWebSocket } from './http/batched-websocket.ts';
 import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts';
+import { addressOf, CallerLimits, CLOSE_TOO_MANY } from './http/limits.ts';
 import { Metrics } from './http/metrics.ts';
 import {
   accessFields,
@@ -64,6 +65,9 @@ interface SocketContext extends WithRecord {
   caller: Caller | null;
 }
 
+/** Yoga's server context: an HTTP request's (`req`), or a graphql-ws operation's. */
+type ServerContext = Partial<SocketContext> & { req?: IncomingMessage };
+
 /** graphql-ws close code for a refused or revoked credential. */
 export const CLOSE_FORBIDDEN = 4403;
 /** WebSocket close code 1013: the server cannot serve this connection now; try again later. */
@@ -78,6 +82,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
   let accepting = true;
   // A revoked credential's (or retired agent's) streams end, then its sockets close.
   const streams = new OpenStreams(deps);
+  const limits = new CallerLimits(config, deps.refusals);
   // SSE responses still open: stop() lets them finish writing their last event.
   const sseResponses = new Set<ServerResponse>();
   const metrics =
@@ -87,6 +92,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
           database: deps.database,
           doorbell: deps.doorbell,
           websockets: () => wss.clients.size,
+          refusals: deps.refusals,
         });
   /** An operation's last result was sent (or its client went away). */
   const finish = (record: OperationRecord) => {
@@ -118,7 +124,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     return tagged;
   };
 
-  const yoga = createYoga<Partial<SocketContext>, Context>({
+  const yoga = createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -136,11 +142,17 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
       maskError: (error, message) => maskError(error, message, deps),
     },
     context: async (initial): Promise<Context> => {
-      const caller =
-        initial.caller !== undefined
-          ? initial.caller
-          : await deps.credentials.resolve(initial.request.headers.get('authorization'));
+      // A socket's operations come with the socket's caller, their limits already applied.
+      if (initial.caller !== undefined)
+        return { deps, db: deps.database.db, caller: initial.caller };
+      const caller = await limits.resolve(
+        deps.credentials,
+        initial.request.headers.get('authorization'),
+        addressOf(initial.req),
+      );
       if (initial.operationRecord) initial.operationRecord.caller = caller;
+      const refused = await limits.operation(caller);
+      if (refused) throw refused;
       return { deps, db: deps.database.db, caller };
     },
     plugins: [
@@ -259,13 +271,22 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         socketIds.set(ctx.extra.socket, socketId);
         const authorization = ctx.connectionParams?.authorization;
         try {
-          const caller = await deps.credentials.resolve(
+          const caller = await limits.resolve(
+            deps.credentials,
             typeof authorization === 'string' ? authorization : null,
+            addressOf(ctx.extra.request),
           );
           if (!caller) {
             deps.log.debug('websocket refused: no credential', { requestId: socketId });
             return false;
           }
+          const release = limits.openSocket(caller);
+          if (typeof release === 'string') {
+            deps.log.debug('websocket refused: too many sockets', { requestId: socketId });
+            ctx.extra.socket.close(CLOSE_TOO_MANY, release);
+            return false;
+          }
+          ctx.extra.socket.once('close', release);
           callers.set(ctx.extra.socket, caller);
           deps.log.debug('websocket connected', {
             requestId: socketId,
@@ -288,6 +309,14 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
             deps.log.debug('websocket refused: bad credential', { requestId: socketId });
             return false;
           }
+          if (error instanceof GraphQLError) {
+            // Over the failed authentications of its address: the words of the HTTP 429.
+            deps.log.debug('websocket refused: too many failed authentications', {
+              requestId: socketId,
+            });
+            ctx.extra.socket.close(CLOSE_TOO_MANY, error.message);
+            return false;
+          }
           // The credential could not be checked (the database is unreachable, say). Logged
           // like any unexpected error, never with the failed query's parameters (the token's
           // hash), and the client told to try again later rather than that it is forbidden.
@@ -300,6 +329,9 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
           return false;
         }
       },
+      // Every end of an operation (completed by either side, failed, its socket closed).
+      onComplete: (ctx, id) => limits.ended(ctx.extra.socket, id),
+      onError: (ctx, id) => void limits.ended(ctx.extra.socket, id),
       onSubscribe: async (ctx, id, params) => {
         // A socket's operations share its request id, each with its own operation id after it.
         const record = newRecord(
@@ -308,13 +340,12 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
           ctx.extra.request.headers,
         );
         record.name = nameOf(params);
+        const caller = callers.get(ctx.extra.socket) ?? null;
         // Only what the context function reads, in one shape. Spread from graphql-ws's context
         // with the request, socket and params (as Yoga's example does), every operation's
         // context got a V8 hidden class of its own: ~1 KB more per open subscription.
-        const socketContext: SocketContext = {
-          caller: callers.get(ctx.extra.socket) ?? null,
-          operationRecord: record,
-        };
+        const socketContext: SocketContext = { caller, operationRecord: record };
+        record.caller = caller;
         const { schema, execute, subscribe, contextFactory, parse, validate } =
           yoga.getEnveloped(socketContext);
         // A bad operation (syntax, token or depth limits) is an error on its own id: the
@@ -323,6 +354,8 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         const refuse = (errors: readonly Error[]) =>
           observe({ errors: errors.map((error) => operationError(error, deps)) }, record, true)
             .errors;
+        const rate = await limits.operation(caller);
+        if (rate) return refuse([rate]);
         try {
           document = parse(params.query);
           const errors = validate(schema, document);
@@ -330,6 +363,10 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         } catch (error) {
           if (error instanceof Error && error.name === 'GraphQLError') return refuse([error]);
           throw error;
+        }
+        if (getOperationAST(document, params.operationName)?.operation === 'subscription') {
+          const refused = limits.subscribe(ctx.extra.socket, caller, id);
+          if (refused) return refuse([refused]);
         }
         return {
           schema,

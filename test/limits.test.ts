@@ -2,9 +2,21 @@
  * Limits per caller and per operation, on both transports: each refusal has its code and its
  * words, writes nothing, and leaves other callers (and the caller's other operations) alone.
  */
+import { createClient } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
-import { t } from './support/gateway-per-file.ts';
-import { driver, peerInNewGoal, wsClient, wsQuery } from './support/harness.ts';
+import WebSocket from 'ws';
+import { database, t } from './support/gateway-per-file.ts';
+import {
+  countingDatabase,
+  driver,
+  eventually,
+  peerInNewGoal,
+  startTestGateway,
+  subscribe,
+  type TestGateway,
+  wsClient,
+  wsQuery,
+} from './support/harness.ts';
 
 /** An error as a client compares it: without the request id, which differs per request. */
 const comparable = (errors: unknown) =>
@@ -35,5 +47,313 @@ describe(`query limits read the same on every transport (${driver})`, () => {
       expect(JSON.stringify(ws)).not.toMatch(/Syntax Error: Query validation error|"http"/);
     }
     await client.dispose();
+  });
+});
+
+const ME = '{ me { kind } }';
+const RECORD = `mutation($input: RecordEventInput!) { recordEvent(input: $input) { __typename } }`;
+const LEDGER = `subscription($g: ID!, $a: ID!) {
+  ledgerEvents(goalId: $g, agentId: $a, after: "0") { ... on LedgerEvent { summary } }
+}`;
+
+/** POSTs `query` with `token` from this process; the status, the Retry-After header and the body. */
+async function post(url: string, query: string, token: string, variables = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.json()) as { data?: any; errors?: any[] };
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), ...body };
+}
+
+/** The value of `switchboard_limit_refusals_total{limit}` on `gateway`. */
+async function refusals(gateway: TestGateway, limit: string): Promise<number> {
+  const text = await (await fetch(gateway.url.replace('/graphql', '/metrics'))).text();
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`switchboard_limit_refusals_total{limit="${limit}"}`));
+  return Number(line?.split(' ')[1] ?? Number.NaN);
+}
+
+/** Opens a socket with `token`; resolves when acknowledged, or with its close event. */
+function openSocket(url: string, token: string) {
+  let closed: { code: number; reason: string } | undefined;
+  let acknowledged = false;
+  const client = createClient({
+    url,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: false,
+    connectionParams: { authorization: `Bearer ${token}` },
+    onNonLazyError: () => {},
+    on: {
+      connected: () => {
+        acknowledged = true;
+      },
+      closed: (event) => {
+        const { code, reason } = event as { code: number; reason: string };
+        closed ??= { code, reason };
+      },
+    },
+  });
+  const settled = eventually(
+    () => (acknowledged ? ('open' as const) : closed ? closed : undefined),
+    'the socket to be acknowledged or closed',
+  );
+  return { client, settled, closed: () => closed };
+}
+
+describe(`requests per second per credential (${driver})`, () => {
+  it('past the rate: HTTP 429 with Retry-After and RATE_LIMITED, the refused mutations write nothing; other credentials and the operator go on', async () => {
+    const limited = await startTestGateway(database, { limits: { requestsPerSecond: 3 } });
+    try {
+      const peer = await peerInNewGoal(t);
+      const other = await peerInNewGoal(t);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          post(limited.url, RECORD, peer.token, {
+            input: { goalId: peer.goalId, eventKind: 'VALIDATION', summary: `burst ${i}` },
+          }),
+        ),
+      );
+      const refused = answers.filter((a) => a.status === 429);
+      const served = answers.filter((a) => a.status === 200);
+      expect(refused.length + served.length).toBe(10);
+      // One window of a second holds 3; a burst that straddles two windows gets at most 6.
+      expect(refused.length).toBeGreaterThanOrEqual(4);
+      for (const answer of refused) {
+        expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+        expect(answer.data ?? null).toBeNull();
+        expect(answer.errors).toEqual([
+          {
+            message: `this credential sent more than 3 operations in a second to this instance: retry after ${answer.retryAfter} s`,
+            extensions: {
+              code: 'RATE_LIMITED',
+              retryAfterSeconds: Number(answer.retryAfter),
+              requestId: expect.any(String),
+            },
+          },
+        ]);
+      }
+      // Nothing half-written: the ledger holds exactly the served ones.
+      const ledger = await t.ok(
+        `query($g: ID!, $a: ID!) { evidenceLedger(goalId: $g, agentId: $a, limit: 50) { events { summary } } }`,
+        { g: peer.goalId, a: peer.agentId },
+      );
+      const written = ledger.evidenceLedger.events
+        .map((e: { summary: string }) => e.summary)
+        .filter((s: string) => s.startsWith('burst'));
+      expect(written).toHaveLength(served.length);
+      // Another credential, and the operator, on the same instance meanwhile.
+      expect((await post(limited.url, ME, other.token)).data).toEqual({ me: { kind: 'PEER' } });
+      for (let i = 0; i < 10; i++)
+        expect((await post(limited.url, ME, limited.adminToken)).status).toBe(200);
+      expect(await refusals(limited, 'requestsPerSecond')).toBe(refused.length);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('over graphql-ws: the same words and code on the refused operation; the socket and its subscription go on', async () => {
+    const limited = await startTestGateway(database, { limits: { requestsPerSecond: 2 } });
+    try {
+      const peer = await peerInNewGoal(t);
+      const client = wsClient(limited.wsUrl, peer.token);
+      const live = subscribe(client, LEDGER, { g: peer.goalId, a: peer.agentId }, 'ledgerEvents');
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          wsQuery(client, ME).then(
+            (result) => result,
+            (errors: unknown) => ({ errors }) as { errors: any[] },
+          ),
+        ),
+      );
+      const refused = answers.filter((a) => a.errors);
+      expect(refused.length).toBeGreaterThanOrEqual(1);
+      for (const { errors } of refused) {
+        expect(errors).toEqual([
+          {
+            message: expect.stringMatching(
+              /^this credential sent more than 2 operations in a second to this instance: retry after \d+ s$/,
+            ),
+            extensions: {
+              code: 'RATE_LIMITED',
+              retryAfterSeconds: expect.any(Number),
+              requestId: expect.any(String),
+            },
+          },
+        ]);
+      }
+      await t.ok(
+        RECORD,
+        { input: { goalId: peer.goalId, eventKind: 'VALIDATION', summary: 'on' } },
+        peer.token,
+      );
+      expect((await live.take(1))[0]).toEqual({ summary: 'on' });
+      live.dispose();
+      await client.dispose();
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe(`failed authentications per client address (${driver})`, () => {
+  it('past the limit: 429 TOO_MANY_FAILED_AUTHENTICATIONS, unknown tokens unchecked; a token the instance has seen valid goes on', async () => {
+    const counted = countingDatabase(database);
+    const limited = await startTestGateway(counted.database, {
+      limits: { failedAuthsPerMinute: 3 },
+    });
+    try {
+      const peer = await peerInNewGoal(t);
+      const fresh = await peerInNewGoal(t);
+      expect((await post(limited.url, ME, peer.token)).status).toBe(200);
+      for (let i = 0; i < 3; i++)
+        expect((await post(limited.url, ME, `wrong-${i}`)).status).toBe(401);
+      // The fourth failure goes over the limit: from now on, for a minute, no lookups.
+      expect((await post(limited.url, ME, 'wrong-3')).status).toBe(401);
+      counted.reset();
+      const flood = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => post(limited.url, ME, `flood-${i}`)),
+      );
+      for (const answer of flood) {
+        expect(answer.status).toBe(429);
+        expect(Number(answer.retryAfter)).toBeGreaterThan(50);
+        expect(answer.errors?.[0]).toEqual({
+          message: `more than 3 failed authentications from this address in a minute: retry after ${answer.retryAfter} s`,
+          extensions: {
+            code: 'TOO_MANY_FAILED_AUTHENTICATIONS',
+            retryAfterSeconds: Number(answer.retryAfter),
+            requestId: expect.any(String),
+          },
+        });
+      }
+      expect(counted.statements()).toBe(0);
+      // A credential this instance has seen valid still works; one it has not is refused too.
+      expect((await post(limited.url, ME, peer.token)).data).toEqual({ me: { kind: 'PEER' } });
+      expect((await post(limited.url, ME, fresh.token)).status).toBe(429);
+      // The same words over graphql-ws: the socket closes with 4429.
+      const socket = openSocket(limited.wsUrl, 'wrong-socket');
+      expect(await socket.settled).toEqual({
+        code: 4429,
+        reason: expect.stringMatching(
+          /^more than 3 failed authentications from this address in a minute: retry after \d+ s$/,
+        ),
+      });
+      await socket.client.dispose();
+      expect(await refusals(limited, 'failedAuthsPerMinute')).toBe(52);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('a token found unknown is refused from memory: a flood of one wrong token costs one lookup', async () => {
+    const counted = countingDatabase(database);
+    const open = await startTestGateway(counted.database, { limits: { failedAuthsPerMinute: 0 } });
+    try {
+      await post(open.url, ME, 'wrong-once');
+      counted.reset();
+      const flood = await Promise.all(
+        Array.from({ length: 50 }, () => post(open.url, ME, 'wrong-once')),
+      );
+      expect(flood.every((answer) => answer.status === 401)).toBe(true);
+      expect(flood[0]?.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+      expect(counted.statements()).toBe(0);
+    } finally {
+      await open.stop();
+    }
+  });
+});
+
+describe(`sockets per credential and subscriptions per socket (${driver})`, () => {
+  it("a socket past the credential's limit closes with 4429; other credentials and the operator open theirs", async () => {
+    const limited = await startTestGateway(database, { limits: { socketsPerCredential: 2 } });
+    try {
+      const peer = await peerInNewGoal(t);
+      const other = await peerInNewGoal(t);
+      const first = openSocket(limited.wsUrl, peer.token);
+      const second = openSocket(limited.wsUrl, peer.token);
+      expect([await first.settled, await second.settled]).toEqual(['open', 'open']);
+      const third = openSocket(limited.wsUrl, peer.token);
+      expect(await third.settled).toEqual({
+        code: 4429,
+        reason: 'too many sockets: this credential has 2 open on this instance',
+      });
+      expect(await openSocket(limited.wsUrl, other.token).settled).toBe('open');
+      const operator = [1, 2, 3].map(() => openSocket(limited.wsUrl, limited.adminToken));
+      for (const socket of operator) expect(await socket.settled).toBe('open');
+      // The open ones still serve; once one closes, another may open.
+      expect((await wsQuery(first.client, ME)).data).toEqual({ me: { kind: 'PEER' } });
+      await first.client.dispose();
+      await eventually(
+        async () =>
+          (await openSocket(limited.wsUrl, peer.token).settled) === 'open' ? true : undefined,
+        'a socket to open again',
+      );
+      expect(await refusals(limited, 'socketsPerCredential')).toBeGreaterThanOrEqual(1);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it("a subscription past the socket's limit is refused on its own id; the others stream on; completing one frees a place", async () => {
+    const limited = await startTestGateway(database, { limits: { subscriptionsPerSocket: 2 } });
+    try {
+      const peer = await peerInNewGoal(t);
+      const client = wsClient(limited.wsUrl, peer.token);
+      const vars = { g: peer.goalId, a: peer.agentId };
+      const a = subscribe(client, LEDGER, vars, 'ledgerEvents');
+      const b = subscribe(client, LEDGER, vars, 'ledgerEvents');
+      await t.ok(
+        RECORD,
+        { input: { goalId: peer.goalId, eventKind: 'VALIDATION', summary: 'one' } },
+        peer.token,
+      );
+      await a.take(1);
+      await b.take(1);
+      const c = subscribe(client, LEDGER, vars, 'ledgerEvents');
+      await c.completed;
+      expect(c.errors).toEqual([
+        [
+          {
+            message:
+              'this socket has 2 open subscriptions, the most it may have: complete one first, or open another socket',
+            extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', requestId: expect.any(String) },
+          },
+        ],
+      ]);
+      // Queries are not subscriptions; the two streams go on.
+      expect((await wsQuery(client, ME)).data).toEqual({ me: { kind: 'PEER' } });
+      await t.ok(
+        RECORD,
+        { input: { goalId: peer.goalId, eventKind: 'VALIDATION', summary: 'two' } },
+        peer.token,
+      );
+      expect((await a.take(2))[1]).toEqual({ summary: 'two' });
+      expect((await b.take(2))[1]).toEqual({ summary: 'two' });
+      // Another socket of the same credential has its own places.
+      const elsewhere = wsClient(limited.wsUrl, peer.token);
+      const d = subscribe(elsewhere, LEDGER, vars, 'ledgerEvents');
+      expect(await d.take(2)).toHaveLength(2);
+      // Completing one frees its place.
+      a.dispose();
+      const e = await eventually(async () => {
+        const s = subscribe(client, LEDGER, vars, 'ledgerEvents');
+        await Promise.race([s.take(2, 2000).catch(() => {}), s.completed]);
+        if (s.items.length === 2) return s;
+        s.dispose();
+        return undefined;
+      }, 'a place to free up');
+      expect(e.errors).toEqual([]);
+      expect(await refusals(limited, 'subscriptionsPerSocket')).toBeGreaterThanOrEqual(1);
+      b.dispose();
+      d.dispose();
+      e.dispose();
+      await client.dispose();
+      await elsewhere.dispose();
+    } finally {
+      await limited.stop();
+    }
   });
 });

@@ -13,6 +13,7 @@ import type { CredentialCache } from '../registry/credentials.ts';
 import type { WaitKeeper } from '../waits/keeper.ts';
 import type { FanOutGroups } from './execution/fanout.ts';
 import type { ResponseCache } from './execution/response-cache.ts';
+import type { LimitRefusals } from './limits.ts';
 
 /**
  * The composition root's view of the process: what the server shares between requests, built
@@ -42,6 +43,8 @@ export interface AppDeps {
   readonly fanOut: FanOutGroups;
   /** Answers to reads of an unchanged goal (directory, attention, frontier), per instance. */
   readonly responses: ResponseCache;
+  /** Refusals by the limits per caller and per operation, for /metrics. */
+  readonly refusals: LimitRefusals;
 }
 
 /** Per request (HTTP, SSE) or per socket (graphql-ws). */

@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { deliveriesTable } from '../delivery/tables.ts';
 import type { Doorbell } from '../events/doorbell.ts';
+import type { LimitRefusals } from '../graphql/limits.ts';
 import { waitsTable } from '../waits/tables.ts';
 import type { OperationRecord } from './operations.ts';
 
@@ -15,6 +16,7 @@ export interface MetricsSources {
   readonly doorbell: Doorbell;
   /** Open WebSocket connections of this instance. */
   readonly websockets: () => number;
+  readonly refusals: LimitRefusals;
 }
 
 /**
@@ -71,6 +73,17 @@ export class Metrics {
       registers,
       collect() {
         this.set(sources.websockets());
+      },
+    });
+    new Counter({
+      name: 'switchboard_limit_refusals_total',
+      help: 'Operations, sockets and authentications refused by a limit per caller or per operation, by limit (subscriptionsPerSocket, socketsPerCredential, responseBytes, requestsPerSecond, failedAuthsPerMinute, pendingWaits).',
+      labelNames: ['limit'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [limit, count] of Object.entries(sources.refusals.counts))
+          this.inc({ limit }, count);
       },
     });
     this.doorbellMetrics(registers);

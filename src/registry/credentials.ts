@@ -27,6 +27,13 @@ export const LAST_USED_INTERVAL_MS = 60_000;
 /** Entries kept at most; the oldest go first (a lookup that misses costs one query). */
 const MAX_ENTRIES = 10_000;
 
+/**
+ * How long a token found unknown (or revoked) is refused without asking the database again
+ * (ms): a flood of wrong tokens costs one query per token per this interval. A token never
+ * turns valid later (a new credential gets a new random token), so this delays nothing.
+ */
+export const UNKNOWN_TTL_MS = 5_000;
+
 export interface CredentialCacheOptions {
   readonly ttlMs?: number;
   readonly lastUsedIntervalMs?: number;
@@ -44,8 +51,8 @@ interface Entry {
  * itself is never kept), so an expired credential is refused on every instance from its
  * expiry on, with no ring. A credential's ring (revocation, or its agent's retirement) drops
  * its entry; when the doorbell may have missed rings (a new listening connection, or polling
- * while deaf) every entry goes. Unknown, revoked and expired tokens are never cached: each
- * costs its query. It also records when each credential was last used, at most once per
+ * while deaf) every entry goes. Unknown, revoked and expired tokens are refused from memory
+ * for UNKNOWN_TTL_MS. It also records when each credential was last used, at most once per
  * `lastUsedIntervalMs`, without holding the request.
  */
 export class CredentialCache {
@@ -53,6 +60,8 @@ export class CredentialCache {
   /** Credential id -> the hashes cached for it (one token per credential, but be exact). */
   private readonly hashesOf = new Map<string, Set<string>>();
   private readonly lastRecorded = new Map<string, number>();
+  /** Hashes found unknown or revoked -> until when they are refused from memory, and why. */
+  private readonly unknown = new Map<string, { until: number; message: string }>();
   /** Moves on every drop, so a lookup that raced a revocation is answered but not kept. */
   private epoch = 0;
   private readonly ttlMs: number;
@@ -78,9 +87,14 @@ export class CredentialCache {
   /**
    * The caller for an `Authorization` value: null when none was sent, an
    * UnauthenticatedError when one was sent that is malformed, unknown, revoked or expired, or
-   * a PEER's whose agent is retired.
+   * a PEER's whose agent is retired. `admit`, when given, runs first for a token this instance
+   * has not seen valid, and may throw to refuse it unchecked (a client address over its failed
+   * authentications).
    */
-  async resolve(authorization: string | null | undefined): Promise<Caller | null> {
+  async resolve(
+    authorization: string | null | undefined,
+    admit?: () => Promise<void>,
+  ): Promise<Caller | null> {
     if (!authorization) return null;
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match?.[1]) {
@@ -95,8 +109,14 @@ export class CredentialCache {
       caller = cached.caller;
     } else {
       if (cached) this.forget(hash, cached.caller);
+      else await admit?.();
+      const refused = this.unknown.get(hash);
+      if (refused && refused.until > now) throw new UnauthenticatedError(refused.message);
       const epoch = this.epoch;
-      const found = await lookUp(this.db, hash, now);
+      const found = await lookUp(this.db, hash, now).catch((error: unknown) => {
+        if (error instanceof UnauthenticatedError) this.refuseFor(hash, error.message, now);
+        throw error;
+      });
       caller = found.caller;
       const expires = Math.min(now + this.ttlMs, found.expiresAt?.getTime() ?? Infinity);
       if (epoch === this.epoch && expires > now) this.keep(hash, caller, expires);
@@ -146,6 +166,16 @@ export class CredentialCache {
     const hashes = this.hashesOf.get(id);
     hashes?.delete(hash);
     if (hashes?.size === 0) this.hashesOf.delete(id);
+  }
+
+  /** Refuses `hash` from memory for UNKNOWN_TTL_MS (the oldest goes when the map is full). */
+  private refuseFor(hash: string, message: string, now: number): void {
+    if (this.unknown.size >= MAX_ENTRIES) {
+      for (const [key, { until }] of this.unknown) if (until <= now) this.unknown.delete(key);
+      const [oldest] = this.unknown.keys();
+      if (this.unknown.size >= MAX_ENTRIES && oldest !== undefined) this.unknown.delete(oldest);
+    }
+    this.unknown.set(hash, { until: now + UNKNOWN_TTL_MS, message });
   }
 
   /** At most one write per interval per credential; never holds or fails the request. */

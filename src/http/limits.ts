@@ -1,0 +1,158 @@
+import type { IncomingMessage } from 'node:http';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { WebSocket } from 'ws';
+import { type Config, type Limits, limitsOf } from '../config.ts';
+import type { Caller } from '../core/caller.ts';
+import { UnauthenticatedError } from '../core/errors.ts';
+import { type LimitRefusals, limitError } from '../graphql/limits.ts';
+import type { CredentialCache } from '../registry/credentials.ts';
+
+/**
+ * graphql-ws close code for a socket refused by a limit: the protocol's 4429 ("too many"), with
+ * the refusal's words as the reason.
+ */
+export const CLOSE_TOO_MANY = 4429;
+
+/** How long an address stays refused once over its failed authentications (s). */
+const FAILURE_WINDOW_SECONDS = 60;
+
+/**
+ * The limits of one instance on each caller (config.ts `Limits`): operations per second per
+ * credential, failed authentications per client address, sockets per credential and
+ * subscriptions per socket. Counts are this instance's, in memory (rate-limiter-flexible for
+ * the two rates). The operator token (no credential) is not limited per caller.
+ */
+export class CallerLimits {
+  readonly limits: Limits;
+  private readonly requests: RateLimiterMemory | null;
+  private readonly failures: RateLimiterMemory | null;
+  /** Open sockets per credential id. */
+  private readonly sockets = new Map<string, number>();
+  /** Each socket's open subscriptions, by operation id. */
+  private readonly subscriptions = new WeakMap<WebSocket, Set<string>>();
+
+  constructor(
+    config: Pick<Config, 'limits'>,
+    private readonly refusals: LimitRefusals,
+  ) {
+    this.limits = limitsOf(config);
+    const { requestsPerSecond, failedAuthsPerMinute } = this.limits;
+    this.requests =
+      requestsPerSecond > 0
+        ? new RateLimiterMemory({ points: requestsPerSecond, duration: 1 })
+        : null;
+    this.failures =
+      failedAuthsPerMinute > 0
+        ? new RateLimiterMemory({
+            points: failedAuthsPerMinute,
+            duration: FAILURE_WINDOW_SECONDS,
+            blockDuration: FAILURE_WINDOW_SECONDS,
+          })
+        : null;
+  }
+
+  /**
+   * The caller of an `Authorization` value sent from `address`. Each failure counts against
+   * the address; past the limit, a token this instance has not seen valid is refused
+   * (TOO_MANY_FAILED_AUTHENTICATIONS) without being checked, until the minute is over.
+   */
+  async resolve(
+    credentials: CredentialCache,
+    authorization: string | null | undefined,
+    address: string | undefined,
+  ): Promise<Caller | null> {
+    const key = address ?? 'unknown';
+    try {
+      return await credentials.resolve(authorization, () => this.admitAddress(key));
+    } catch (error) {
+      // Over the limit, consume rejects, and blocks the address for the window from now.
+      if (error instanceof UnauthenticatedError) await this.failures?.consume(key).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Counts one operation of `caller`; past its rate, a RATE_LIMITED error to send instead. */
+  async operation(caller: Caller | null): Promise<Error | null> {
+    if (!this.requests || !caller?.credentialId) return null;
+    try {
+      await this.requests.consume(caller.credentialId);
+      return null;
+    } catch (refused) {
+      if (!(refused instanceof RateLimiterRes)) throw refused;
+      this.refusals.refused('requestsPerSecond');
+      return limitError(
+        'RATE_LIMITED',
+        `this credential sent more than ${this.limits.requestsPerSecond} operations in a second to this instance: retry after ${seconds(refused)} s`,
+        seconds(refused),
+      );
+    }
+  }
+
+  /**
+   * A socket of `caller` opens: its release when it may, or the words of its refusal (the
+   * credential has its most sockets open on this instance).
+   */
+  openSocket(caller: Caller): (() => void) | string {
+    const id = caller.credentialId;
+    const most = this.limits.socketsPerCredential;
+    if (id === null || most === 0) return () => {};
+    const open = this.sockets.get(id) ?? 0;
+    if (open >= most) {
+      this.refusals.refused('socketsPerCredential');
+      return `too many sockets: this credential has ${most} open on this instance`;
+    }
+    this.sockets.set(id, open + 1);
+    return () => {
+      const left = (this.sockets.get(id) ?? 1) - 1;
+      if (left > 0) this.sockets.set(id, left);
+      else this.sockets.delete(id);
+    };
+  }
+
+  /**
+   * Subscription `id` starts on `socket`: null when it may, else the TOO_MANY_SUBSCRIPTIONS
+   * error for that operation (the socket and its other subscriptions go on).
+   */
+  subscribe(socket: WebSocket, caller: Caller | null, id: string): Error | null {
+    const most = this.limits.subscriptionsPerSocket;
+    if (!caller?.credentialId || most === 0) return null;
+    let open = this.subscriptions.get(socket);
+    if (!open) {
+      open = new Set();
+      this.subscriptions.set(socket, open);
+    }
+    if (open.size >= most) {
+      this.refusals.refused('subscriptionsPerSocket');
+      return limitError(
+        'TOO_MANY_SUBSCRIPTIONS',
+        `this socket has ${most} open subscriptions, the most it may have: complete one first, or open another socket`,
+      );
+    }
+    open.add(id);
+    return null;
+  }
+
+  /** Operation `id` on `socket` ended (completed, failed or cancelled). */
+  ended(socket: WebSocket, id: string): void {
+    this.subscriptions.get(socket)?.delete(id);
+  }
+
+  /** Throws TOO_MANY_FAILED_AUTHENTICATIONS while `address` is over its failures. */
+  private async admitAddress(address: string): Promise<void> {
+    const state = await this.failures?.get(address);
+    if (!state || state.consumedPoints <= this.limits.failedAuthsPerMinute) return;
+    if (state.msBeforeNext <= 0) return;
+    this.refusals.refused('failedAuthsPerMinute');
+    throw limitError(
+      'TOO_MANY_FAILED_AUTHENTICATIONS',
+      `more than ${this.limits.failedAuthsPerMinute} failed authentications from this address in a minute: retry after ${seconds(state)} s`,
+      seconds(state),
+    );
+  }
+}
+
+/** Whole seconds until the limiter lets the key through again, at least 1. */
+const seconds = (state: RateLimiterRes) => Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+
+/** The client's address as this server sees it (a proxy in front makes every client its own). */
+export const addressOf = (request: IncomingMessage | undefined) => request?.socket.remoteAddress;

@@ -61,7 +61,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = {
   subscriptionsPerSocket: 100,
   socketsPerCredential: 50,
-  responseBytes: 8_000_000,
+  responseBytes: 16_000_000,
   requestsPerSecond: 100,
   failedAuthsPerMinute: 30,
   pendingWaits: 500,

@@ -20,6 +20,7 @@ import { isAsyncIterable } from './core/stream.ts';
 import { serveDashboard } from './dashboard-assets.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { compiledExecution } from './graphql/execution/jit.ts';
+import { responseSizeLimit } from './graphql/execution/response-size.ts';
 import {
   describeUnexpected,
   maskError,
@@ -166,6 +167,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
       }),
       useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
       screenInput,
+      responseSizeLimit(limits.limits.responseBytes, deps.refusals),
       streams.plugin,
       recordOperation,
       {

@@ -2,9 +2,22 @@
  * Limits per caller and per operation, on both transports: each refusal has its code and its
  * words, writes nothing, and leaves other callers (and the caller's other operations) alone.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isEnumType, isInputObjectType, Kind, parse, type TypeNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { DEFAULT_LIMITS } from '../src/config.ts';
+import { LIMITS } from '../src/core/validate.ts';
+import { MAX_TAIL } from '../src/delivery/inbox.ts';
+import { MAX_DELIVERIES_LIMIT } from '../src/delivery/listing.ts';
+import { MAX_DIRECTORY_LIMIT } from '../src/directory/directory.ts';
+import { estimateResponseBytes } from '../src/graphql/execution/response-size.ts';
+import { LEDGER_LIMITS } from '../src/ledger/limits.ts';
+import { GATEWAY_MAX_LINES } from '../src/presence/providers.ts';
+import { schema } from '../src/schema.ts';
+import { MAX_WAITS_LIMIT } from '../src/waits/listing.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
   countingDatabase,
@@ -357,3 +370,120 @@ describe(`sockets per credential and subscriptions per socket (${driver})`, () =
     }
   });
 });
+
+describe(`the size of an answer, estimated before it runs (${driver})`, () => {
+  const inboxes = (goalId: string, aliases: number) =>
+    `{ ${Array.from(
+      { length: aliases },
+      (_, i) =>
+        `a${i}: inbox(goalId: "${goalId}", tail: 200) { ... on Inbox { messages { subject body } } }`,
+    ).join(' ')} }`;
+
+  it('20 aliases × inbox(tail: 200) over 16 KiB bodies: RESPONSE_TOO_LARGE before a row is read, the same on both transports; one alias is answered', async () => {
+    const counted = countingDatabase(database);
+    const gateway = await startTestGateway(counted.database);
+    try {
+      const peer = await peerInNewGoal(t);
+      expect((await post(gateway.url, ME, peer.token)).status).toBe(200);
+      await eventually(
+        () => (counted.statements() >= 2 ? true : undefined),
+        'the lookup and last use',
+      );
+      counted.reset();
+      const http = await post(gateway.url, inboxes(peer.goalId, 20), peer.token);
+      expect(http.status).toBe(200);
+      expect(http.data ?? null).toBeNull();
+      expect(http.errors).toEqual([
+        {
+          message: expect.stringMatching(
+            /^the answer to this operation could reach \d+ bytes, more than the 16000000 this server answers: ask for fewer items \(limit, tail, lines\) or use fewer aliases$/,
+          ),
+          extensions: { code: 'RESPONSE_TOO_LARGE', requestId: expect.any(String) },
+        },
+      ]);
+      expect(Number(/reach (\d+)/.exec(http.errors?.[0].message)?.[1])).toBeGreaterThan(
+        20 * 200 * 16_384,
+      );
+      expect(counted.statements()).toBe(0);
+      const client = wsClient(gateway.wsUrl, peer.token);
+      const ws = await wsQuery(client, inboxes(peer.goalId, 20)).then(
+        (result) => result.errors,
+        (errors: unknown) => errors,
+      );
+      expect(comparable(ws)).toEqual(comparable(http.errors));
+      await client.dispose();
+      const one = await post(gateway.url, inboxes(peer.goalId, 1), peer.token);
+      expect(one.errors).toBeUndefined();
+      expect(one.data.a0.messages).toEqual([]);
+      expect(await refusals(gateway, 'responseBytes')).toBe(2);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('every operation of the typed client, at the largest its arguments go, is under the default', () => {
+    const folder = path.resolve(import.meta.dirname, '../src/client/operations');
+    // The most each size argument takes where the typed client sends it (the services refuse more).
+    const limitOf: Record<string, number> = {
+      Directory: MAX_DIRECTORY_LIMIT,
+      Deliveries: MAX_DELIVERIES_LIMIT,
+      Waits: MAX_WAITS_LIMIT,
+      EvidenceLedger: LEDGER_LIMITS.maxLimit,
+      Todos: LIMITS.maxTodosPage,
+    };
+    const estimates: Record<string, number> = {};
+    // One document of every file, as the generated client sends each operation with its fragments.
+    const document = parse(
+      readdirSync(folder)
+        .filter((file) => file.endsWith('.graphql'))
+        .map((file) => readFileSync(path.join(folder, file), 'utf8'))
+        .join('\n'),
+    );
+    for (const operation of document.definitions) {
+      if (operation.kind !== Kind.OPERATION_DEFINITION || !operation.name) continue;
+      const largest: Record<string, number | undefined> = {
+        limit: limitOf[operation.name.value],
+        tail: MAX_TAIL,
+        lines: GATEWAY_MAX_LINES,
+      };
+      const variableValues: Record<string, unknown> = {};
+      for (const variable of operation.variableDefinitions ?? []) {
+        const name = variable.variable.name.value;
+        const type = schema.getType(namedTypeOf(variable.type));
+        variableValues[name] =
+          largest[name] ??
+          (type && isEnumType(type)
+            ? type.getValues()[0]?.value
+            : type?.name === 'Int'
+              ? 1
+              : type?.name === 'Boolean'
+                ? true
+                : type && isInputObjectType(type)
+                  ? undefined
+                  : 'x');
+      }
+      estimates[operation.name.value] = estimateResponseBytes({
+        schema,
+        document,
+        operationName: operation.name.value,
+        variableValues,
+      });
+    }
+    expect(estimates.Inbox).toBeGreaterThan(200 * 16_384);
+    expect(estimates.Observe).toBeGreaterThan(500 * 2_000);
+    console.log(
+      JSON.stringify(
+        Object.entries(estimates)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 8),
+      ),
+    );
+    const over = Object.entries(estimates).filter(
+      ([, bytes]) => bytes > DEFAULT_LIMITS.responseBytes,
+    );
+    expect(over).toEqual([]);
+  });
+});
+
+const namedTypeOf = (type: TypeNode): string =>
+  type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type);

@@ -13,6 +13,7 @@ import {
   observe,
   reportObservation,
 } from '../observation.ts';
+import { GATEWAY_MAX_LINES, MAX_LINE_LENGTH } from '../providers.ts';
 import { observationLimits, observationSources } from '../tables.ts';
 import { PresenceAcceptedRef, PresenceRefusedRef } from './reports.ts';
 
@@ -58,6 +59,8 @@ const ObservationRef = builder.objectRef<Observation>('Observation').implement({
     }),
     lines: t.exposeStringList('lines', {
       description: 'The last lines captured, at most lineBound.',
+      // What the estimate of an answer's size counts for each (graphql/execution/response-size.ts).
+      extensions: { maxBytes: MAX_LINE_LENGTH },
     }),
     lineBound: t.exposeInt('lineBound', {
       description:
@@ -159,6 +162,8 @@ builder.queryFields((t) => ({
       source: t.arg({ type: ObservationSourceEnum, required: true, description: 'Which source.' }),
       lines: t.arg.int({ required: true, description: 'Most lines wanted.' }),
     },
+    // More lines than this are never answered (graphql/execution/response-size.ts counts so).
+    extensions: { maxItems: GATEWAY_MAX_LINES },
     resolve: (_root, args, { db, caller }) =>
       observe(db, caller, {
         goalId: args.goalId,

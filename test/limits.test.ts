@@ -4,12 +4,14 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { isEnumType, isInputObjectType, Kind, parse, type TypeNode } from 'graphql';
 import { createClient } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEFAULT_LIMITS } from '../src/config.ts';
 import { LIMITS } from '../src/core/validate.ts';
+import { rowsOf } from '../src/db/sql.ts';
 import { MAX_TAIL } from '../src/delivery/inbox.ts';
 import { MAX_DELIVERIES_LIMIT } from '../src/delivery/listing.ts';
 import { MAX_DIRECTORY_LIMIT } from '../src/directory/directory.ts';
@@ -21,9 +23,13 @@ import { MAX_WAITS_LIMIT } from '../src/waits/listing.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
   countingDatabase,
+  createGoal,
   driver,
   eventually,
+  issueCredential,
   peerInNewGoal,
+  registerAgent,
+  registerProvider,
   startTestGateway,
   subscribe,
   type TestGateway,
@@ -487,3 +493,64 @@ describe(`the size of an answer, estimated before it runs (${driver})`, () => {
 
 const namedTypeOf = (type: TypeNode): string =>
   type.kind === Kind.NAMED_TYPE ? type.name.value : namedTypeOf(type.type);
+
+describe(`pending waits per credential (${driver})`, () => {
+  const RESULT = `__typename
+    ... on Wait { id status }
+    ... on PendingWaitsLimited { limit pending }`;
+  const START = `mutation($input: WaitInput!) { startWait(input: $input) { ${RESULT} } }`;
+  const WAIT_FOR = `subscription($input: WaitInput) { waitForAgent(input: $input) { ${RESULT} } }`;
+
+  it('past the limit: the typed PendingWaitsLimited on the mutation and the subscription, nothing written; other credentials and the operator go on; an ended wait frees a place', async () => {
+    const limited = await startTestGateway(database, { limits: { pendingWaits: 2 } });
+    try {
+      const goalId = await createGoal(t);
+      for (const agentId of ['alpha', 'beta', 'gamma']) await registerAgent(t, goalId, agentId);
+      const { token } = await issueCredential(t, { kind: 'STEWARD', goalIds: [goalId] });
+      const other = await issueCredential(t, { kind: 'STEWARD', goalIds: [goalId] });
+      const provider = await registerProvider(t, [goalId]);
+      await provider.report([{ goalId, agentId: 'alpha', liveness: 'WORKING' }]);
+      const input = { goalId, agentId: 'alpha', accept: ['DONE'], timeoutMs: 60_000 };
+      const start = async (as = token) =>
+        (await limited.ok(START, { input }, as)).startWait as Record<string, unknown>;
+      const waitRows = async () =>
+        Number(
+          rowsOf<{ n: number }>(
+            await database.db.execute(
+              sql`select count(*) as n from waits where goal_id = ${goalId}`,
+            ),
+          )[0]?.n,
+        );
+
+      const first = await start();
+      expect(first).toMatchObject({ __typename: 'Wait', status: 'PENDING' });
+      expect(await start()).toMatchObject({ __typename: 'Wait', status: 'PENDING' });
+      expect(await start()).toEqual({ __typename: 'PendingWaitsLimited', limit: 2, pending: 2 });
+      const client = wsClient(limited.wsUrl, token);
+      const stream = subscribe(client, WAIT_FOR, { input }, 'waitForAgent');
+      await stream.completed;
+      expect(stream.items).toEqual([{ __typename: 'PendingWaitsLimited', limit: 2, pending: 2 }]);
+      await client.dispose();
+      expect(await waitRows()).toBe(2);
+      // Another credential, and the operator, start theirs.
+      expect(await start(other.token)).toMatchObject({ __typename: 'Wait', status: 'PENDING' });
+      for (let i = 0; i < 3; i++)
+        expect(await start(limited.adminToken)).toMatchObject({ status: 'PENDING' });
+      // One of the two ends (settled when read): a place is free again.
+      await provider.report([{ goalId, agentId: 'alpha', liveness: 'DONE' }]);
+      const read = await limited.ok(
+        `query($id: ID!) { wait(id: $id) { ${RESULT} } }`,
+        {
+          id: first.id,
+        },
+        token,
+      );
+      expect(read.wait.status).toBe('SATISFIED');
+      await provider.report([{ goalId, agentId: 'alpha', liveness: 'WORKING' }]);
+      expect(await start()).toMatchObject({ __typename: 'Wait', status: 'PENDING' });
+      expect(await refusals(limited, 'pendingWaits')).toBe(2);
+    } finally {
+      await limited.stop();
+    }
+  });
+});

@@ -10,6 +10,7 @@ const CODES: Record<string, ExitCode> = {
   UnknownGate: ExitCode.NOT_FOUND,
   UnknownDelivery: ExitCode.NOT_FOUND,
   UnknownWait: ExitCode.NOT_FOUND,
+  PendingWaitsLimited: ExitCode.REFUSED,
   ClaimedByOther: ExitCode.REFUSED,
   IllegalTransition: ExitCode.REFUSED,
   LeaseHeld: ExitCode.REFUSED,
@@ -41,6 +42,8 @@ function describe(result: Typed): string {
       return `no delivery ${r.deliveryId} visible to this credential`;
     case 'UnknownWait':
       return `no wait ${r.waitId} visible to this credential`;
+    case 'PendingWaitsLimited':
+      return `refused: this credential already has ${r.pending} pending waits (at most ${r.limit}); start again once one has ended`;
     case 'ClaimedByOther':
       return `refused: todo ${r.todoId} is claimed by ${r.owner}`;
     case 'IllegalTransition':

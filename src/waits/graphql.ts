@@ -1,3 +1,4 @@
+import { limitsOf } from '../config.ts';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import { single } from '../core/stream.ts';
@@ -8,6 +9,7 @@ import { byType } from '../graphql/values.ts';
 import { LivenessEnum } from '../presence/graphql/presence.ts';
 import { UnknownAgentRef } from '../registry/graphql/agents.ts';
 import { DEFAULT_WAITS_LIMIT, listWaits, MAX_WAITS_LIMIT, type WaitListing } from './listing.ts';
+import { checkPendingWaits, type PendingWaitsLimited } from './pending.ts';
 import type { PinState, WaitTargetRow, waitReasons, waitStatuses } from './tables.ts';
 import { readWait, startWait, type UnknownWait, type Wait, type WaitInput } from './waits.ts';
 
@@ -220,9 +222,24 @@ const UnknownWaitRef = builder.objectRef<UnknownWait>('UnknownWait').implement({
   fields: (t) => ({ waitId: t.exposeID('waitId', { description: 'The id asked for.' }) }),
 });
 
+const PendingWaitsLimitedRef = builder
+  .objectRef<PendingWaitsLimited>('PendingWaitsLimited')
+  .implement({
+    description:
+      'No wait was started, and nothing written: the credential already has `limit` pending waits (not settled, deadline not passed). Not an outcome of any wait; start again once one of them has ended.',
+    fields: (t) => ({
+      limit: t.exposeInt('limit', {
+        description: 'The most pending waits one credential may have (SWITCHBOARD_MAX_PENDING_WAITS).',
+      }),
+      pending: t.exposeInt('pending', {
+        description: 'Its pending waits when this one was asked for.',
+      }),
+    }),
+  });
+
 const WaitResult = builder.unionType('WaitResult', {
   description: 'A wait, or why there is none.',
-  types: [WaitRef, ScopeGapRef, UnknownAgentRef, UnknownWaitRef],
+  types: [WaitRef, ScopeGapRef, UnknownAgentRef, UnknownWaitRef, PendingWaitsLimitedRef],
   resolveType: byType,
 });
 
@@ -261,6 +278,19 @@ function toWaitInput(input: WaitInputShape): WaitInput {
   };
 }
 
+/**
+ * Starts a wait, unless the caller already has its most pending waits: then the typed refusal
+ * (counted in /metrics), and nothing written.
+ */
+async function startLimited(ctx: ContextOf<Caller>, input: WaitInputShape) {
+  const wait = toWaitInput(input);
+  const limit = limitsOf(ctx.deps.config).pendingWaits;
+  const refused = await checkPendingWaits(ctx.db, ctx.caller, limit);
+  if (!refused) return startWait(ctx.db, ctx.caller, wait);
+  ctx.deps.refusals.refused('pendingWaits');
+  return refused;
+}
+
 async function waitStream(
   ctx: ContextOf<Caller>,
   input: WaitInputShape | null | undefined,
@@ -270,7 +300,7 @@ async function waitStream(
     throw new InputError('pass either input (to start a wait) or waitId (to follow one)', 'waitId');
   }
   const found = input
-    ? await startWait(ctx.db, ctx.caller, toWaitInput(input))
+    ? await startLimited(ctx, input)
     : await readWait(ctx.db, ctx.caller, String(waitId));
   if (found.type === 'Wait') return ctx.deps.waits.watch(found, input != null);
   return single(found);
@@ -284,7 +314,7 @@ builder.mutationFields((t) => ({
     args: {
       input: t.arg({ type: WaitInputRef, required: true, description: 'What to wait for.' }),
     },
-    resolve: (_root, { input }, { db, caller }) => startWait(db, caller, toWaitInput(input)),
+    resolve: (_root, { input }, ctx) => startLimited(ctx, input),
   }),
 }));
 

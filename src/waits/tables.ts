@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { livenessValues } from '../presence/tables.ts';
 import { goalsTable } from '../registry/tables.ts';
@@ -47,9 +48,16 @@ export const waitsTable = pgTable(
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     createdByKind: text('created_by_kind').notNull(),
     createdByAgent: text('created_by_agent'),
+    /** The credential that started it (null for the operator token): its pending waits are limited. */
+    createdByCredential: text('created_by_credential'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('waits_pending_idx').on(t.goalId, t.status)],
+  (t) => [
+    index('waits_pending_idx').on(t.goalId, t.status),
+    index('waits_pending_by_credential_idx')
+      .on(t.createdByCredential)
+      .where(sql`${t.status} = 'PENDING'`),
+  ],
 );
 export type WaitRow = typeof waitsTable.$inferSelect;
 

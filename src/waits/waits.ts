@@ -105,6 +105,7 @@ export async function startWait(
         deadline: sql`now() + ${`${input.timeoutMs} milliseconds`}::interval`,
         createdByKind: caller.kind,
         createdByAgent: caller.kind === 'PEER' ? caller.agentId : null,
+        createdByCredential: caller.credentialId,
       })
       .returning();
     const targets = await tx

@@ -1748,6 +1748,8 @@ export type WaitPinFieldsFragment = { goalId: string, agentId: string, todoId: s
 
 export type WaitFieldsFragment = { id: string, goalId: string, status: WaitStatus, reason: WaitReason | null, accept: Array<Liveness>, timeoutMs: number, deadline: string, createdAt: string, resolvedAt: string | null, baselineSeq: string, limitations: Array<WaitLimitation>, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null }, targets: Array<{ agentId: string, pinned: boolean, baselineSeq: string, limitation: WaitLimitation | null, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null } }>, resolution: { agentId: string | null, liveness: Liveness | null, seq: string | null } | null };
 
+type WaitResultFields_PendingWaitsLimited_Fragment = { __typename: 'PendingWaitsLimited', limit: number, pending: number };
+
 type WaitResultFields_ScopeGap_Fragment = { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason };
 
 type WaitResultFields_UnknownAgent_Fragment = { __typename: 'UnknownAgent', goalId: string, agentId: string };
@@ -1757,6 +1759,7 @@ type WaitResultFields_UnknownWait_Fragment = { __typename: 'UnknownWait', waitId
 type WaitResultFields_Wait_Fragment = { __typename: 'Wait', id: string, goalId: string, status: WaitStatus, reason: WaitReason | null, accept: Array<Liveness>, timeoutMs: number, deadline: string, createdAt: string, resolvedAt: string | null, baselineSeq: string, limitations: Array<WaitLimitation>, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null }, targets: Array<{ agentId: string, pinned: boolean, baselineSeq: string, limitation: WaitLimitation | null, pin: { goalId: string, agentId: string, todoId: string | null, provider: string | null, providerSessionRef: string | null, occupantRef: string | null } }>, resolution: { agentId: string | null, liveness: Liveness | null, seq: string | null } | null };
 
 export type WaitResultFieldsFragment =
+  | WaitResultFields_PendingWaitsLimited_Fragment
   | WaitResultFields_ScopeGap_Fragment
   | WaitResultFields_UnknownAgent_Fragment
   | WaitResultFields_UnknownWait_Fragment
@@ -1769,6 +1772,7 @@ export type StartWaitMutationVariables = Exact<{
 
 
 export type StartWaitMutation = { startWait:
+    | { __typename: 'PendingWaitsLimited', limit: number, pending: number }
     | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
     | { __typename: 'UnknownWait', waitId: string }
@@ -1781,6 +1785,7 @@ export type WaitQueryVariables = Exact<{
 
 
 export type WaitQuery = { wait:
+    | { __typename: 'PendingWaitsLimited', limit: number, pending: number }
     | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
     | { __typename: 'UnknownWait', waitId: string }
@@ -1793,6 +1798,7 @@ export type FollowWaitSubscriptionVariables = Exact<{
 
 
 export type FollowWaitSubscription = { waitForAgent:
+    | { __typename: 'PendingWaitsLimited', limit: number, pending: number }
     | { __typename: 'ScopeGap', goalId: string, scopeGapReason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
     | { __typename: 'UnknownWait', waitId: string }
@@ -2521,6 +2527,10 @@ export const WaitResultFieldsFragmentDoc = new TypedDocumentString(`
   }
   ... on ScopeGap {
     ...ScopeGapResultFields
+  }
+  ... on PendingWaitsLimited {
+    limit
+    pending
   }
 }
     fragment UnknownAgentFields on UnknownAgent {
@@ -4560,6 +4570,10 @@ fragment WaitResultFields on WaitResult {
   ... on ScopeGap {
     ...ScopeGapResultFields
   }
+  ... on PendingWaitsLimited {
+    limit
+    pending
+  }
 }`) as unknown as TypedDocumentString<StartWaitMutation, StartWaitMutationVariables>;
 export const WaitDocument = new TypedDocumentString(`
     query Wait($id: ID!) {
@@ -4627,6 +4641,10 @@ fragment WaitResultFields on WaitResult {
   ... on ScopeGap {
     ...ScopeGapResultFields
   }
+  ... on PendingWaitsLimited {
+    limit
+    pending
+  }
 }`) as unknown as TypedDocumentString<WaitQuery, WaitQueryVariables>;
 export const FollowWaitDocument = new TypedDocumentString(`
     subscription FollowWait($waitId: ID!) {
@@ -4693,6 +4711,10 @@ fragment WaitResultFields on WaitResult {
   }
   ... on ScopeGap {
     ...ScopeGapResultFields
+  }
+  ... on PendingWaitsLimited {
+    limit
+    pending
   }
 }`) as unknown as TypedDocumentString<FollowWaitSubscription, FollowWaitSubscriptionVariables>;
 export const WaitsDocument = new TypedDocumentString(`

@@ -218,7 +218,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
       wait_id: z.string().optional(),
     },
     output: { status: z.string().optional() },
-    types: ['Wait', 'UnknownAgent', 'ScopeGap', 'UnknownWait'],
+    types: ['Wait', 'UnknownAgent', 'ScopeGap', 'UnknownWait', 'PendingWaitsLimited'],
     async run({ agents, until, timeout_seconds, todo, wait_id }, extra) {
       let result: WaitResult;
       if (wait_id) result = (await ctx.client.request(WaitDocument, { id: wait_id })).wait;

@@ -1,0 +1,2 @@
+ALTER TABLE "waits" ADD COLUMN "created_by_credential" text;--> statement-breakpoint
+CREATE INDEX "waits_pending_by_credential_idx" ON "waits" USING btree ("created_by_credential") WHERE "waits"."status" = 'PENDING';

@@ -61,13 +61,10 @@ export interface Server {
   stop(drainMs?: number): Promise<void>;
 }
 
-/** What a graphql-ws operation carries into Yoga instead of an HTTP request. */
+/** What an operation carries into Yoga: its record and its caller, resolved and limited. */
 interface SocketContext extends WithRecord {
   caller: Caller | null;
 }
-
-/** Yoga's server context: an HTTP request's (`req`), or a graphql-ws operation's. */
-type ServerContext = Partial<SocketContext> & { req?: IncomingMessage };
 
 /** graphql-ws close code for a refused or revoked credential. */
 export const CLOSE_FORBIDDEN = 4403;
@@ -125,7 +122,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     return tagged;
   };
 
-  const yoga = createYoga<ServerContext, Context>({
+  const yoga = createYoga<Partial<SocketContext>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -142,20 +139,9 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
       errorMessage: UNEXPECTED_MESSAGE,
       maskError: (error, message) => maskError(error, message, deps),
     },
-    context: async (initial): Promise<Context> => {
-      // A socket's operations come with the socket's caller, their limits already applied.
-      if (initial.caller !== undefined)
-        return { deps, db: deps.database.db, caller: initial.caller };
-      const caller = await limits.resolve(
-        deps.credentials,
-        initial.request.headers.get('authorization'),
-        addressOf(initial.req),
-      );
-      if (initial.operationRecord) initial.operationRecord.caller = caller;
-      const refused = await limits.operation(caller);
-      if (refused) throw refused;
-      return { deps, db: deps.database.db, caller };
-    },
+    // The caller comes resolved, its limits applied: by the request handler (HTTP, SSE) or
+    // per socket (graphql-ws).
+    context: ({ caller }): Context => ({ deps, db: deps.database.db, caller: caller ?? null }),
     plugins: [
       EnvelopArmorPlugin({
         maxDepth: { n: 12, exposeLimits: false },
@@ -225,14 +211,24 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     deps.log.debug('request', { requestId, method: req.method, path });
     const refusal = bodyRefusal(req, config.maxBodyBytes);
     if (refusal) return sendJson(res, refusal.status, { errors: [{ message: refusal.message }] });
-    void serveDashboard(req, res).then((served) => {
+    void serveDashboard(req, res).then(async (served) => {
       if (served) return;
       const operationRecord = newRecord(requestId, 'http', req.headers);
       res.once('close', () => {
         if (operationRecord.resulted && operationRecord.transport === 'http')
           finish(operationRecord);
       });
-      return yoga.handle(req, res, { operationRecord });
+      // The caller and its limits first: a refusal costs no body read, no parse, no Yoga.
+      let caller: Caller | null;
+      try {
+        caller = await limits.resolve(deps.credentials, req.headers.authorization, addressOf(req));
+        operationRecord.caller = caller;
+        const refused = await limits.operation(caller);
+        if (refused) throw refused;
+      } catch (error) {
+        return refuseRequest(res, operationRecord, maskError(error, UNEXPECTED_MESSAGE, deps));
+      }
+      return yoga.handle(req, res, { operationRecord, caller });
     });
   });
   const metricsHttp =
@@ -335,35 +331,40 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
       onComplete: (ctx, id) => limits.ended(ctx.extra.socket, id),
       onError: (ctx, id) => void limits.ended(ctx.extra.socket, id),
       onSubscribe: async (ctx, id, params) => {
+        const { socket } = ctx.extra;
+        // What a socket closed for flooding still sent: dropped, at the least cost.
+        if (socket.readyState !== socket.OPEN) return CLOSING;
         // A socket's operations share its request id, each with its own operation id after it.
-        const record = newRecord(
-          `${socketIds.get(ctx.extra.socket)}:${id}`,
-          'ws',
-          ctx.extra.request.headers,
-        );
+        const record = newRecord(`${socketIds.get(socket)}:${id}`, 'ws', ctx.extra.request.headers);
         record.name = nameOf(params);
-        const caller = callers.get(ctx.extra.socket) ?? null;
+        const caller = callers.get(socket) ?? null;
+        record.caller = caller;
+        const refuse = (errors: readonly GraphQLError[]) =>
+          observe({ errors }, record, true).errors;
+        const rate = await limits.operation(caller);
+        if (socket.readyState !== socket.OPEN) return CLOSING;
+        if (rate) {
+          // A client that goes on at twice the rate is not reading its refusals: its socket closes.
+          if (limits.flooding(socket)) socket.close(CLOSE_TOO_MANY, rate.message);
+          return refuse([rate]);
+        }
         // Only what the context function reads, in one shape. Spread from graphql-ws's context
         // with the request, socket and params (as Yoga's example does), every operation's
         // context got a V8 hidden class of its own: ~1 KB more per open subscription.
         const socketContext: SocketContext = { caller, operationRecord: record };
-        record.caller = caller;
         const { schema, execute, subscribe, contextFactory, parse, validate } =
           yoga.getEnveloped(socketContext);
         // A bad operation (syntax, token or depth limits) is an error on its own id: the
         // socket and its other subscriptions carry on. It reads as it would over HTTP.
         let document: ReturnType<typeof parse>;
-        const refuse = (errors: readonly Error[]) =>
-          observe({ errors: errors.map((error) => operationError(error, deps)) }, record, true)
-            .errors;
-        const rate = await limits.operation(caller);
-        if (rate) return refuse([rate]);
+        const reject = (errors: readonly Error[]) =>
+          refuse(errors.map((error) => operationError(error, deps)));
         try {
           document = parse(params.query);
           const errors = validate(schema, document);
-          if (errors.length > 0) return refuse(errors);
+          if (errors.length > 0) return reject(errors);
         } catch (error) {
-          if (error instanceof Error && error.name === 'GraphQLError') return refuse([error]);
+          if (error instanceof Error && error.name === 'GraphQLError') return reject([error]);
           throw error;
         }
         if (getOperationAST(document, params.operationName)?.operation === 'subscription') {
@@ -540,6 +541,11 @@ async function until(done: () => boolean, graceMs: number): Promise<void> {
   }
 }
 
+/** The answer to an operation on a socket that is closing (never sent: the socket is closing). */
+const CLOSING = [
+  new GraphQLError('the socket is closing', { extensions: { code: 'RATE_LIMITED' } }),
+];
+
 /** The last item of every subscription when the server stops. */
 const shuttingDown = () => ({
   errors: [
@@ -564,6 +570,29 @@ function bodyRefusal(
   return Number(length) > maxBytes
     ? { status: 413, message: `request body is larger than ${maxBytes} bytes` }
     : null;
+}
+
+/**
+ * Answers a request refused before Yoga saw it (no credential that stands, or a limit) as Yoga
+ * answers errors: with its request id, and the status of its `http` extension (401), 429 with
+ * `Retry-After` for a refusal to retry later, 500 for an unexpected failure.
+ */
+function refuseRequest(res: ServerResponse, record: OperationRecord, error: GraphQLError): void {
+  const { http, ...extensions } = error.extensions as {
+    http?: { status?: number };
+    code?: string;
+    retryAfterSeconds?: number;
+  };
+  const retryAfter = extensions.retryAfterSeconds;
+  const status =
+    http?.status ??
+    (retryAfter !== undefined ? 429 : extensions.code === 'INTERNAL_SERVER_ERROR' ? 500 : 200);
+  const tagged = tagResult({ errors: [new GraphQLError(error.message, { extensions })] }, record);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    ...(retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {}),
+  });
+  res.end(JSON.stringify(tagged));
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -174,27 +174,32 @@ describe(`requests per second per credential (${driver})`, () => {
     }
   });
 
-  it('over graphql-ws: the same words and code on the refused operation; the socket and its subscription go on', async () => {
-    const limited = await startTestGateway(database, { limits: { requestsPerSecond: 2 } });
+  it('over graphql-ws: the same words and code on the refused operation, the socket and its subscription go on; a socket that goes on at twice the rate closes with 4429', async () => {
+    const limited = await startTestGateway(database, { limits: { requestsPerSecond: 3 } });
     try {
       const peer = await peerInNewGoal(t);
-      const client = wsClient(limited.wsUrl, peer.token);
+      let closed: { code: number; reason: string } | undefined;
+      const client = wsClient(limited.wsUrl, peer.token, (event) => {
+        closed = { code: event.code, reason: event.reason };
+      });
       const live = subscribe(client, LEDGER, { g: peer.goalId, a: peer.agentId }, 'ledgerEvents');
-      const answers = await Promise.all(
-        Array.from({ length: 6 }, () =>
-          wsQuery(client, ME).then(
-            (result) => result,
-            (errors: unknown) => ({ errors }) as { errors: any[] },
+      const burst = (count: number) =>
+        Promise.all(
+          Array.from({ length: count }, () =>
+            wsQuery(client, ME).then(
+              (result) => result,
+              (errors: unknown) => ({ errors }) as { errors: any[] },
+            ),
           ),
-        ),
-      );
-      const refused = answers.filter((a) => a.errors);
+        );
+      // The subscription and five queries: at most three refused, fewer than the rate itself.
+      const refused = (await burst(5)).filter((a) => a.errors);
       expect(refused.length).toBeGreaterThanOrEqual(1);
       for (const { errors } of refused) {
         expect(errors).toEqual([
           {
             message: expect.stringMatching(
-              /^this credential sent more than 2 operations in a second to this instance: retry after \d+ s$/,
+              /^this credential sent more than 3 operations in a second to this instance: retry after \d+ s$/,
             ),
             extensions: {
               code: 'RATE_LIMITED',
@@ -210,6 +215,15 @@ describe(`requests per second per credential (${driver})`, () => {
         peer.token,
       );
       expect((await live.take(1))[0]).toEqual({ summary: 'on' });
+      expect(closed).toBeUndefined();
+      // Twenty more at once: more refusals in a second than the rate, and the socket closes.
+      void burst(20);
+      expect(await eventually(() => closed, 'the socket to close')).toEqual({
+        code: 4429,
+        reason: expect.stringMatching(
+          /^this credential sent more than 3 operations in a second to this instance: retry after \d+ s$/,
+        ),
+      });
       live.dispose();
       await client.dispose();
     } finally {

@@ -25,17 +25,12 @@ export class LimitRefusals {
   }
 }
 
-/** The error of a refusal; `retryAfterSeconds` also becomes the HTTP 429 and its header. */
+/**
+ * The error of a refusal. With `retryAfterSeconds` (in its extensions too) it is a refusal to
+ * retry later: over HTTP a 429 with that `Retry-After`.
+ */
 export function limitError(code: string, message: string, retryAfterSeconds?: number) {
   return new GraphQLError(message, {
-    extensions: {
-      code,
-      ...(retryAfterSeconds === undefined
-        ? {}
-        : {
-            retryAfterSeconds,
-            http: { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } },
-          }),
-    },
+    extensions: { code, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) },
   });
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { GraphQLError } from 'graphql';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { WebSocket } from 'ws';
 import { type Config, type Limits, limitsOf } from '../config.ts';
@@ -30,6 +31,13 @@ export class CallerLimits {
   private readonly sockets = new Map<string, number>();
   /** Each socket's open subscriptions, by operation id. */
   private readonly subscriptions = new WeakMap<WebSocket, Set<string>>();
+  /** Each socket's operations refused for its rate in the current second. */
+  private readonly floods = new WeakMap<WebSocket, { second: number; refused: number }>();
+  /**
+   * Refusals by their words, made once: a flood is answered with the same error objects
+   * (a GraphQLError captures a stack trace when it is made, the most of a refusal's cost).
+   */
+  private readonly errors = new Map<string, GraphQLError>();
 
   constructor(
     config: Pick<Config, 'limits'>,
@@ -72,7 +80,7 @@ export class CallerLimits {
   }
 
   /** Counts one operation of `caller`; past its rate, a RATE_LIMITED error to send instead. */
-  async operation(caller: Caller | null): Promise<Error | null> {
+  async operation(caller: Caller | null): Promise<GraphQLError | null> {
     if (!this.requests || !caller?.credentialId) return null;
     try {
       await this.requests.consume(caller.credentialId);
@@ -80,12 +88,26 @@ export class CallerLimits {
     } catch (refused) {
       if (!(refused instanceof RateLimiterRes)) throw refused;
       this.refusals.refused('requestsPerSecond');
-      return limitError(
+      return this.error(
         'RATE_LIMITED',
         `this credential sent more than ${this.limits.requestsPerSecond} operations in a second to this instance: retry after ${seconds(refused)} s`,
         seconds(refused),
       );
     }
+  }
+
+  /**
+   * A rate refusal on `socket`: true once it has had more refusals in this second than the rate
+   * itself (twice the rate sent), when it is to be closed (4429, with the refusal's words).
+   */
+  flooding(socket: WebSocket): boolean {
+    const second = Math.floor(Date.now() / 1000);
+    let flood = this.floods.get(socket);
+    if (!flood || flood.second !== second) {
+      flood = { second, refused: 0 };
+      this.floods.set(socket, flood);
+    }
+    return ++flood.refused > this.limits.requestsPerSecond;
   }
 
   /**
@@ -113,7 +135,7 @@ export class CallerLimits {
    * Subscription `id` starts on `socket`: null when it may, else the TOO_MANY_SUBSCRIPTIONS
    * error for that operation (the socket and its other subscriptions go on).
    */
-  subscribe(socket: WebSocket, caller: Caller | null, id: string): Error | null {
+  subscribe(socket: WebSocket, caller: Caller | null, id: string): GraphQLError | null {
     const most = this.limits.subscriptionsPerSocket;
     if (!caller?.credentialId || most === 0) return null;
     let open = this.subscriptions.get(socket);
@@ -123,7 +145,7 @@ export class CallerLimits {
     }
     if (open.size >= most) {
       this.refusals.refused('subscriptionsPerSocket');
-      return limitError(
+      return this.error(
         'TOO_MANY_SUBSCRIPTIONS',
         `this socket has ${most} open subscriptions, the most it may have: complete one first, or open another socket`,
       );
@@ -143,11 +165,20 @@ export class CallerLimits {
     if (!state || state.consumedPoints <= this.limits.failedAuthsPerMinute) return;
     if (state.msBeforeNext <= 0) return;
     this.refusals.refused('failedAuthsPerMinute');
-    throw limitError(
+    throw this.error(
       'TOO_MANY_FAILED_AUTHENTICATIONS',
       `more than ${this.limits.failedAuthsPerMinute} failed authentications from this address in a minute: retry after ${seconds(state)} s`,
       seconds(state),
     );
+  }
+
+  private error(code: string, message: string, retryAfterSeconds?: number): GraphQLError {
+    let error = this.errors.get(message);
+    if (!error) {
+      error = limitError(code, message, retryAfterSeconds);
+      this.errors.set(message, error);
+    }
+    return error;
   }
 }
 

@@ -1,6 +1,7 @@
 import {
   type DocumentNode,
   type ExecutionArgs,
+  type ExecutionResult,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
@@ -139,8 +140,8 @@ class Estimate {
   }
 }
 
-/** Variable sets whose estimate is kept per document. */
-const MAX_ESTIMATES_PER_DOCUMENT = 100;
+/** Variable sets whose judgement is kept per document. */
+const MAX_JUDGED_PER_DOCUMENT = 100;
 
 /**
  * Refuses, before it runs, an operation whose estimated answer (estimateResponseBytes) is over
@@ -148,37 +149,36 @@ const MAX_ESTIMATES_PER_DOCUMENT = 100;
  * place is before the plugins that answer or execute (the response cache, the fan-out groups).
  */
 export function responseSizeLimit(maxBytes: number, refusals: LimitRefusals): Plugin {
-  // Estimates by document (Yoga's parser cache hands out one per operation text), then by
-  // operation name and variables: a repeated operation is not walked again.
-  const estimates = new WeakMap<DocumentNode, Map<string, number>>();
-  const estimate = (args: ExecutionArgs) => {
-    let known = estimates.get(args.document);
+  // Answers by document (Yoga's parser cache hands out one per operation text), then by
+  // operation name and variables: a repeated operation is neither walked nor refused anew.
+  const judged = new WeakMap<DocumentNode, Map<string, ExecutionResult | null>>();
+  const refusal = (args: ExecutionArgs): ExecutionResult | null => {
+    if (maxBytes === 0) return null;
+    let known = judged.get(args.document);
     if (!known) {
       known = new Map();
-      estimates.set(args.document, known);
+      judged.set(args.document, known);
     }
     const key = JSON.stringify([args.operationName ?? null, args.variableValues ?? null]);
-    let bytes = known.get(key);
-    if (bytes === undefined) {
-      bytes = estimateResponseBytes(args);
-      if (known.size >= MAX_ESTIMATES_PER_DOCUMENT) known.clear();
-      known.set(key, bytes);
+    let answer = known.get(key);
+    if (answer === undefined) {
+      const bytes = estimateResponseBytes(args);
+      answer =
+        bytes <= maxBytes
+          ? null
+          : {
+              errors: [
+                limitError(
+                  'RESPONSE_TOO_LARGE',
+                  `the answer to this operation could reach ${bytes} bytes, more than the ${maxBytes} this server answers: ask for fewer items (limit, tail, lines) or use fewer aliases`,
+                ),
+              ],
+            };
+      if (known.size >= MAX_JUDGED_PER_DOCUMENT) known.clear();
+      known.set(key, answer);
     }
-    return bytes;
-  };
-  const refusal = (args: ExecutionArgs) => {
-    if (maxBytes === 0) return null;
-    const bytes = estimate(args);
-    if (bytes <= maxBytes) return null;
-    refusals.refused('responseBytes');
-    return {
-      errors: [
-        limitError(
-          'RESPONSE_TOO_LARGE',
-          `the answer to this operation could reach ${bytes} bytes, more than the ${maxBytes} this server answers: ask for fewer items (limit, tail, lines) or use fewer aliases`,
-        ),
-      ],
-    };
+    if (answer) refusals.refused('responseBytes');
+    return answer;
   };
   return {
     onExecute: ({ args, setResultAndStopExecution }) => {

@@ -698,7 +698,7 @@ describe('failures', () => {
 
 describe('the stdio transport answers every line', () => {
   it('a line that is not JSON gets -32700, JSON that is not JSON-RPC -32600, a message over 10 MB -32600; the server lives on and the SDK client works after', async () => {
-    const { goalId, peers } = await goalWithPeers(gw.t, 1);
+    const { goalId, peers } = await team(gw.t, ['a']);
     const child = spawn(process.execPath, [BIN, 'mcp'], {
       env: {
         PATH: process.env.PATH ?? '',

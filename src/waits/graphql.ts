@@ -229,7 +229,8 @@ const PendingWaitsLimitedRef = builder
       'No wait was started, and nothing written: the credential already has `limit` pending waits (not settled, deadline not passed). Not an outcome of any wait; start again once one of them has ended.',
     fields: (t) => ({
       limit: t.exposeInt('limit', {
-        description: 'The most pending waits one credential may have (SWITCHBOARD_MAX_PENDING_WAITS).',
+        description:
+          'The most pending waits one credential may have (SWITCHBOARD_MAX_PENDING_WAITS).',
       }),
       pending: t.exposeInt('pending', {
         description: 'Its pending waits when this one was asked for.',

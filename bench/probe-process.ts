@@ -1,7 +1,7 @@
 /**
  * Another client, in a process of its own so that the load a fault scenario generates does not
- * delay it here (bench/faults.ts, the limits scenarios): `{ me { kind goalIds } }` over HTTP with
- * one credential, one request after another, 20 ms apart (well under the rate limit).
+ * delay it here (bench/faults/abuse.ts, the limits' scenarios): `{ me { kind goalIds } }` over
+ * HTTP with one credential, one request after another, 20 ms apart (well under the rate limit).
  *
  * Messages from the parent: `measure` (url, token) starts it (`ready` once its first request is
  * answered); `report` answers with the latencies (ms) and failed requests since the last report;

@@ -2,7 +2,7 @@
  * `npm run faults`: the fault suite of issue 11. Gateways run as child processes
  * (bench/gateway-process.ts) on a Postgres cluster of the suite's own (15/sbfaults on port
  * 5499, created once with `pg_createcluster`, started here and stopped at the end; the main
- * cluster is never touched), clients in this process. Five scenarios:
+ * cluster is never touched), clients in this process. Eight scenarios:
  *
  * - listen-kill: bursts of `pg_terminate_backend` of every doorbell connection every few ms
  *   for BURST_MS, RUNS times; after each, every instance must listen again (`/readyz` 200);
@@ -10,7 +10,15 @@
  *   accepting writes again to streams resuming and to waits resolving;
  * - outage: the same with the cluster held down OUTAGE_MS (the gateways' reconnect path);
  * - kill-9: one of two instances `kill -9`-ed; its clients resume on the other from cursors;
- * - writers: WRITERS concurrent writers through both instances while streams follow.
+ * - writers: WRITERS concurrent writers through both instances while streams follow;
+ * - subscriptions: SUBSCRIPTIONS subscribe messages on one PEER socket;
+ * - large-answers: LARGE_QUERIES at once, again and again, of 20 aliases × `inbox(tail: 200)`
+ *   over 16 KiB bodies (a 65 MB answer before the limits);
+ * - wrong-tokens: a flood of wrong tokens over HTTP and WebSocket, on an instance of its own.
+ *
+ * The last three (issue 35) measure another client's latency beside the abuse against its idle
+ * value (target: p99 ≤ 2 ×), and count as wrong what a limit should have refused and did not,
+ * and the other client's failures.
  *
  * Each counts lost, duplicated and wrong outcomes (stream events against a reference read of
  * the whole stream, wait outcomes against what was written), time to resume, and revoked
@@ -20,7 +28,8 @@
  *
  * Its parts: settings.ts (sizes, scenario names), cluster.ts (the cluster and cleanup on exit),
  * streams.ts (followers and their counts), clients.ts (writers, waits, revocable credentials,
- * readiness), outcome.ts (staging and settling a goal), scenarios.ts; this file runs them.
+ * readiness), outcome.ts (staging and settling a goal), scenarios.ts, abuse.ts (the limits'
+ * three); this file runs them.
  */
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
@@ -89,6 +98,16 @@ try {
         ),
         figure(`${o.name}: revoked sockets still open`, o.revokedStillOpen, 'count', zero),
         ...(o.resumeMs ? [figure(`${o.name}: time to resume, max`, o.resumeMs.max, 'ms')] : []),
+        ...(o.latency
+          ? [
+              figure(
+                `${o.name}: another client's p99 beside it, × its idle p99`,
+                o.latency.ratio,
+                '×',
+                { atMost: 2, source: 'issue 35' },
+              ),
+            ]
+          : []),
       ])
       .concat(figure('gateway processes that crashed', crashed, 'count', zero)),
     { cluster: `${CLUSTER.join('/')} port ${PORT}`, gatewaysCrashed: crashed, scenarios: outcomes },

@@ -16,6 +16,17 @@ export interface Outcome {
   readonly revokedStillOpen: number;
   readonly resumeMs: ReturnType<typeof summary> | null;
   readonly details: Record<string, unknown>;
+  /** Another client's latency beside the abuse (the limits scenarios). */
+  readonly latency?: Latency;
+}
+
+export interface Latency {
+  readonly idleMs: ReturnType<typeof summary>;
+  readonly duringMs: ReturnType<typeof summary>;
+  /** p99 beside the abuse over p99 idle. */
+  readonly ratio: number;
+  /** The other client's requests that failed (any error, a refusal included). */
+  readonly failed: number;
 }
 
 /** A goal with `writers`+`waits` agents at WORKING, its streams and waits, ready for a fault. */

@@ -1,10 +1,11 @@
 /**
- * The five scenarios, each run against the suite's gateways and answering its outcome:
+ * The scenarios, each run against the suite's gateways and answering its outcome:
  * listen-kill, restart and outage (one function, the outage holds the cluster down), kill-9
- * and writers.
+ * and writers here; subscriptions, large-answers and wrong-tokens in abuse.ts.
  */
 import postgres from 'postgres';
 import { now, summary, until } from '../support.ts';
+import { largeAnswers, subscriptions, wrongTokens } from './abuse.ts';
 import { report, revocable, untilReady, untilReadyAfter, Waits, Writer } from './clients.ts';
 import { clusterAsync, gateways } from './cluster.ts';
 import { type Outcome, settle, stage } from './outcome.ts';
@@ -375,5 +376,8 @@ export const run: Record<ScenarioName, (g: Gateway[]) => Promise<Outcome>> = {
   restart: (g) => restart(g, 'restart', 0),
   outage: (g) => restart(g, 'outage', OUTAGE_MS),
   writers,
+  subscriptions,
+  'large-answers': largeAnswers,
+  'wrong-tokens': () => wrongTokens(),
   'kill-9': kill9,
 };

@@ -20,13 +20,28 @@ export const WRITERS = setting('WRITERS', 8, 8);
 export const WRITE_MS = setting('WRITE_MS', 5000, 1500);
 export const FOLLOWERS = setting('FOLLOWERS', 4, 2);
 export const WAITS = setting('WAITS', 4, 2);
+export const SUBSCRIPTIONS = setting('SUBSCRIPTIONS', 30_000, 3_000);
+export const LARGE_QUERIES = setting('LARGE_QUERIES', 24, 24);
+export const LARGE_MESSAGES = setting('LARGE_MESSAGES', 200, 20);
+export const ABUSE_MS = setting('ABUSE_MS', 3000, 1000);
+export const IDLE_MS = setting('IDLE_MS', 3000, 1500);
+export const FLOODERS = setting('FLOODERS', 16, 8);
 /** How long after a revocation commits its streams may stay open (issue 11: a few seconds). */
 export const REVOKE_DEADLINE_MS = setting('REVOKE_DEADLINE_MS', 10_000, 10_000);
 /** The longest any single recovery may take before the suite calls it lost. */
 export const RECOVERY_DEADLINE_MS = 30_000;
 
 /** In the order run: kill-9 ends an instance, so it is last. */
-export const SCENARIOS = ['listen-kill', 'restart', 'outage', 'writers', 'kill-9'] as const;
+export const SCENARIOS = [
+  'listen-kill',
+  'restart',
+  'outage',
+  'writers',
+  'subscriptions',
+  'large-answers',
+  'wrong-tokens',
+  'kill-9',
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export type Gateway = Awaited<ReturnType<typeof benchGateway>>;

@@ -38,6 +38,11 @@ export interface GatewayOptions {
   readonly database?: Database;
   /** The credential cache's TTL and last-use interval (tests; the defaults otherwise). */
   readonly credentials?: Omit<CredentialCacheOptions, 'log'>;
+  /**
+   * Whether this process sweeps lapsed presence (default true). Another instance on the same
+   * database sweeps for it; tests that count one request's statements turn it off.
+   */
+  readonly presenceSweeper?: boolean;
 }
 
 /**
@@ -106,7 +111,7 @@ export async function startGateway(
   };
   try {
     await doorbell.open(database);
-    sweeper.start();
+    if (options.presenceSweeper ?? true) sweeper.start();
     tracing = config.tracing ? await startTracing(config.tracing, log) : null;
     const server = buildServer(deps, tracing);
     const { port, metricsPort } = await server.start(config.port);

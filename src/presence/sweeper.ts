@@ -46,25 +46,28 @@ export class PresenceSweeper {
   private running: Promise<void> | null = null;
   private again = false;
   private closed = false;
-  private readonly stopRevocations: () => void;
+  private stopRevocations: (() => void) | null = null;
 
   constructor(
     private readonly db: Db,
-    doorbell: Doorbell,
+    private readonly doorbell: Doorbell,
     private readonly log: Logger,
     /** How its sweep transactions are named (pg_stat_activity.application_name). */
     private readonly name = `switchboard-sweeper-${process.pid}`,
-  ) {
-    this.stopRevocations = doorbell.on('credential', null, (ring) => void this.revoked(ring.id));
-  }
+  ) {}
 
   start(): void {
+    this.stopRevocations = this.doorbell.on(
+      'credential',
+      null,
+      (ring) => void this.revoked(ring.id),
+    );
     void this.sweep();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.stopRevocations();
+    this.stopRevocations?.();
     if (this.timer) clearTimeout(this.timer);
     await this.running;
   }

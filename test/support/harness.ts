@@ -101,6 +101,7 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const config = testConfig(overrides);
   const gateway = await startGateway(config, createLogger(config.logLevel), {
+    presenceSweeper: !counted.has(database),
     ...options,
     database,
   });
@@ -380,6 +381,9 @@ export async function registerProvider(
  * The same database, with every SQL statement counted (a Drizzle logger on the same client),
  * so a test can show that a read costs a constant number of statements.
  */
+/** Databases that count statements: their gateways run no presence sweeper, whose statements a count would catch. */
+const counted = new WeakSet<Database>();
+
 export function countingDatabase(database: Database) {
   let statements = 0;
   const client = (database.db as unknown as { $client: unknown }).$client;
@@ -387,8 +391,10 @@ export function countingDatabase(database: Database) {
   const db = (driver === 'postgres'
     ? drizzlePostgres(client as never, { logger })
     : drizzlePglite(client as never, { logger })) as unknown as Db;
+  const counting = { ...database, db } as Database;
+  counted.add(counting);
   return {
-    database: { ...database, db } as Database,
+    database: counting,
     statements: () => statements,
     reset: () => {
       statements = 0;

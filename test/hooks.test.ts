@@ -5,15 +5,17 @@
  * Stop hook's decision output (a message, no message, agent blocked, never the same one twice).
  */
 import { readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DeliveryDocument } from '../src/client/generated/graphql.ts';
-import { askProvider } from '../src/providers/tmux/hooks.ts';
+import { askProvider, HOOK_IDLE_MS } from '../src/providers/tmux/hooks.ts';
 import { asCaller, runCli, startGateway, team, tempHome } from './support/cli.ts';
 import { requires } from './support/requires.ts';
 import {
   type Gw,
   liveness,
+  paneEnv,
   presenceOf,
   presenceUntil,
   runStandin,
@@ -46,6 +48,7 @@ async function setup() {
   const provider = await startProvider(gw, box, [goalId]);
   cleanups.push(() => provider.stop());
   await presenceUntil(gw, goalId, agent.agentId, liveness('IDLE'), 'screen detection first');
+  const { SWITCHBOARD_PANE_KEY } = await paneEnv(box, pane);
   /** Runs `switchboard hook <args>` as the agent's hook would run, in its pane's environment. */
   const hook = (args: string[], input = '') =>
     runCli(['hook', ...args], {
@@ -54,10 +57,11 @@ async function setup() {
         ...asCaller(gw.url, agent.token, goalId),
         TMUX_PANE: pane,
         SWITCHBOARD_HOOK_SOCKET: box.hookSock,
+        SWITCHBOARD_PANE_KEY,
       },
     });
   const claude = (name: string) => hook(['claude-code'], payload(name));
-  return { box, goalId, peers, agent, pane, hook, claude };
+  return { box, goalId, peers, agent, pane, hook, claude, provider };
 }
 
 /** The provider's view of the pane (through its socket), once `test` holds. */
@@ -312,4 +316,172 @@ describe('help', () => {
     }
     expect(missing).toEqual([]);
   }, 60_000);
+});
+
+/** One raw line to the hook socket, as any local process could write it; the answer parsed. */
+function rawAsk(socketPath: string, line: string): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(socketPath);
+    let buffer = '';
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(`${line}\n`));
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('end', () => resolve(JSON.parse(buffer)));
+  });
+}
+
+requires('tmux')('hooks prove their pane', { timeout: 60_000 }, () => {
+  it('a report, end or notice for another pane, from a pane of the same server or from outside tmux, is refused and changes nothing', async () => {
+    const { box, goalId, peers, agent: a, pane: paneA } = await setup();
+    const b = peers[1]!;
+    const paneB = await runStandin(gw, box, goalId, b.agentId);
+    const before = await presenceUntil(gw, goalId, b.agentId, liveness('IDLE'), 'B IDLE');
+    const keyA = (await paneEnv(box, paneA)).SWITCHBOARD_PANE_KEY!;
+    const keyB = (await paneEnv(box, paneB)).SWITCHBOARD_PANE_KEY!;
+    expect(keyA).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(keyB).not.toBe(keyA);
+    // The pane option keeps only the occupant's pid and the key's hash, never the key.
+    const option = await box.tmux('show-options', '-p', '-v', '-t', paneB, '@switchboard_key');
+    expect(option).toMatch(/^\d+:[0-9a-f]{64}\n$/);
+    expect(option).not.toContain(keyB);
+
+    const { startWait: wait } = await gw.t.ok(
+      `mutation($input: WaitInput!) { startWait(input: $input) { ... on Wait { id } } }`,
+      { input: { goalId, agentId: b.agentId, accept: ['DONE'], timeoutMs: 60_000 } },
+    );
+    const sent = await send(goalId, a.token, b.agentId, 'for B only');
+
+    // From agent A's pane (its own key, B's pane id), from outside tmux (no key, a made-up key).
+    const forgeries = [
+      { op: 'report', pane: paneB, key: keyA, liveness: 'DONE' },
+      { op: 'end', pane: paneB, key: keyA },
+      { op: 'notice', pane: paneB, key: keyA, deliveryId: sent.id },
+      { op: 'report', pane: paneB, liveness: 'DONE' },
+      { op: 'end', pane: paneB },
+      { op: 'notice', pane: paneB, deliveryId: sent.id },
+      { op: 'report', pane: paneB, key: 'x'.repeat(32), liveness: 'DONE' },
+      { op: 'state', pane: paneB, key: keyA },
+    ];
+    for (const forged of forgeries) {
+      const answer = await rawAsk(box.hookSock, JSON.stringify(forged));
+      expect(answer, JSON.stringify(forged)).toEqual({
+        ok: false,
+        error: `refused: the request does not prove it comes from pane ${paneB} (SWITCHBOARD_PANE_KEY)`,
+      });
+    }
+    // The CLI's own verb, run in A's environment with B's pane id, is refused the same way.
+    const cli = await runCli(['hook', 'report', 'done'], {
+      env: {
+        ...asCaller(gw.url, a.token, goalId),
+        TMUX_PANE: paneB,
+        SWITCHBOARD_HOOK_SOCKET: box.hookSock,
+        SWITCHBOARD_PANE_KEY: keyA,
+      },
+    });
+    expect(cli.code).toBe(8);
+    expect(cli.stderr).toContain('refused');
+
+    // Nothing changed: B's presence, its authority (the screen), its wait and its receipts.
+    expect(await presenceOf(gw, goalId, b.agentId)).toEqual(before);
+    const status = await askProvider(box.hookSock, { op: 'status' });
+    const bStatus = status.ok ? status.status?.panes.find((p) => p.paneId === paneB) : undefined;
+    expect(bStatus).toMatchObject({ basis: 'PROVIDER_DETECTION', liveness: 'IDLE' });
+    const { wait: w } = await gw.t.ok(
+      `query($id: ID!) { wait(id: $id) { ... on Wait { status } } }`,
+      { id: wait.id },
+    );
+    expect(w.status).toBe('PENDING');
+    const { delivery } = await gw.t.ok(
+      `query($id: ID!) { delivery(id: $id) { ... on Delivery { receipt { notifiedAt notices { via } } } } }`,
+      { id: sent.id },
+      a.token,
+    );
+    expect(delivery.receipt).toEqual({ notifiedAt: null, notices: [] });
+
+    // B's own key speaks for B.
+    const own = await rawAsk(
+      box.hookSock,
+      JSON.stringify({ op: 'report', pane: paneB, key: keyB, liveness: 'WORKING' }),
+    );
+    expect(own).toMatchObject({ ok: true, paneId: paneB, liveness: 'WORKING' });
+    expect(await presenceOf(gw, goalId, b.agentId)).toMatchObject({
+      liveness: 'WORKING',
+      basis: 'LIFECYCLE_HOOK',
+    });
+
+    // A new occupant of B's pane does not inherit the key.
+    await box.tmux('respawn-pane', '-k', '-t', paneB, 'node', 'test/fixtures/standin-agent.mjs');
+    await presenceUntil(
+      gw,
+      goalId,
+      b.agentId,
+      (p) => p?.occupantRef && p.occupantRef !== before.occupantRef,
+      'the new occupant',
+    );
+    const stale = await rawAsk(
+      box.hookSock,
+      JSON.stringify({ op: 'report', pane: paneB, key: keyB, liveness: 'DONE' }),
+    );
+    expect(stale.ok).toBe(false);
+    expect(stale.error).toContain('has no hook key');
+  });
+
+  it('a malformed message is refused on its own connection; later reports still arrive', async () => {
+    const { box, goalId, agent, pane, hook } = await setup();
+    const key = (await paneEnv(box, pane)).SWITCHBOARD_PANE_KEY!;
+    const bad: [string, string][] = [
+      [
+        JSON.stringify({ op: 'report', pane, key, liveness: 'EXPLODED' }),
+        'liveness must be one of',
+      ],
+      ['{"op":"report"', 'not JSON'],
+      ['[1,2]', 'not a JSON object'],
+      [JSON.stringify({ op: 'explode', pane, key }), 'op must be one of'],
+      [JSON.stringify({ op: 'report', pane, key, liveness: 'DONE', x: 1 }), 'unknown field x'],
+      [JSON.stringify({ op: 'report', pane: 'pane-1', key, liveness: 'DONE' }), 'pane is not'],
+      [
+        JSON.stringify({ op: 'report', pane, key, liveness: 'DONE', event: 'a\u001b[2Jb' }),
+        'event is not',
+      ],
+      [JSON.stringify({ op: 'report', pane, key }), 'needs a liveness'],
+      [JSON.stringify({ op: 'notice', pane, key }), 'needs a deliveryId'],
+    ];
+    for (const [line, error] of bad) {
+      const answer = await rawAsk(box.hookSock, line);
+      expect(answer.ok, line).toBe(false);
+      expect(answer.error, line).toContain(error);
+    }
+    expect(await presenceOf(gw, goalId, agent.agentId)).toMatchObject({
+      liveness: 'IDLE',
+      basis: 'PROVIDER_DETECTION',
+    });
+    // The screen's reports go on, and so do the hooks' own.
+    await box.tmux('send-keys', '-t', pane, 'work', 'Enter');
+    await presenceUntil(gw, goalId, agent.agentId, liveness('DONE'), 'DONE from the screen');
+    expect((await hook(['report', 'blocked'])).code).toBe(0);
+    expect(await presenceOf(gw, goalId, agent.agentId)).toMatchObject({
+      liveness: 'BLOCKED',
+      basis: 'LIFECYCLE_HOOK',
+    });
+  });
+
+  it('closes a connection that says nothing', async () => {
+    const { box } = await setup();
+    const socket = createConnection(box.hookSock);
+    const started = Date.now();
+    const closed = await new Promise<string>((resolve) => {
+      let data = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        data += chunk;
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => resolve(data));
+    });
+    expect(closed).toBe('');
+    expect(Date.now() - started).toBeLessThan(HOOK_IDLE_MS + 2000);
+  });
 });

@@ -3,7 +3,7 @@
  * the `switchboard provider tmux` binary as a subprocess, and directory reads with a deadline.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DirectoryDocument } from '../../src/client/generated/graphql.ts';
@@ -147,3 +147,14 @@ export const type = (box: Sandbox, pane: string, text: string) =>
   box
     .tmux('send-keys', '-t', pane, '-l', text)
     .then(() => box.tmux('send-keys', '-t', pane, 'Enter'));
+
+/** The environment of the pane's process, as a hook started in that pane inherits it. */
+export async function paneEnv(box: Sandbox, pane: string): Promise<Record<string, string>> {
+  const pid = (await box.tmux('display-message', '-p', '-t', pane, '#{pane_pid}')).trim();
+  return Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+  );
+}

@@ -201,15 +201,25 @@ export function tmuxCommands(program: Command): void {
           const server = serverOf(o);
           const pane = o.pane ?? process.env.TMUX_PANE;
           if (!pane) throw usage('no pane: pass --pane %N or run inside tmux');
-          const { tmux } = await import('../../providers/tmux/connection.ts');
+          const [{ tmux }, { newPaneKey, paneKeyOption, PANE_KEY_ENV }] = await Promise.all([
+            import('../../providers/tmux/connection.ts'),
+            import('../../providers/tmux/pane-key.ts'),
+          ]);
           const goal = ctx.connection.goal;
           const set = async (name: string, value: string | undefined) =>
             value === undefined || o.detach
               ? tmux(server, ['set-option', '-p', '-u', '-t', pane, name]).catch(() => '')
               : tmux(server, ['set-option', '-p', '-t', pane, name, value]);
+          // The key its hooks prove the pane with: only a process given it can report for it.
+          const pid = Number(
+            (await tmux(server, ['display-message', '-p', '-t', pane, '#{pane_pid}'])).trim(),
+          );
+          const key = newPaneKey();
           await set('@switchboard_goal', goal);
           await set('@switchboard_kind', o.kind);
+          await set('@switchboard_key', paneKeyOption(pid, key.hash));
           await set('@switchboard_agent', agent);
+          const hookEnv = `export ${PANE_KEY_ENV}=${key.key}`;
           await ctx.print(
             {
               pane,
@@ -217,11 +227,15 @@ export function tmuxCommands(program: Command): void {
               goalId: goal ?? null,
               kind: o.kind ?? null,
               attached: !o.detach,
+              hookEnv: o.detach ? null : hookEnv,
             },
             () =>
               o.detach
                 ? `${pane}: binding removed`
-                : `${pane} → ${agent}${goal ? ` in ${goal}` : ''}`,
+                : [
+                    `${pane} → ${agent}${goal ? ` in ${goal}` : ''}`,
+                    `for its hooks, start the agent in that pane after: ${hookEnv}`,
+                  ].join('\n'),
           );
         },
       ),
@@ -257,9 +271,14 @@ export function tmuxCommands(program: Command): void {
         [string, string[]]
       >(async (ctx, o, agent, command) => {
         const server = serverOf(o);
-        const { tmux } = await import('../../providers/tmux/connection.ts');
+        const [{ tmux }, { newPaneKey, paneKeyOption, PANE_KEY_ENV }] = await Promise.all([
+          import('../../providers/tmux/connection.ts'),
+          import('../../providers/tmux/pane-key.ts'),
+        ]);
         const socket = await hookSocket(server).catch(() => undefined);
-        const env: string[] = [`SWITCHBOARD_AGENT=${agent}`];
+        // The pane's key, in its process's environment only: its hooks prove the pane with it.
+        const key = newPaneKey();
+        const env: string[] = [`SWITCHBOARD_AGENT=${agent}`, `${PANE_KEY_ENV}=${key.key}`];
         if (ctx.connection.goal) env.push(`SWITCHBOARD_GOAL=${ctx.connection.goal}`);
         if (socket) env.push(`SWITCHBOARD_HOOK_SOCKET=${socket}`);
         if (process.env.SWITCHBOARD_URL) env.push(`SWITCHBOARD_URL=${process.env.SWITCHBOARD_URL}`);
@@ -274,7 +293,7 @@ export function tmuxCommands(program: Command): void {
               '-d',
               '-P',
               '-F',
-              '#{pane_id}',
+              '#{pane_id} #{pane_pid}',
               '-t',
               `=${o.session}:`,
               ...envArgs,
@@ -285,7 +304,7 @@ export function tmuxCommands(program: Command): void {
               '-d',
               '-P',
               '-F',
-              '#{pane_id}',
+              '#{pane_id} #{pane_pid}',
               '-s',
               o.session,
               '-x',
@@ -295,7 +314,7 @@ export function tmuxCommands(program: Command): void {
               ...envArgs,
               ...command,
             ]);
-        const pane = out.trim();
+        const [pane = '', pid] = out.trim().split(' ');
         if (ctx.connection.goal)
           await tmux(server, [
             'set-option',
@@ -311,6 +330,10 @@ export function tmuxCommands(program: Command): void {
         // sent endPresence): it closes the pane then.
         await tmux(server, ['set-option', '-p', '-t', pane, 'remain-on-exit', 'on']);
         await tmux(server, ['set-option', '-p', '-t', pane, '@switchboard_reap', '1']);
+        await tmux(server, [
+          ...['set-option', '-p', '-t', pane, '@switchboard_key'],
+          paneKeyOption(Number(pid), key.hash),
+        ]);
         await tmux(server, ['set-option', '-p', '-t', pane, '@switchboard_agent', agent]);
         await ctx.print(
           { pane, agentId: agent, goalId: ctx.connection.goal ?? null, hookSocket: socket ?? null },
@@ -502,7 +525,11 @@ function note(ctx: Context, text: string): void {
 async function presenceReporter(ctx: Context, server: TmuxServer, strict = false) {
   const socket = await hookSocket(server).catch(() => undefined);
   const pane = process.env.TMUX_PANE;
-  const { askProvider } = await import('../../providers/tmux/hooks.ts');
+  const [{ askProvider }, { PANE_KEY_ENV }] = await Promise.all([
+    import('../../providers/tmux/hooks.ts'),
+    import('../../providers/tmux/pane-key.ts'),
+  ]);
+  const key = process.env[PANE_KEY_ENV];
   const fail = (text: string) => {
     if (strict) throw new Exit(ExitCode.NOT_RUNNING, text);
     note(ctx, text);
@@ -515,7 +542,7 @@ async function presenceReporter(ctx: Context, server: TmuxServer, strict = false
       return undefined;
     }
     try {
-      const answer = await askProvider(socket, { ...request, pane });
+      const answer = await askProvider(socket, { ...request, pane, key });
       if (!answer.ok) fail(answer.error);
       return answer.ok ? answer : undefined;
     } catch (error) {
@@ -523,11 +550,9 @@ async function presenceReporter(ctx: Context, server: TmuxServer, strict = false
       return undefined;
     }
   };
-  let asked = false;
   return {
     async state() {
       if (!socket || !pane) return undefined;
-      asked = true;
       return ask({ op: 'state' });
     },
     async report(liveness: Liveness, event: string) {
@@ -541,9 +566,6 @@ async function presenceReporter(ctx: Context, server: TmuxServer, strict = false
     /** Asks the provider to record the LIFECYCLE_HOOK receipt of a message handed over. */
     async notice(deliveryId: string, event: string) {
       return ask({ op: 'notice', deliveryId, event });
-    },
-    get asked() {
-      return asked;
     },
   };
 }

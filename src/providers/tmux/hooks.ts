@@ -1,9 +1,10 @@
 /**
  * Agent lifecycle hooks and the local socket they report through: the provider's side of the
- * socket (HookServer), the hook's side (askProvider), Claude Code's and Codex's event mapping,
- * and `hooks install|uninstall claude-code`. A hook never reports to the gateway itself: it
- * hands its report to the local tmux provider (one credential, one reporter), and uses the
- * agent's own PEER credential only to take its next message at a safe point.
+ * socket (HookServer), the hook's side (askProvider), the pane key a hook proves its pane with,
+ * Claude Code's and Codex's event mapping, and `hooks install|uninstall claude-code`. A hook
+ * never reports to the gateway itself: it hands its report to the local tmux provider (one
+ * credential, one reporter), and uses the agent's own PEER credential only to take its next
+ * message at a safe point.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -19,23 +20,76 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  type Liveness,
+  Liveness,
   RecordDeliveryNoticeDocument,
   type SwitchboardClient,
 } from '../../client/index.ts';
 import type { TmuxServer } from './connection.ts';
 import type { Pane, PaneStatus } from './pane.ts';
+import { keyProves, PANE_KEY_ENV } from './pane-key.ts';
 import type { PaneTracker } from './panes.ts';
 import type { Reporter } from './reporting.ts';
 
+export const HOOK_OPS = ['report', 'end', 'state', 'status', 'notice'] as const;
+export type HookOp = (typeof HOOK_OPS)[number];
+
 /** What a hook asks of the provider, one JSON line on its socket. */
 export interface HookRequest {
-  op: 'report' | 'end' | 'state' | 'status' | 'notice';
+  op: HookOp;
+  /** The pane the hook runs in (TMUX_PANE); every op but status names one. */
   pane?: string;
+  /** The pane's key (SWITCHBOARD_PANE_KEY in its environment): proves the request comes from it. */
+  key?: string;
+  /** op report: one of the schema's Liveness values. */
   liveness?: Liveness;
+  /** What happened, in the hook's words (shown as the pane's reason). */
   event?: string;
   /** op notice: the delivery a hook handed over. */
   deliveryId?: string;
+}
+
+const LIVENESS: readonly string[] = Object.values(Liveness);
+const FIELDS = new Set(['op', 'pane', 'key', 'liveness', 'event', 'deliveryId']);
+const PRINTABLE = /^[^\p{Cc}\p{Cf}]*$/u;
+
+/**
+ * A hook request checked against the socket's vocabulary (the ops, the schema's Liveness, a
+ * pane id, bounded printable text), or why it is not one. Nothing unchecked is ever queued.
+ */
+export function parseHookRequest(line: string): HookRequest | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { error: 'not JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { error: 'not a JSON object' };
+  const r = value as Record<string, unknown>;
+  const unknown = Object.keys(r).filter((k) => !FIELDS.has(k));
+  if (unknown.length) return { error: `unknown field ${unknown[0]}` };
+  const text = (field: string, max: number, pattern = PRINTABLE) => {
+    const v = r[field];
+    if (v === undefined) return undefined;
+    if (typeof v !== 'string' || v.length > max || !pattern.test(v))
+      return `${field} is not ${max > 100 ? 'a bounded printable text' : 'well formed'}`;
+    return undefined;
+  };
+  if (!HOOK_OPS.includes(r.op as HookOp))
+    return { error: `op must be one of ${HOOK_OPS.join(', ')}` };
+  const bad =
+    text('pane', 12, /^%\d{1,10}$/) ??
+    text('key', 128, /^[A-Za-z0-9_-]{16,128}$/) ??
+    text('event', 200) ??
+    text('deliveryId', 200, /^[A-Za-z0-9][A-Za-z0-9._-]*$/);
+  if (bad) return { error: bad };
+  if (r.liveness !== undefined && !LIVENESS.includes(r.liveness as string))
+    return { error: `liveness must be one of ${LIVENESS.join(', ')}` };
+  if (r.op !== 'status' && r.pane === undefined) return { error: `op ${r.op} names no pane` };
+  if (r.op === 'report' && r.liveness === undefined) return { error: 'op report needs a liveness' };
+  if (r.op === 'notice' && r.deliveryId === undefined)
+    return { error: 'op notice needs a deliveryId' };
+  return r as unknown as HookRequest;
 }
 
 /** The provider's answer, one JSON line back. */
@@ -83,6 +137,11 @@ export interface HookServerOptions {
   status: () => ProviderStatus;
 }
 
+/** How long a connection may stay silent before the provider closes it. */
+export const HOOK_IDLE_MS = 3000;
+/** The longest request line the socket reads. */
+const MAX_REQUEST = 4096;
+
 /** The provider's side of the hook socket: one JSON line in, one JSON line out, per connection. */
 export class HookServer {
   private server: Server | undefined;
@@ -105,41 +164,49 @@ export class HookServer {
     let buffer = '';
     socket.setEncoding('utf8');
     socket.on('error', () => {});
+    // A hook writes its one line at once: a connection that says nothing is closed.
+    socket.setTimeout(HOOK_IDLE_MS, () => socket.destroy());
+    const answer = (a: HookAnswer) => socket.end(`${JSON.stringify(a)}\n`);
     socket.on('data', (chunk: string) => {
       buffer += chunk;
       const newline = buffer.indexOf('\n');
       if (newline < 0) {
-        if (buffer.length > 65_536) socket.destroy();
+        if (buffer.length > MAX_REQUEST) socket.destroy();
         return;
       }
       const line = buffer.slice(0, newline);
       buffer = '';
-      let request: HookRequest;
-      try {
-        request = JSON.parse(line) as HookRequest;
-      } catch {
-        socket.end(`${JSON.stringify({ ok: false, error: 'not JSON' })}\n`);
-        return;
-      }
+      socket.removeAllListeners('data');
+      const request = parseHookRequest(line);
+      if ('error' in request) return answer({ ok: false, error: request.error });
       this.request(request)
-        .then((answer) => socket.end(`${JSON.stringify(answer)}\n`))
-        .catch((error) =>
-          socket.end(`${JSON.stringify({ ok: false, error: (error as Error).message })}\n`),
-        );
+        .then(answer)
+        .catch((error) => answer({ ok: false, error: (error as Error).message }));
     });
   }
 
-  /** A hook's report or question, for the pane it runs in. */
+  /** A hook's report or question, for the pane it runs in and proves with the pane's key. */
   private async request(request: HookRequest): Promise<HookAnswer> {
     if (request.op === 'status') return { ok: true, status: this.o.status() };
     let pane = request.pane ? this.o.panes.get(request.pane) : undefined;
-    if (request.pane && !pane) {
+    if (!pane?.keyHash) {
+      // A pane just opened, or bound a moment ago: read the server's panes once more.
       await this.o.tracker.scan();
-      pane = this.o.panes.get(request.pane);
+      pane = request.pane ? this.o.panes.get(request.pane) : undefined;
     }
     if (!pane)
       return { ok: false, error: `pane ${request.pane ?? '(none)'} is not in this tmux server` };
     if (!pane.agentId) return { ok: false, error: `pane ${pane.id} is not bound to an agent` };
+    if (!pane.keyHash)
+      return {
+        ok: false,
+        error: `pane ${pane.id} has no hook key: start its agent with \`switchboard run\`, or export the ${PANE_KEY_ENV} that \`switchboard attach\` prints before starting it`,
+      };
+    if (!keyProves(request.key, pane.keyHash))
+      return {
+        ok: false,
+        error: `refused: the request does not prove it comes from pane ${pane.id} (${PANE_KEY_ENV})`,
+      };
     const base = {
       ok: true as const,
       paneId: pane.id,

@@ -14,6 +14,12 @@ export interface Pane {
   dead: boolean;
   agentId?: string;
   goalId?: string;
+  /**
+   * The hash of the pane key its hooks prove themselves with, taken from @switchboard_key the
+   * first time it is seen for this occupant and binding, and kept: a later change of the option
+   * cannot move the hooks' authority to another key.
+   */
+  keyHash?: string;
   kind: string;
   occupantRef: string;
   liveness?: Liveness;
@@ -54,7 +60,13 @@ export interface PaneStatus {
   liveness: Liveness | null;
   basis: PresenceBasis;
   reason: string;
-  draft: string | null;
+  /**
+   * Whether the input line holds typed text (null: the prompt pattern cannot tell). The text
+   * itself is never shown: a person's draft is theirs.
+   */
+  draft: boolean | null;
+  /** Whether hooks can prove this pane (it has a pane key). */
+  hookKey: boolean;
   /** The last safe-point notice decision for this pane (typed, waiting and why, off). */
   notice: string | null;
   /** How many times the provider decided about a notice for this pane. */
@@ -78,7 +90,8 @@ export function paneStatus(p: Pane): PaneStatus {
     liveness: p.liveness ?? null,
     basis: p.basis,
     reason: p.reason,
-    draft: p.draft ?? null,
+    draft: p.draft === undefined ? null : p.draft !== '',
+    hookKey: p.keyHash !== undefined,
     notice: p.notice ?? null,
     noticeChecks: p.noticeChecks,
     notReported: p.notReported ?? null,

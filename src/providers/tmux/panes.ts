@@ -10,6 +10,7 @@ import type { Liveness } from '../../client/index.ts';
 import { type Connection, quote, SEP } from './connection.ts';
 import type { Notices } from './notices.ts';
 import type { Pane } from './pane.ts';
+import { paneKeyHash } from './pane-key.ts';
 import type { Patterns, Screen } from './patterns.ts';
 import type { Reporter } from './reporting.ts';
 
@@ -24,6 +25,7 @@ const FIELDS = [
   '#{@switchboard_goal}',
   '#{@switchboard_kind}',
   '#{@switchboard_reap}',
+  '#{@switchboard_key}',
   '#{pane_start_command}',
 ].join(SEP);
 
@@ -93,7 +95,8 @@ export class PaneTracker {
     for (const s of sessions) this.o.connection.attach(s);
     const seen = new Set<string>();
     for (const line of lines) {
-      const [id, pid, dead, session, current, agent, goal, kind, reap, ...start] = line.split(SEP);
+      const [id, pid, dead, session, current, agent, goal, kind, reap, key, ...start] =
+        line.split(SEP);
       if (!id?.startsWith('%')) continue;
       seen.add(id);
       this.update({
@@ -107,6 +110,7 @@ export class PaneTracker {
         kind: kind || undefined,
         start: start.join(SEP),
         reap: reap === '1',
+        key: key || undefined,
       });
     }
     for (const [id, pane] of this.o.panes)
@@ -129,6 +133,7 @@ export class PaneTracker {
     kind?: string;
     start: string;
     reap: boolean;
+    key?: string;
   }): void {
     let pane = this.o.panes.get(row.id);
     const command = commandName(row.start) || row.current;
@@ -180,6 +185,7 @@ export class PaneTracker {
         return;
       }
       this.bind(pane, row.agent, row.goal);
+      pane.keyHash = paneKeyHash(row.key, pane.pid);
       this.check(pane);
       return;
     }
@@ -187,6 +193,7 @@ export class PaneTracker {
     if (row.dead) return;
     const before = `${pane.agentId}|${pane.goalId}`;
     this.bind(pane, row.agent, row.goal);
+    pane.keyHash ??= paneKeyHash(row.key, pane.pid);
     if (`${pane.agentId}|${pane.goalId}` !== before) this.check(pane);
   }
 
@@ -208,6 +215,7 @@ export class PaneTracker {
     if (pane.live && pane.agentId && pane.goalId) this.o.reporter.end(pane, 'binding changed');
     pane.agentId = agent;
     pane.goalId = goalId;
+    pane.keyHash = undefined; // a new binding takes the key it is given with
     pane.notReported = undefined;
     pane.reportedLiveness = undefined;
     pane.reportedOccupant = undefined;

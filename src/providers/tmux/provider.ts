@@ -59,7 +59,7 @@ export function declaration(providerId: string, instanceId: string, presenceTtlM
     presenceTtlMs,
     supportsPinnedWaits: true,
     membershipProof:
-      'the pane belongs to this tmux server (listed by its control-mode client) and carries the pane option @switchboard_agent (and @switchboard_goal when the provider serves several goals), set by `switchboard attach` or `switchboard run`; hooks reach the provider only through its local socket (mode 0600, path in SWITCHBOARD_HOOK_SOCKET) and name their pane by TMUX_PANE',
+      'the pane belongs to this tmux server (listed by its control-mode client) and carries the pane option @switchboard_agent (and @switchboard_goal when the provider serves several goals), set by `switchboard attach` or `switchboard run`; hooks reach the provider only through its local socket (mode 0600, path in SWITCHBOARD_HOOK_SOCKET), name their pane by TMUX_PANE and prove it with the pane key that `switchboard run` / `attach` gave its occupant (SWITCHBOARD_PANE_KEY; the pane keeps only its hash)',
     identifierRules:
       'providerSessionRef is the tmux pane id (%N), unique within one tmux server and never reused by it; instanceId changes with each tmux server start (server pid + start time), so a restarted server starts from new rows and the old ones read stale; occupantRef is pane id + pane pid + command + agent kind: a new process in the same pane is a new occupant',
     livenessMapping: [

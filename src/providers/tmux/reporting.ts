@@ -1,12 +1,16 @@
 /**
  * The tmux provider's reports to the gateway: the one place a pane's state becomes a presence
  * report or an end. Reports are kept per pane (the latest wins) and sent in batches, ends
- * first; a refused report is set aside (the gateway applies the rest), a batch that fails is
- * queued again. The report sequence is time-based and strictly increasing, so it stays monotonic
- * across the provider's restarts. Once a pane's presence is accepted, bounded excerpts of its
+ * first; a report the gateway refuses is set aside (it applies the rest), one it rejects as bad
+ * input is dropped alone with one log line, and what could not be sent is queued again for a
+ * send that backs off (doubling, up to 5 s) while the gateway cannot be reached. The report
+ * sequence is time-based and strictly increasing, so it stays monotonic across the provider's
+ * restarts. Once a pane's presence is accepted, bounded excerpts of its
  * screen follow as observations, on a chain of their own.
  */
 import {
+  ClientError,
+  ClientErrorKind,
   EndPresenceDocument,
   type Liveness,
   type ObservationLimit,
@@ -26,6 +30,11 @@ export const OBSERVATION_BOUNDS: Record<'VIEWPORT' | 'RECENT' | 'DETECTION_SNAPS
   DETECTION_SNAPSHOT: 12,
 };
 
+/** The longest wait between sends while the gateway cannot be reached. */
+export const MAX_BACKOFF_MS = 5000;
+
+type QueuedReport = PresenceReportInput & { paneId: string };
+
 export interface ReporterOptions {
   client: SwitchboardClient;
   /** The provider's panes, by pane id. */
@@ -38,11 +47,13 @@ export interface ReporterOptions {
 
 export class Reporter {
   private lastSeq = 0n;
-  private readonly queue = new Map<string, PresenceReportInput & { paneId: string }>();
+  private readonly queue = new Map<string, QueuedReport>();
   private ends: { paneId: string; goalId: string; agentId: string }[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private observing: Promise<void> = Promise.resolve();
+  /** Sends failed in a row (the gateway unreachable): the next send backs off. */
+  private failures = 0;
   private stopped = false;
 
   constructor(private readonly o: ReporterOptions) {}
@@ -116,71 +127,25 @@ export class Reporter {
     return this.lastSeq.toString();
   }
 
-  /** Sends what is queued after batchMs, unless a send is already due. */
+  /**
+   * Sends what is queued after batchMs, unless a send is already due; after failed sends,
+   * after a delay that doubles with each failure up to MAX_BACKOFF_MS.
+   */
   schedule(): void {
     if (this.flushTimer || this.stopped) return;
     if (this.queue.size === 0 && this.ends.length === 0) return;
+    const delay = Math.min(this.o.batchMs * 2 ** this.failures, MAX_BACKOFF_MS);
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
       void this.flush();
-    }, this.o.batchMs);
+    }, delay);
   }
 
-  /** Sends what is queued: ends, then one batch of reports, then observations. */
+  /** Sends what is queued: ends, then batches of reports, then observations. */
   flush(): Promise<void> {
     const run = async () => {
       await this.flushing;
-      const ends = this.ends.splice(0);
-      for (const end of ends) {
-        try {
-          await this.o.client.request(EndPresenceDocument, {
-            input: {
-              goalId: end.goalId,
-              agentId: end.agentId,
-              providerSessionRef: end.paneId,
-              observedAt: new Date().toISOString(),
-              reportSeq: this.seq(),
-            },
-          });
-        } catch (error) {
-          this.o.log(`endPresence failed: ${(error as Error).message}`);
-        }
-      }
-      let batch = [...this.queue.values()];
-      this.queue.clear();
-      while (batch.length) {
-        const reports = batch.map(({ paneId: _, ...r }) => ({ ...r, reportSeq: this.seq() }));
-        let result: Awaited<ReturnType<typeof this.report>>;
-        try {
-          result = await this.report(reports);
-        } catch (error) {
-          this.o.log(`reportPresence failed: ${(error as Error).message}`);
-          for (const r of batch) if (!this.queue.has(r.paneId)) this.queue.set(r.paneId, r);
-          break;
-        }
-        if (result.__typename === 'PresenceRefused') {
-          const refused = batch[result.index];
-          const pane = refused && this.o.panes.get(refused.paneId);
-          if (pane) pane.notReported = `refused: ${result.reason}`;
-          batch = batch.filter((_, i) => i !== result.index);
-          continue;
-        }
-        const refused = new Map(result.refused.map((r) => [r.index, r]));
-        for (const [index, r] of batch.entries()) {
-          const pane = this.o.panes.get(r.paneId);
-          const refusal = refused.get(index);
-          if (pane && refusal) {
-            pane.notReported = `refused: ${refusal.reason}${refusal.message ? ` (${refusal.message})` : ''}`;
-            continue;
-          }
-          if (!pane || pane.occupantRef !== r.occupantRef) continue;
-          pane.live = true;
-          pane.reportedLiveness = r.liveness;
-          pane.reportedOccupant = r.occupantRef;
-          pane.reportedBasis = r.basis;
-        }
-        break;
-      }
+      if ((await this.sendEnds()) && (await this.sendReports())) this.failures = 0;
       // Observations go on their own chain: they never delay the next presence batch.
       for (const pane of this.o.panes.values())
         if (pane.observe && pane.live && !pane.dead) {
@@ -196,6 +161,109 @@ export class Reporter {
     const p = run();
     this.flushing = p;
     return p;
+  }
+
+  /**
+   * A send failed. Input the gateway refuses is dropped with one log line (sending it again
+   * would fail again); anything else (the gateway unreachable, a server error) is kept for the
+   * next send, which backs off. Returns whether the failure was of the send, not the input.
+   */
+  private failed(error: unknown, what: string): boolean {
+    if (error instanceof ClientError && error.kind === ClientErrorKind.BAD_USER_INPUT) {
+      this.o.log(`${what} dropped, the gateway refused it: ${error.message}`);
+      return false;
+    }
+    this.failures++;
+    this.o.log(`${what} failed (retrying): ${(error as Error).message}`);
+    return true;
+  }
+
+  /** Sends the queued ends; false when the gateway could not be reached (the rest stay queued). */
+  private async sendEnds(): Promise<boolean> {
+    while (this.ends.length) {
+      const end = this.ends[0] as (typeof this.ends)[number];
+      try {
+        await this.o.client.request(EndPresenceDocument, {
+          input: {
+            goalId: end.goalId,
+            agentId: end.agentId,
+            providerSessionRef: end.paneId,
+            observedAt: new Date().toISOString(),
+            reportSeq: this.seq(),
+          },
+        });
+      } catch (error) {
+        if (this.failed(error, `endPresence for ${end.agentId} at ${end.paneId}`)) return false;
+      }
+      this.ends.shift();
+    }
+    return true;
+  }
+
+  /**
+   * Sends the queued reports in one batch. The gateway judges each report on its own: a
+   * malformed one (INVALID_REPORT) is dropped with one log line, one naming an agent or goal
+   * that is not the provider's marks its pane not reported. A batch it rejects whole as bad
+   * input is sent again report by report, so the one it cannot take is dropped alone; when the
+   * gateway cannot be reached (or refuses the whole call), the batch is queued again (a newer
+   * report for the same pane wins). False in that last case.
+   */
+  private async sendReports(): Promise<boolean> {
+    const batches = [[...this.queue.values()]];
+    this.queue.clear();
+    while (batches.length) {
+      const batch = batches.shift() as QueuedReport[];
+      if (batch.length === 0) continue;
+      const reports = batch.map(({ paneId: _, ...r }) => ({ ...r, reportSeq: this.seq() }));
+      let result: Awaited<ReturnType<Reporter['report']>>;
+      try {
+        result = await this.report(reports);
+      } catch (error) {
+        const first = batch[0] as QueuedReport;
+        if (
+          batch.length > 1 &&
+          error instanceof ClientError &&
+          error.kind === ClientErrorKind.BAD_USER_INPUT
+        ) {
+          batches.unshift(...batch.map((r) => [r]));
+          continue;
+        }
+        if (!this.failed(error, `report for ${first.agentId} at ${first.paneId}`)) continue;
+        for (const r of [...batch, ...batches.flat()])
+          if (!this.queue.has(r.paneId)) this.queue.set(r.paneId, r);
+        return false;
+      }
+      if (result.__typename === 'PresenceRefused') {
+        // The whole call (an unregistered provider): nothing was written; try again later.
+        this.failures++;
+        this.o.log(`reportPresence refused: ${result.reason}`);
+        for (const r of [...batch, ...batches.flat()])
+          if (!this.queue.has(r.paneId)) this.queue.set(r.paneId, r);
+        return false;
+      }
+      const refused = new Map(result.refused.map((r) => [r.index, r]));
+      for (const [index, r] of batch.entries()) {
+        const pane = this.o.panes.get(r.paneId);
+        const refusal = refused.get(index);
+        if (refusal?.reason === 'INVALID_REPORT') {
+          this.o.log(
+            `report for ${r.agentId} at ${r.paneId} dropped, the gateway refused it: ${refusal.field ?? ''} ${refusal.message ?? ''}`,
+          );
+          continue;
+        }
+        if (pane && refusal) {
+          // Not this provider's agent or goal: nothing more is reported for the pane.
+          pane.notReported = `refused: ${refusal.reason}`;
+          continue;
+        }
+        if (!pane || pane.occupantRef !== r.occupantRef) continue;
+        pane.live = true;
+        pane.reportedLiveness = r.liveness;
+        pane.reportedOccupant = r.occupantRef;
+        pane.reportedBasis = r.basis;
+      }
+    }
+    return true;
   }
 
   private async report(reports: PresenceReportInput[]) {

@@ -1,0 +1,124 @@
+/**
+ * The tmux provider's reporter against a real gateway: a report the gateway rejects is dropped
+ * alone with one log line while the rest of its batch goes through, and sends to a gateway that
+ * cannot be reached back off and deliver what was queued once it is back.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type Liveness } from '../src/client/index.ts';
+import { Connection } from '../src/providers/tmux/connection.ts';
+import type { Pane } from '../src/providers/tmux/pane.ts';
+import { Reporter } from '../src/providers/tmux/reporting.ts';
+import { eventually, registerProvider, startGateway, team } from './support/cli.ts';
+import { type Gw, presenceOf } from './support/tmux.ts';
+
+let gw: Gw;
+beforeAll(async () => {
+  gw = await startGateway();
+});
+afterAll(async () => {
+  await gw?.close();
+});
+
+function pane(id: string, agentId: string, goalId: string): Pane {
+  return {
+    id,
+    session: 's',
+    pid: 1,
+    command: 'agent',
+    dead: false,
+    agentId,
+    goalId,
+    kind: 'generic',
+    occupantRef: `tmux:${id}:1:agent:generic`,
+    basis: 'PROVIDER_DETECTION',
+    reason: '',
+    live: false,
+    hook: false,
+    hookEnded: false,
+    wasWorking: false,
+    lastOutput: 0,
+    checking: false,
+    recheck: false,
+    lastSnapshot: [],
+    observe: false,
+    noticeChecks: 0,
+    noticing: false,
+  };
+}
+
+async function reporterFor(names: string[]) {
+  const { goalId, peers } = await team(gw.t, names);
+  const provider = await registerProvider(gw.t, [goalId]);
+  const panes = new Map<string, Pane>();
+  for (const [i, p] of peers.entries()) panes.set(`%${i}`, pane(`%${i}`, p.agentId, goalId));
+  const log: string[] = [];
+  const reporter = new Reporter({
+    client: createClient({ url: gw.url, token: provider.token, requestTimeoutMs: 2000 }),
+    panes,
+    connection: new Connection(
+      { socketPath: '/nonexistent' },
+      {
+        output() {},
+        changed() {},
+        lost() {},
+      },
+    ),
+    batchMs: 60,
+    log: (line) => log.push(line),
+  });
+  const set = (paneId: string, liveness: string) =>
+    reporter.setLiveness(panes.get(paneId) as Pane, liveness as Liveness, 'PROVIDER_DETECTION');
+  return { goalId, peers, reporter, set, log };
+}
+
+describe('tmux provider reports', () => {
+  it('a report the gateway rejects is dropped alone, with one log line; the rest of its batch and later reports arrive', async () => {
+    const { goalId, peers, reporter, set, log } = await reporterFor(['a', 'b', 'c']);
+    set('%0', 'IDLE');
+    set('%1', 'EXPLODED');
+    set('%2', 'WORKING');
+    await reporter.flush();
+    expect((await presenceOf(gw, goalId, peers[0]!.agentId))?.liveness).toBe('IDLE');
+    expect((await presenceOf(gw, goalId, peers[2]!.agentId))?.liveness).toBe('WORKING');
+    expect(await presenceOf(gw, goalId, peers[1]!.agentId)).toBeNull();
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(
+      new RegExp(`^report for ${peers[1]!.agentId} at %1 dropped, the gateway refused it: `),
+    );
+    // Nothing of it stays queued, and the pane's next report goes through.
+    await reporter.flush();
+    expect(log).toHaveLength(1);
+    set('%1', 'DONE');
+    await reporter.flush();
+    expect((await presenceOf(gw, goalId, peers[1]!.agentId))?.liveness).toBe('DONE');
+    await reporter.stop();
+  });
+
+  it('while the gateway cannot be reached, sends back off; what was queued arrives once it is back', async () => {
+    const { goalId, peers, reporter, set, log } = await reporterFor(['a']);
+    set('%0', 'IDLE');
+    await reporter.flush();
+    await gw.stop();
+    try {
+      set('%0', 'WORKING');
+      reporter.schedule();
+      const started = Date.now();
+      await eventually(() => (Date.now() - started > 2000 ? true : undefined), '2 s', 3000);
+      // 60, 120, 240, 480, 960 ms apart: about five tries in two seconds (not one per batch).
+      const tries = log.filter((l) => l.includes('failed (retrying)')).length;
+      expect(tries).toBeGreaterThanOrEqual(3);
+      expect(tries).toBeLessThanOrEqual(6);
+    } finally {
+      await gw.start();
+    }
+    await eventually(
+      async () =>
+        (await presenceOf(gw, goalId, peers[0]!.agentId))?.liveness === 'WORKING'
+          ? true
+          : undefined,
+      'the queued report after the gateway came back',
+      10_000,
+    );
+    await reporter.stop();
+  });
+});

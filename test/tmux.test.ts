@@ -10,7 +10,8 @@ import {
 } from '../src/client/generated/graphql.ts';
 import { askProvider } from '../src/providers/tmux/hooks.ts';
 import { Patterns } from '../src/providers/tmux/patterns.ts';
-import { asCaller, eventually, runCli, startGateway, team } from './support/cli.ts';
+import { asCaller, BIN, eventually, runCli, startGateway, team } from './support/cli.ts';
+import { subscribe, wsClient } from './support/harness.ts';
 import { requires } from './support/requires.ts';
 import {
   type Gw,
@@ -123,6 +124,57 @@ requires('tmux')('tmux provider', { timeout: 60_000 }, () => {
     }, 'the draft in the provider status');
     expect(status).toMatchObject({ agentId, liveness: 'DONE', kind: 'standin' });
     expect((await presenceOf(gw, goalId, agentId)).liveness).toBe('DONE');
+  });
+
+  it('a message body quoting an approval question, read in the pane, leaves its presence alone', async () => {
+    const box = sandbox();
+    cleanups.push(() => box.cleanup());
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
+    const [recipient, sender] = [peers[0]!, peers[1]!];
+    const pane = await runStandin(gw, box, goalId, recipient.agentId, {
+      SWITCHBOARD_URL: gw.url,
+      SWITCHBOARD_TOKEN: recipient.token,
+      SWITCHBOARD_GOAL: goalId,
+    });
+    const provider = await startProvider(gw, box, [goalId]);
+    cleanups.push(() => provider.stop());
+    await presenceUntil(gw, goalId, recipient.agentId, liveness('IDLE'), 'IDLE');
+    const changes = subscribe(
+      wsClient(gw.t.wsUrl, gw.adminToken),
+      `subscription($g: ID!, $a: [ID!]) { presenceChanged(goalId: $g, agentIds: $a, after: "0") { presence { liveness } } }`,
+      { g: goalId, a: [recipient.agentId] },
+      'presenceChanged',
+    );
+    cleanups.push(async () => changes.dispose());
+    const body = [
+      'Do you want to proceed?',
+      '❯ 1. Yes',
+      '  2. No',
+      'Allow the stand-in to delete build/? [y/n]',
+    ].join('\n');
+    const sent = await runCli(
+      ['send', '--to', recipient.agentId, '--subject', 'q', '--body', body],
+      {
+        env: asCaller(gw.url, sender.token, goalId),
+      },
+    );
+    expect(sent.code).toBe(0);
+    // The agent reads it with a tool, as it would: the question is on its screen.
+    await type(box, pane, `!${process.execPath} ${BIN} next`);
+    await eventually(async () => {
+      const text = await screen(box, pane);
+      return text.includes('delete build/? [y/n]') && /standin>\s*$/.test(text.trimEnd())
+        ? true
+        : undefined;
+    }, 'the body on the screen, the prompt below it');
+    await presenceUntil(gw, goalId, recipient.agentId, liveness('DONE'), 'DONE at its prompt');
+    const again = await runCli(
+      ['send', '--to', recipient.agentId, '--subject', 'r', '--body', 'still there?', '--json'],
+      { env: asCaller(gw.url, sender.token, goalId) },
+    );
+    expect(again.json()).toMatchObject({ __typename: 'Delivery' });
+    expect(changes.items.length).toBeGreaterThan(0);
+    expect(changes.items.map((c) => c.presence?.liveness)).not.toContain('BLOCKED');
   });
 
   it('a wait is satisfied by a real transition', async () => {
@@ -443,6 +495,46 @@ requires('tmux')('delivery at safe points (tmux provider notices)', { timeout: 6
     expect(await screen(box, pane)).not.toContain('unread message');
     const d = await receiptOf(id, peers[1]!.token);
     expect(d.receipt).toEqual({ notifiedAt: null, notices: [] });
+  });
+});
+
+describe('screen classification reads the prompt, not the page', () => {
+  const patterns = new Patterns({
+    kinds: {
+      agent: {
+        prompt: ['^agent>(?: (?<draft>.*))?$'],
+        blocked: ['Do you want to proceed\\?', '\\[y/n\\]\\s*$'],
+        working: ['esc to interrupt'],
+      },
+    },
+  });
+  const at = (lines: string[], cursorY = lines.length - 1) => ({
+    lines,
+    cursorY,
+    cursorX: (lines[cursorY] ?? '').length,
+    alternate: false,
+  });
+  it("text shown above the agent's own prompt is history, however it reads", () => {
+    const quoted = ['From reviewer:', 'Do you want to proceed?', 'delete build/? [y/n]', 'agent> '];
+    expect(patterns.classify('agent', at(quoted), false)).toMatchObject({ state: 'prompt' });
+  });
+  it('a question at the cursor, or a dialog drawn around it, is BLOCKED', () => {
+    expect(patterns.classify('agent', at(['working…', 'delete build/? [y/n] ']), false).state).toBe(
+      'blocked',
+    );
+    const dialog = [
+      '╭────╮',
+      '│ rm -rf build │',
+      '│ Do you want to proceed? │',
+      '│ ❯ 1. Yes │',
+      '│   2. No │',
+      '╰────╯',
+    ];
+    expect(patterns.classify('agent', at(dialog, 3), false).state).toBe('blocked');
+  });
+  it('a question far above the cursor is not', () => {
+    const page = ['Do you want to proceed?', ...Array(10).fill('output'), 'more output'];
+    expect(patterns.classify('agent', at(page), false).state).toBe('unknown');
   });
 });
 

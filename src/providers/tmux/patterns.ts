@@ -6,9 +6,11 @@
  *     "blocked": ["Do you want to proceed\\?"], "working": ["esc to interrupt"] } } }
  *
  * `prompt` is matched against the cursor line (its `draft` group is what is typed there),
- * `blocked` and `working` against the bottom lines of the viewport. Strict: BLOCKED only on a
- * recognised question or approval prompt; a quiet screen with no recognised prompt is UNKNOWN
- * with its reason, never a guessed BLOCKED. The defaults below are the built-in config; a
+ * `blocked` and `working` against the prompt region: the cursor line and the lines just around
+ * it, never the rest of the page, so text merely shown (a message quoting "Do you want to
+ * proceed?") is not a question. Strict: BLOCKED only on a recognised question or approval
+ * prompt; a quiet screen with no recognised prompt is UNKNOWN with its reason, never a guessed
+ * BLOCKED. The defaults below are the built-in config; a
  * file given with --patterns (or $XDG_CONFIG_HOME/switchboard/agent-patterns.json) is merged
  * over them, kind by kind.
  */
@@ -19,9 +21,9 @@ export interface KindPatterns {
   commands?: string[];
   /** Cursor-line patterns of a settled input prompt; the `draft` group is the typed text. */
   prompt?: string[];
-  /** Bottom-of-screen patterns of a question or approval prompt. */
+  /** Patterns of a question or approval prompt, at the cursor's prompt region. */
   blocked?: string[];
-  /** Bottom-of-screen patterns that say the agent is busy even when quiet. */
+  /** Patterns at the cursor's prompt region that say the agent is busy even when quiet. */
   working?: string[];
 }
 
@@ -121,29 +123,47 @@ export class Patterns {
     return this.kinds.has(kind);
   }
 
+  /**
+   * What the pane is waiting at, read where the program asks: a `blocked` pattern on the cursor
+   * line; else the kind's own input prompt at the cursor (what is shown above it is history,
+   * however it reads); else a `blocked` or `working` pattern in the prompt region (the lines
+   * around the cursor, where a dialog is drawn); else recent output is work, and a quiet screen
+   * with no recognised prompt is unknown.
+   */
   classify(kindName: string, screen: Screen, recentOutput: boolean): Classification {
     const kind = this.kinds.get(kindName) ?? this.kinds.get('generic');
     if (!kind) return { state: 'unknown', reason: `no patterns for kind ${kindName}` };
     if (screen.alternate && kind.prompt.length === 0)
       return { state: 'unknown', reason: 'full-screen program without patterns' };
-    const bottom = bottomLines(screen.lines, screen.cursorY, 12).join('\n');
-    for (const pattern of kind.blocked)
-      if (pattern.test(bottom))
-        return { state: 'blocked', reason: `recognised prompt /${pattern.source}/` };
-    for (const pattern of kind.working)
-      if (pattern.test(bottom))
-        return { state: 'working', reason: `busy indicator /${pattern.source}/` };
     const cursorLine = screen.lines[screen.cursorY] ?? '';
+    const blocked = (text: string) => {
+      const pattern = kind.blocked.find((p) => p.test(text));
+      return (
+        pattern && ({ state: 'blocked', reason: `recognised prompt /${pattern.source}/` } as const)
+      );
+    };
+    const atCursor = blocked(cursorLine);
+    if (atCursor) return atCursor;
+    let prompt: Classification | undefined;
     for (const pattern of kind.prompt) {
       const match = pattern.exec(cursorLine);
-      if (match)
-        return {
+      if (match) {
+        prompt = {
           state: 'prompt',
           reason: `settled prompt /${pattern.source}/`,
           // Only a pattern with a `draft` group can tell an empty input line from a typed one.
           draft: 'draft' in (match.groups ?? {}) ? (match.groups?.draft ?? '').trim() : undefined,
         };
+        break;
+      }
     }
+    const region = promptRegion(screen.lines, screen.cursorY).join('\n');
+    const inRegion = prompt ? undefined : blocked(region);
+    if (inRegion) return inRegion;
+    for (const pattern of kind.working)
+      if (pattern.test(region))
+        return { state: 'working', reason: `busy indicator /${pattern.source}/` };
+    if (prompt) return prompt;
     if (recentOutput) return { state: 'working', reason: 'recent output' };
     return { state: 'unknown', reason: 'quiet screen with no recognised prompt' };
   }
@@ -167,13 +187,15 @@ export interface Classification {
   draft?: string;
 }
 
-/** Up to `count` lines ending at the cursor line (or the last non-empty line below it). */
-function bottomLines(lines: string[], cursorY: number, count: number): string[] {
-  let end = Math.min(lines.length - 1, Math.max(cursorY, 0));
-  for (let i = lines.length - 1; i > end; i--)
-    if ((lines[i] ?? '').trim()) {
-      end = i;
-      break;
-    }
-  return lines.slice(Math.max(0, end - count + 1), end + 1);
+/** Lines above the cursor line that belong to its prompt region. */
+const REGION_ABOVE = 6;
+/** Non-empty lines below the cursor line that belong to it (a dialog's options, a status line). */
+const REGION_BELOW = 4;
+
+/** The cursor line with the few lines just above it and the non-empty lines just below it. */
+function promptRegion(lines: string[], cursorY: number): string[] {
+  const y = Math.min(Math.max(cursorY, 0), Math.max(lines.length - 1, 0));
+  let end = y;
+  while (end + 1 < lines.length && end - y < REGION_BELOW && (lines[end + 1] ?? '').trim()) end++;
+  return lines.slice(Math.max(0, y - REGION_ABOVE), end + 1);
 }

@@ -257,6 +257,39 @@ describe(`safe-point notices (${driver})`, () => {
     expect((await pending()).notices).toEqual([]);
   });
 
+  it('a TERMINAL_SIGNAL (shown to the person, not typed) is its own receipt, once: it sets no notifiedAt and leaves the delivery pending for a typed notice', async () => {
+    const s = await scenario();
+    const signal = await record(s.provider.token, {
+      goalId: s.goalId,
+      deliveryId: s.deliveryId,
+      via: 'TERMINAL_SIGNAL',
+      text: 'Switchboard: 1 unread message for an agent (switchboard next)',
+    });
+    expect(signal.recordDeliveryNotice).toMatchObject({
+      __typename: 'DeliveryNotice',
+      via: 'TERMINAL_SIGNAL',
+    });
+    const again = await record(s.provider.token, {
+      goalId: s.goalId,
+      deliveryId: s.deliveryId,
+      via: 'TERMINAL_SIGNAL',
+    });
+    expect(again.recordDeliveryNotice).toMatchObject({ reason: 'ALREADY_NOTIFIED' });
+    const { delivery } = await t.ok(READ, { id: s.deliveryId }, s.senderToken);
+    expect(delivery.receipt.notifiedAt).toBeNull();
+    expect(delivery.receipt.notices.map((n: { via: string }) => n.via)).toEqual([
+      'TERMINAL_SIGNAL',
+    ]);
+    const { pendingNotices } = await t.ok(PENDING, { goalId: s.goalId }, s.provider.token);
+    expect(pendingNotices.notices.map((n: { deliveryId: string }) => n.deliveryId)).toEqual([
+      s.deliveryId,
+    ]);
+    const typed = await record(s.provider.token, { goalId: s.goalId, deliveryId: s.deliveryId });
+    expect(typed.recordDeliveryNotice.__typename).toBe('DeliveryNotice');
+    const after = await t.ok(READ, { id: s.deliveryId }, s.senderToken);
+    expect(after.delivery.receipt.notifiedAt).toBe(typed.recordDeliveryNotice.observedAt);
+  });
+
   it('records in a constant number of SQL statements', async () => {
     const counting = countingDatabase(database);
     const gateway = await startTestGateway(counting.database, { adminToken: t.adminToken });

@@ -9,6 +9,7 @@ import {
   WaitDocument,
 } from '../src/client/generated/graphql.ts';
 import { askProvider } from '../src/providers/tmux/hooks.ts';
+import { noticeText } from '../src/providers/tmux/notices.ts';
 import { Patterns } from '../src/providers/tmux/patterns.ts';
 import { asCaller, BIN, eventually, runCli, startGateway, team } from './support/cli.ts';
 import { subscribe, wsClient } from './support/harness.ts';
@@ -18,7 +19,9 @@ import {
   liveness,
   presenceOf,
   presenceUntil,
+  runInPane,
   runStandin,
+  STANDIN,
   sandbox,
   startProvider,
   type,
@@ -305,7 +308,7 @@ const RECEIPT = `query($id: ID!) {
   delivery(id: $id) { ... on Delivery { outcome
     receipt { notifiedAt notices { via provider providerSessionRef occupantRef text } } } }
 }`;
-const NOTICE = '1 unread message — run `switchboard next`';
+const NOTICE = '1 unread message: run switchboard next';
 
 async function deliverTo(goalId: string, token: string, to: string) {
   const { deliver } = await gw.t.ok(
@@ -495,6 +498,112 @@ requires('tmux')('delivery at safe points (tmux provider notices)', { timeout: 6
     expect(await screen(box, pane)).not.toContain('unread message');
     const d = await receiptOf(id, peers[1]!.token);
     expect(d.receipt).toEqual({ notifiedAt: null, notices: [] });
+  });
+});
+
+describe('where typing is not safe, nothing is typed: the person is signalled', {
+  timeout: 60_000,
+}, () => {
+  /**
+   * A pane bound to the recipient runs `command`; once it waits at `prepare`'s prompt a message
+   * arrives. Nothing may be typed (the screen stays as it was), the message stays unread, and
+   * the receipt is a TERMINAL_SIGNAL, once, with the pane's @switchboard_unread mark.
+   */
+  async function neverTyped(
+    command: string[],
+    kind: string | undefined,
+    why: string,
+    prepare?: (box: ReturnType<typeof sandbox>, pane: string) => Promise<void>,
+  ) {
+    const box = sandbox();
+    cleanups.push(() => box.cleanup());
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
+    const [recipient, sender] = [peers[0]!, peers[1]!];
+    const pane = await runInPane(gw, box, goalId, recipient.agentId, command, kind);
+    const provider = await startProvider(gw, box, [goalId]);
+    cleanups.push(() => provider.stop());
+    await prepare?.(box, pane);
+    const settled = await paneUntil(
+      box,
+      pane,
+      (p) => /^settled prompt/.test(p.reason) && p.liveness !== 'WORKING',
+      'the pane at its prompt',
+    );
+    await presenceUntil(
+      gw,
+      goalId,
+      recipient.agentId,
+      (p) => p?.liveness === settled.liveness,
+      'the gateway seeing it there',
+    );
+    const before = await screen(box, pane);
+    const id = await deliverTo(goalId, sender.token, recipient.agentId);
+    const decided = await paneUntil(
+      box,
+      pane,
+      (p) => p.noticeChecks > settled.noticeChecks && /^signalled/.test(p.notice ?? ''),
+      'the decision',
+    );
+    expect(decided.notice).toBe(`signalled, not typed (1 unread): ${why}`);
+    const receipt = await eventually(async () => {
+      const d = await receiptOf(id, sender.token);
+      return d.receipt.notices.length ? d : undefined;
+    }, 'the receipt');
+    expect(receipt.receipt.notices.map((n) => n.via)).toEqual(['TERMINAL_SIGNAL']);
+    expect(receipt.receipt.notifiedAt).toBeNull();
+    expect(await box.tmux('show-options', '-p', '-v', '-t', pane, '@switchboard_unread')).toBe(
+      '1\n',
+    );
+    // Later looks decide the same and add nothing: no second signal, still nothing typed.
+    await paneUntil(box, pane, (p) => p.noticeChecks > decided.noticeChecks + 1, 'later looks');
+    expect(await screen(box, pane)).toBe(before);
+    const { delivery } = await gw.t.ok(
+      `query($id: ID!) { delivery(id: $id) { ... on Delivery { receipt { readAt processedAt notices { via } } } } }`,
+      { id },
+      sender.token,
+    );
+    expect(delivery.receipt).toEqual({
+      readAt: null,
+      processedAt: null,
+      notices: [{ via: 'TERMINAL_SIGNAL' }],
+    });
+  }
+
+  it('an agent idle at a bash prompt', async () => {
+    await neverTyped(
+      ['bash', '--norc', '--noprofile'],
+      undefined,
+      "the pane's program bash is not a recognised generic agent",
+    );
+  });
+
+  it('a recognised agent at a line that asks to confirm', async () => {
+    await neverTyped(
+      ['node', STANDIN],
+      'standin-loose',
+      'the prompt line asks a question',
+      async (box, pane) => {
+        await type(box, pane, 'deploy');
+        await eventually(
+          async () =>
+            (await screen(box, pane)).includes('type yes to confirm>') ? true : undefined,
+          'the question',
+        );
+      },
+    );
+  });
+
+  it("an unknown program's prompt", async () => {
+    const ask = `require('readline').createInterface({ input: process.stdin, output: process.stdout }).question('> ', (a) => { console.log('got ' + a); setInterval(() => {}, 1000); })`;
+    await neverTyped(
+      ['node', '-e', ask],
+      undefined,
+      "the pane's program node is not a recognised generic agent",
+    );
+  });
+
+  it('the notice itself is plain words: nothing a shell or a prompt takes as syntax', () => {
+    for (const n of [1, 2, 200]) expect(noticeText(n)).toMatch(/^[A-Za-z0-9 :]+$/);
   });
 });
 

@@ -21,7 +21,8 @@ import {
  * Safe-point notices (docs/agents.md, "Delivery at safe points"): a provider records that it told a
  * delivery's recipient about it at a lifecycle safe point — its Stop hook handed the message
  * over (LIFECYCLE_HOOK), or it typed a one-line notice at an idle prompt with an empty input
- * line (TERMINAL_NOTICE). Only the provider that sees the recipient at that location may
+ * line (TERMINAL_NOTICE), or, where typing was not safe, it showed the person a message without
+ * touching the pane's input (TERMINAL_SIGNAL: the agent itself was not told). Only the provider that sees the recipient at that location may
  * record one, never while it shows the recipient BLOCKED. A receipt is kept apart from the
  * delivery's outcome: it does not move SUBMITTED, and it is not proof the agent read anything.
  */
@@ -107,7 +108,7 @@ export async function recordDeliveryNotice(
         current: sql<boolean>`${p.instanceId} = ${providersTable.instanceId}`,
         notified: sql<boolean>`exists (select 1 from ${deliveryNoticesTable}
           where ${deliveryNoticesTable.deliveryId} = ${d.id}
-            and ${deliveryNoticesTable.via} = 'TERMINAL_NOTICE')`,
+            and ${deliveryNoticesTable.via} = ${v.via})`,
       })
       .from(d)
       .leftJoin(
@@ -134,7 +135,7 @@ export async function recordDeliveryNotice(
     if (!seen) refuse(refused('NOT_PROVIDERS_AGENT'));
     if (found.liveness === 'BLOCKED') refuse(refused('AGENT_BLOCKED'));
     if (found.processedAt !== null) refuse(refused('ALREADY_PROCESSED'));
-    if (v.via === 'TERMINAL_NOTICE' && found.notified) refuse(refused('ALREADY_NOTIFIED'));
+    if (v.via !== 'LIFECYCLE_HOOK' && found.notified) refuse(refused('ALREADY_NOTIFIED'));
     const n = deliveryNoticesTable;
     const observed = v.observedAt ? sql`${v.observedAt.toISOString()}::timestamptz` : sql`now()`;
     const row = await appendAtNextSeq<{

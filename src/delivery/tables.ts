@@ -146,14 +146,15 @@ export const deliveryOutcomesTable = pgTable(
 );
 export type DeliveryOutcomeRow = typeof deliveryOutcomesTable.$inferSelect;
 
-export const noticeVias = ['LIFECYCLE_HOOK', 'TERMINAL_NOTICE'] as const;
+export const noticeVias = ['LIFECYCLE_HOOK', 'TERMINAL_NOTICE', 'TERMINAL_SIGNAL'] as const;
 export type NoticeVia = (typeof noticeVias)[number];
 
 /**
  * A safe-point notice: a provider (or an agent's lifecycle hook, through its provider) told
  * the recipient about a delivery at a lifecycle safe point — a Stop hook handing the message
- * over, or a one-line notice typed at an idle prompt with an empty input line. A receipt of
- * the hand-off, not of reading: nothing here says the agent looked at it. `seq` is its place
+ * over, or a one-line notice typed at an idle prompt with an empty input line — or, where typing
+ * was not safe, showed the person a message without touching the pane's input (a signal: the
+ * agent was not told). A receipt of the hand-off, not of reading: nothing here says the agent looked at it. `seq` is its place
  * in the goal's inbox stream (the head moves and rings as for a delivery); the location and
  * occupant are the provider's presence row at the time.
  */

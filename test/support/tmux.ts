@@ -121,20 +121,33 @@ export function presenceUntil(
 export const liveness = (value: string) => (p: any) => p?.liveness === value;
 
 /** Starts the stand-in agent in a new pane bound to the agent, with the real `switchboard run`. */
-export async function runStandin(
+export function runStandin(
   gw: Gw,
   box: Sandbox,
   goalId: string,
   agentId: string,
   env: Record<string, string> = {},
+  kind = 'standin',
 ) {
   const prefix = Object.keys(env).length
     ? ['env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`)]
     : [];
+  return runInPane(gw, box, goalId, agentId, [...prefix, 'node', STANDIN], kind);
+}
+
+/** Starts a command in a new pane bound to the agent (of the kind, else the kind its command names). */
+export async function runInPane(
+  gw: Gw,
+  box: Sandbox,
+  goalId: string,
+  agentId: string,
+  command: string[],
+  kind?: string,
+) {
   const result = await runCli(
     [
-      ...['run', agentId, '--socket', box.sock, '--kind', 'standin', '--json', '--'],
-      ...[...prefix, 'node', STANDIN],
+      ...['run', agentId, '--socket', box.sock, ...(kind ? ['--kind', kind] : []), '--json'],
+      ...['--', ...command],
     ],
     { env: { SWITCHBOARD_URL: gw.url, SWITCHBOARD_GOAL: goalId } },
   );

@@ -6,6 +6,7 @@ import {
   DeliveryDocument,
   type DeliveryFieldsFragment,
   DeliveryKind,
+  type DeliveryNoticeVia,
   type DeliveryOutcome,
   InboxDocument,
   type InboxMessageFieldsFragment,
@@ -18,6 +19,13 @@ import { type Context, duration, examples, int, run } from '../context.ts';
 import { Exit, ExitCode, usage } from '../exit-codes.ts';
 import { failureOf } from '../outcomes.ts';
 import { ago, bold, dim, inert, json, table, warn } from '../output.ts';
+
+/** How each safe-point receipt reads in a delivery's line. */
+const NOTICE_VIA: Record<DeliveryNoticeVia, string> = {
+  LIFECYCLE_HOOK: 'hook hand-over',
+  TERMINAL_NOTICE: 'terminal notice',
+  TERMINAL_SIGNAL: 'shown to the person, not typed',
+};
 
 /** The exit code of a delivery outcome. */
 export function outcomeExit(outcome: DeliveryOutcome, id: string): Exit | undefined {
@@ -47,7 +55,7 @@ function deliveryText(d: DeliveryFieldsFragment): string {
     `${bold(d.outcome)}  ${d.kind.toLowerCase()} ${d.id} to ${d.to}${d.replayed ? warn(' (replayed: the original, not resent)') : ''}`,
     dim(`subject: ${d.subject}`),
     dim(
-      `thread ${d.threadId}${d.replyTo ? `, reply to ${d.replyTo}` : ''}, seq ${d.seq}, submitted ${ago(d.submittedAt)}; notified ${d.receipt.notifiedAt ? `${ago(d.receipt.notifiedAt)} (${d.receipt.notices.map((n) => (n.via === 'LIFECYCLE_HOOK' ? 'hook hand-over' : 'terminal notice')).join(', ')})` : 'no'}, read ${d.receipt.readAt ? ago(d.receipt.readAt) : 'no'}, processed ${d.receipt.processedAt ? ago(d.receipt.processedAt) : 'no'}`,
+      `thread ${d.threadId}${d.replyTo ? `, reply to ${d.replyTo}` : ''}, seq ${d.seq}, submitted ${ago(d.submittedAt)}; notified ${d.receipt.notifiedAt ? `${ago(d.receipt.notifiedAt)} (${d.receipt.notices.map((n) => NOTICE_VIA[n.via]).join(', ')})` : 'no'}, read ${d.receipt.readAt ? ago(d.receipt.readAt) : 'no'}, processed ${d.receipt.processedAt ? ago(d.receipt.processedAt) : 'no'}`,
     ),
   ];
   if (d.pin.state !== 'PINNED')

@@ -299,7 +299,7 @@ export type DeliveryNotReadyReason = typeof DeliveryNotReadyReason[keyof typeof 
 export const DeliveryNoticeRefusalReason = {
   /** This provider last reported the recipient BLOCKED there: a question or approval prompt is never a safe point. */
   AgentBlocked: 'AGENT_BLOCKED',
-  /** A TERMINAL_NOTICE was already recorded for this delivery: a terminal notice is typed at most once per delivery. */
+  /** A TERMINAL_NOTICE (or TERMINAL_SIGNAL) was already recorded for this delivery: each is given at most once per delivery. */
   AlreadyNotified: 'ALREADY_NOTIFIED',
   /** The recipient already resolved the message: there is nothing to tell it. */
   AlreadyProcessed: 'ALREADY_PROCESSED',
@@ -314,8 +314,10 @@ export type DeliveryNoticeRefusalReason = typeof DeliveryNoticeRefusalReason[key
 export const DeliveryNoticeVia = {
   /** The agent's own lifecycle hook handed the message over at a turn boundary (Claude Code's Stop hook answering `decision: block` with the message), through its provider. */
   LifecycleHook: 'LIFECYCLE_HOOK',
-  /** The terminal provider typed a one-line notice ("N unread messages — run `switchboard next`") at an idle prompt with an empty input line. */
-  TerminalNotice: 'TERMINAL_NOTICE'
+  /** The terminal provider typed a one-line notice ("N unread messages: run switchboard next") at a recognised agent's own idle prompt with an empty input line. */
+  TerminalNotice: 'TERMINAL_NOTICE',
+  /** The terminal provider could not type safely there (not a recognised agent's prompt, or a prompt asking a question), so it showed the person a message in tmux (display-message, the pane option @switchboard_unread) without touching the pane's input. The agent itself was not told: not a notification, and it does not set notifiedAt. */
+  TerminalSignal: 'TERMINAL_SIGNAL'
 } as const;
 
 export type DeliveryNoticeVia = typeof DeliveryNoticeVia[keyof typeof DeliveryNoticeVia];

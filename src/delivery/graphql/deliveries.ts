@@ -124,9 +124,9 @@ const ReceiptRef = builder.objectRef<Delivery>('DeliveryReceipt').implement({
     notifiedAt: t.field({
       type: 'DateTime',
       nullable: true,
-      resolve: (d) => d.notices[0]?.observedAt ?? null,
+      resolve: (d) => d.notices.find((n) => n.via !== 'TERMINAL_SIGNAL')?.observedAt ?? null,
       description:
-        'When a provider first told the recipient about it at a safe point (see notices); null until then. Not proof the agent read it.',
+        'When a provider first told the recipient about it at a safe point (see notices; a TERMINAL_SIGNAL, shown to the person only, does not count); null until then. Not proof the agent read it.',
     }),
     notices: t.field({
       type: [DeliveryNoticeRef],

@@ -26,7 +26,9 @@ const NoticeViaEnum = builder.enumType('DeliveryNoticeVia', {
     LIFECYCLE_HOOK:
       "The agent's own lifecycle hook handed the message over at a turn boundary (Claude Code's Stop hook answering `decision: block` with the message), through its provider.",
     TERMINAL_NOTICE:
-      'The terminal provider typed a one-line notice ("N unread messages — run `switchboard next`") at an idle prompt with an empty input line.',
+      'The terminal provider typed a one-line notice ("N unread messages: run switchboard next") at a recognised agent\'s own idle prompt with an empty input line.',
+    TERMINAL_SIGNAL:
+      "The terminal provider could not type safely there (not a recognised agent's prompt, or a prompt asking a question), so it showed the person a message in tmux (display-message, the pane option @switchboard_unread) without touching the pane's input. The agent itself was not told: not a notification, and it does not set notifiedAt.",
   }),
 });
 
@@ -74,7 +76,7 @@ const NoticeRefusalReasonEnum = builder.enumType('DeliveryNoticeRefusalReason', 
       'This provider last reported the recipient BLOCKED there: a question or approval prompt is never a safe point.',
     ALREADY_PROCESSED: 'The recipient already resolved the message: there is nothing to tell it.',
     ALREADY_NOTIFIED:
-      'A TERMINAL_NOTICE was already recorded for this delivery: a terminal notice is typed at most once per delivery.',
+      'A TERMINAL_NOTICE (or TERMINAL_SIGNAL) was already recorded for this delivery: each is given at most once per delivery.',
   }),
 });
 

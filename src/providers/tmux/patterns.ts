@@ -124,6 +124,15 @@ export class Patterns {
   }
 
   /**
+   * Whether the program is one of the kind's own: the agent a notice may be typed to. A kind
+   * that names no commands (generic) has none, so a shell or an unknown program never is.
+   */
+  runs(kindName: string, command: string): boolean {
+    const base = command.split('/').pop() ?? command;
+    return this.kinds.get(kindName)?.commands.includes(base) ?? false;
+  }
+
+  /**
    * What the pane is waiting at, read where the program asks: a `blocked` pattern on the cursor
    * line; else the kind's own input prompt at the cursor (what is shown above it is history,
    * however it reads); else a `blocked` or `working` pattern in the prompt region (the lines
@@ -168,6 +177,12 @@ export class Patterns {
     return { state: 'unknown', reason: 'quiet screen with no recognised prompt' };
   }
 }
+
+/** A prompt line that asks something (a question, a confirmation, a secret): never typed at. */
+const QUESTION = /\?|\b(confirm|password|passphrase|passcode|token|yes\/no|y\/n)\b/i;
+
+/** Whether the line a prompt sits on asks a question rather than waiting for the next task. */
+export const asksQuestion = (line: string) => QUESTION.test(line);
 
 /** The visible screen of a pane, as capture-pane and display-message give it. */
 export interface Screen {

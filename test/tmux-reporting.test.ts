@@ -68,26 +68,37 @@ async function reporterFor(names: string[]) {
   });
   const set = (paneId: string, liveness: string) =>
     reporter.setLiveness(panes.get(paneId) as Pane, liveness as Liveness, 'PROVIDER_DETECTION');
-  return { goalId, peers, reporter, set, log };
+  return { goalId, peers, reporter, panes, set, log };
 }
 
 describe('tmux provider reports', () => {
   it('a report the gateway rejects is dropped alone, with one log line; the rest of its batch and later reports arrive', async () => {
-    const { goalId, peers, reporter, set, log } = await reporterFor(['a', 'b', 'c']);
+    const { goalId, peers, reporter, panes, set, log } = await reporterFor(['a', 'b', 'c', 'd']);
     set('%0', 'IDLE');
-    set('%1', 'EXPLODED');
+    set('%1', 'EXPLODED'); // not a Liveness: the gateway rejects the whole batch
     set('%2', 'WORKING');
+    const long = panes.get('%3') as Pane;
+    const occupantRef = long.occupantRef;
+    long.occupantRef = 'x'.repeat(5000); // INVALID_REPORT: the gateway refuses that report alone
+    set('%3', 'IDLE');
     await reporter.flush();
     expect((await presenceOf(gw, goalId, peers[0]!.agentId))?.liveness).toBe('IDLE');
     expect((await presenceOf(gw, goalId, peers[2]!.agentId))?.liveness).toBe('WORKING');
     expect(await presenceOf(gw, goalId, peers[1]!.agentId)).toBeNull();
-    expect(log).toHaveLength(1);
-    expect(log[0]).toMatch(
-      new RegExp(`^report for ${peers[1]!.agentId} at %1 dropped, the gateway refused it: `),
+    expect(await presenceOf(gw, goalId, peers[3]!.agentId)).toBeNull();
+    expect(log).toHaveLength(2);
+    expect(log.join('\n')).toMatch(
+      new RegExp(`^report for ${peers[1]!.agentId} at %1 dropped, the gateway refused it: `, 'm'),
     );
+    expect(log.join('\n')).toMatch(
+      new RegExp(`^report for ${peers[3]!.agentId} at %3 dropped, the gateway refused it: `, 'm'),
+    );
+    long.occupantRef = occupantRef;
+    set('%3', 'IDLE');
     // Nothing of it stays queued, and the pane's next report goes through.
     await reporter.flush();
-    expect(log).toHaveLength(1);
+    expect(log).toHaveLength(2);
+    expect((await presenceOf(gw, goalId, peers[3]!.agentId))?.liveness).toBe('IDLE');
     set('%1', 'DONE');
     await reporter.flush();
     expect((await presenceOf(gw, goalId, peers[1]!.agentId))?.liveness).toBe('DONE');

@@ -45,8 +45,17 @@ export function sandbox(): Sandbox {
   };
 }
 
-/** A PROVIDER credential for the goals, and `switchboard provider tmux` running with it. */
-export async function startProvider(gw: Gw, box: Sandbox, goalIds: string[], extra: string[] = []) {
+/**
+ * A PROVIDER credential for the goals, and `switchboard provider tmux` running with it (on the
+ * sandbox's hook socket unless `hookSocket` is false; `env` over the caller's environment).
+ */
+export async function startProvider(
+  gw: Gw,
+  box: Sandbox,
+  goalIds: string[],
+  extra: string[] = [],
+  options: { hookSocket?: boolean; env?: Record<string, string | undefined> } = {},
+) {
   const providerId = uid('tmux');
   const { token } = await issueCredential(gw.t, { kind: 'PROVIDER', providerId, goalIds });
   let stderr = '';
@@ -58,13 +67,12 @@ export async function startProvider(gw: Gw, box: Sandbox, goalIds: string[], ext
       box.sock,
       '--patterns',
       STANDIN_PATTERNS,
-      '--hook-socket',
-      box.hookSock,
+      ...(options.hookSocket === false ? [] : ['--hook-socket', box.hookSock]),
       ...goalIds.flatMap((g) => ['--goal', g]),
       ...extra,
     ],
     {
-      env: asCaller(gw.url, token),
+      env: { ...asCaller(gw.url, token), ...options.env },
       timeoutMs: 600_000,
       onStderr: (all) => {
         stderr = all;
@@ -73,7 +81,7 @@ export async function startProvider(gw: Gw, box: Sandbox, goalIds: string[], ext
   );
   child.catch(() => {});
   await eventually(
-    () => (stderr.includes('hook socket') ? true : undefined),
+    () => (/tmux provider .*; hook socket /.test(stderr) ? true : undefined),
     'provider start',
     10_000,
   ).catch((error: Error) => {

@@ -10,7 +10,9 @@ import { createHash } from 'node:crypto';
 import {
   chmodSync,
   existsSync,
+  lstatSync,
   mkdirSync,
+  mkdtempSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -129,12 +131,37 @@ export function defaultHookSocket(server: TmuxServer, providerId: string): strin
 
 export interface HookServerOptions {
   socketPath: string;
+  /**
+   * The path was given (--hook-socket): a folder that is not private is an error. Otherwise
+   * (the default path) the provider moves to a fresh private folder of its own.
+   */
+  explicit: boolean;
   client: SwitchboardClient;
   /** The provider's panes, by pane id. */
   panes: Map<string, Pane>;
   tracker: PaneTracker;
   reporter: Reporter;
   status: () => ProviderStatus;
+  log: (line: string) => void;
+}
+
+/**
+ * Why a folder is not this user's own private one (a real folder, owned by this user, mode
+ * 0700 or narrower), or undefined when it is.
+ */
+export function notPrivate(dir: string): string | undefined {
+  const uid = process.getuid?.();
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(dir);
+  } catch (error) {
+    return `cannot be read (${(error as NodeJS.ErrnoException).code})`;
+  }
+  if (!st.isDirectory()) return 'is not a folder (a link or a file)';
+  if (uid !== undefined && st.uid !== uid)
+    return `is owned by uid ${st.uid}, not by this user (${uid})`;
+  if (st.mode & 0o077) return `is open to others (mode ${(st.mode & 0o777).toString(8)}, not 700)`;
+  return undefined;
 }
 
 /** How long a connection may stay silent before the provider closes it. */
@@ -145,19 +172,44 @@ const MAX_REQUEST = 4096;
 /** The provider's side of the hook socket: one JSON line in, one JSON line out, per connection. */
 export class HookServer {
   private server: Server | undefined;
+  private path: string;
+  /** A fresh folder this server made for itself, removed on close. */
+  private ownFolder: string | undefined;
 
-  constructor(private readonly o: HookServerOptions) {}
+  constructor(private readonly o: HookServerOptions) {
+    this.path = o.socketPath;
+  }
 
-  /** Listens on the socket path, readable and writable by this user only. */
+  /** Where it listens (after listen: a fresh private folder when the default one was not). */
+  get socketPath(): string {
+    return this.path;
+  }
+
+  /**
+   * Listens on the socket path, in a folder that is this user's own and private, readable and
+   * writable by this user only. A folder someone else owns, or open to others, is never used:
+   * an error for a path that was given, a fresh private folder for the default one.
+   */
   async listen(): Promise<void> {
-    mkdirSync(path.dirname(this.o.socketPath), { recursive: true, mode: 0o700 });
-    rmSync(this.o.socketPath, { force: true });
+    const dir = path.dirname(this.path);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const problem = notPrivate(dir);
+    if (problem) {
+      const refused = `the hook socket's folder ${dir} ${problem}`;
+      if (this.o.explicit) throw new Error(`${refused}: refusing to listen there`);
+      this.ownFolder = mkdtempSync(
+        path.join(tmpdir(), `switchboard-${process.getuid?.() ?? 'u'}-`),
+      );
+      this.path = path.join(this.ownFolder, path.basename(this.path));
+      this.o.log(`${refused}: listening in ${this.ownFolder} instead`);
+    }
+    rmSync(this.path, { force: true });
     this.server = createServer((socket) => this.connection(socket));
     await new Promise<void>((resolve, reject) => {
       this.server?.once('error', reject);
-      this.server?.listen(this.o.socketPath, () => resolve());
+      this.server?.listen(this.path, () => resolve());
     });
-    chmodSync(this.o.socketPath, 0o600);
+    chmodSync(this.path, 0o600);
   }
 
   private connection(socket: Socket): void {
@@ -272,7 +324,8 @@ export class HookServer {
     await new Promise<void>((resolve) =>
       this.server ? this.server.close(() => resolve()) : resolve(),
     );
-    rmSync(this.o.socketPath, { force: true });
+    rmSync(this.path, { force: true });
+    if (this.ownFolder) rmSync(this.ownFolder, { recursive: true, force: true });
   }
 }
 

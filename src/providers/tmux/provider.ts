@@ -172,6 +172,8 @@ export class TmuxProvider {
     });
     this.hooks = new HookServer({
       socketPath: this.o.hookSocket,
+      explicit: options.hookSocket !== undefined,
+      log: this.o.log,
       client: this.o.client,
       panes: this.panes,
       tracker: this.tracker,
@@ -180,8 +182,9 @@ export class TmuxProvider {
     });
   }
 
+  /** Where hooks reach the provider (known once it started). */
   get hookSocket(): string {
-    return this.o.hookSocket;
+    return this.hooks.socketPath;
   }
 
   get currentInstanceId(): string | undefined {
@@ -212,7 +215,7 @@ export class TmuxProvider {
   status(): ProviderStatus {
     return {
       instanceId: this.instanceId ?? null,
-      hookSocket: this.o.hookSocket,
+      hookSocket: this.hooks.socketPath,
       notices: this.o.notices,
       panes: [...this.panes.values()].filter((p) => p.agentId).map(paneStatus),
     };
@@ -255,13 +258,13 @@ export class TmuxProvider {
           'set-environment',
           '-g',
           'SWITCHBOARD_HOOK_SOCKET',
-          this.o.hookSocket,
+          this.hooks.socketPath,
         ]);
         await tmux(this.o.server, [
           'set-option',
           '-g',
           '@switchboard_hook_socket',
-          this.o.hookSocket,
+          this.hooks.socketPath,
         ]);
       }
       for (const session of sessions) this.connection.attach(session);

@@ -302,6 +302,44 @@ requires('tmux')('tmux provider', { timeout: 60_000 }, () => {
   });
 });
 
+describe('durations on the command line', { timeout: 60_000 }, () => {
+  it('take a unit: a bare number is refused (exit 2), the help shows the default as it is read, and --ttl 2s declares two seconds', async () => {
+    for (const args of [
+      ['provider', 'tmux', '--ttl', '10000'],
+      ['wait', 'someone', '--timeout', '30'],
+      ['attention', '--stale-claim', '5'],
+      ['send', '--to', 'x', '--subject', 's', '--body', 'b', '--window', '60'],
+    ]) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain('a bare number has none');
+    }
+    expect((await runCli(['provider', 'tmux', '--help'])).stdout).toMatch(/\(default: 60s\)/);
+
+    const box = sandbox();
+    cleanups.push(() => box.cleanup());
+    const { goalId, peers } = await team(gw.t, ['a']);
+    const agentId = peers[0]!.agentId;
+    await runStandin(gw, box, goalId, agentId);
+    const provider = await startProvider(gw, box, [goalId], ['--ttl', '2s']);
+    await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
+    // Heartbeats keep it current past the TTL while the provider runs...
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect((await presenceOf(gw, goalId, agentId)).liveness).toBe('IDLE');
+    // ...and once it stops reporting, it lapses after two seconds, not 10,000.
+    await provider.stop();
+    const lapsed = await presenceUntil(
+      gw,
+      goalId,
+      agentId,
+      (p) => p?.liveness === 'UNKNOWN',
+      'lapsed after the 2 s TTL',
+      6000,
+    );
+    expect(lapsed.coverageGap).toBe('PRESENCE_TTL_EXPIRED');
+  });
+});
+
 // ---- delivery at safe points: typed notices for agents without hooks ----------------------
 
 const RECEIPT = `query($id: ID!) {

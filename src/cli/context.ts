@@ -207,11 +207,13 @@ export function int(value: string): number {
   return n;
 }
 
-/** commander argument parser for a duration ("30s", "5m", "1500ms"; a bare number is seconds). */
+/** commander argument parser for a duration with its unit ("30s", "5m", "1500ms", "1h"). */
 export function duration(value: string): number {
   const ms = parseDuration(value);
   if (ms === undefined)
-    throw new InvalidArgumentError('expected a duration such as 30s, 5m, 1500ms');
+    throw new InvalidArgumentError(
+      'expected a duration with its unit, such as 30s, 5m, 1500ms or 1h (a bare number has none)',
+    );
   return ms;
 }
 

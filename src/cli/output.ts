@@ -88,13 +88,16 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
 }
 
 /** Parses "30s", "5m", "1500ms", "2h" or a number of seconds into milliseconds. */
-export function parseDuration(value: string | number): number | undefined {
-  if (typeof value === 'number')
-    return Number.isFinite(value) ? Math.round(value * 1000) : undefined;
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?\s*$/.exec(value);
+/**
+ * A duration with its unit ("30s", "5m", "1500ms", "1h"; "min" for minutes too), in
+ * milliseconds; undefined when it is not one. A bare number is not one: its unit would be a
+ * guess.
+ */
+export function parseDuration(value: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)\s*$/.exec(value);
   if (!match) return undefined;
   const n = Number(match[1]);
-  const unit = match[2] ?? 's';
+  const unit = match[2];
   const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3_600_000 : 60_000;
   return Math.round(n * factor);
 }

@@ -13,7 +13,7 @@ import {
   type RosterFieldsFragment,
   SetPrimaryPeerDocument,
 } from '../../client/index.ts';
-import { examples, int, run } from '../context.ts';
+import { duration, examples, int, run } from '../context.ts';
 import { usage } from '../exit-codes.ts';
 import { failureOf, scopeGapOf } from '../outcomes.ts';
 import { ago, dim, liveness, plural, table, warn } from '../output.ts';
@@ -126,7 +126,7 @@ export function directoryCommands(program: Command): void {
     .description(
       'what needs a decision in the goal, most urgent first (typed reasons only; assigns nothing)',
     )
-    .option('--stale-claim <ms>', 'STALE_CLAIM threshold in milliseconds', int)
+    .option('--stale-claim <duration>', 'STALE_CLAIM threshold, e.g. 30m', duration)
     .addHelpText('after', examples('switchboard attention', 'switchboard attention --json'))
     .action(
       run<{ staleClaim?: number }>(async (ctx, options) => {

@@ -4,7 +4,7 @@
  * provider's local socket) and `hooks install|uninstall claude-code`. The provider modules are
  * loaded lazily: the other verbs never pay for them.
  */
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { InboxDocument, Liveness, TakeNextMessageDocument } from '../../client/index.ts';
 import type { TmuxServer } from '../../providers/tmux/connection.ts';
 import { type Context, collect, duration, examples, run } from '../context.ts';
@@ -76,11 +76,13 @@ export function tmuxCommands(program: Command): void {
         '--hook-socket <path>',
         'where hooks reach the provider [default: per server, private]',
       )
-      .option(
-        '--ttl <duration>',
-        'presence TTL to declare (heartbeats every third of it)',
-        duration,
-        60_000,
+      .addOption(
+        new Option(
+          '--ttl <duration>',
+          'presence TTL to declare, e.g. 60s (heartbeats every third of it)',
+        )
+          .argParser(duration)
+          .default(60_000, '60s'),
       )
       .option(
         '--no-notices',

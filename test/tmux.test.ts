@@ -276,29 +276,73 @@ requires('tmux')('tmux provider', { timeout: 60_000 }, () => {
     expect((await presenceOf(gw, goalId, agentId)).liveness).toBe('IDLE');
   });
 
-  it('a tmux server restart: a new instanceId, and the old rows read stale', async () => {
+  it('tmux kill-server: the presence of its panes ends (a pinned wait ends PRESENCE_ENDED); a new server is a new instance', async () => {
     const { box, goalId, agentId, peers } = await setup();
-    const before = await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
-    expect(before.stale).toBe(false);
+    await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
+    const wait = await startWait(goalId, agentId, ['DONE']);
     await box.tmux('kill-server');
-    // A new server with only the second agent in it.
+    expect(await waitResolved(wait.id)).toMatchObject({
+      status: 'NOT_RUNNING',
+      reason: 'PRESENCE_ENDED',
+    });
+    expect((await presenceOf(gw, goalId, agentId))?.endedAt ?? 'ended').not.toBeNull();
+    // A new server with only the second agent in it: found, registered, reported.
     const other = await runStandin(gw, box, goalId, peers[1]!.agentId);
-    await presenceUntil(
+    const fresh = await presenceUntil(
       gw,
       goalId,
       peers[1]!.agentId,
       liveness('IDLE'),
       'the new server reporting',
     );
-    const after = await presenceUntil(
-      gw,
-      goalId,
-      agentId,
-      (p) => p?.stale === true,
-      'the old row stale',
-    );
-    expect(after.occupantRef).toBe(before.occupantRef);
-    expect(other).toMatch(/^%\d+$/);
+    expect(fresh).toMatchObject({ providerSessionRef: other, stale: false });
+  });
+
+  it('a pane closed ends its occupant, and the last pane closed (the server exits) ends the rest', async () => {
+    const box = sandbox();
+    cleanups.push(() => box.cleanup());
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
+    const [a, b] = [peers[0]!.agentId, peers[1]!.agentId];
+    // Panes bound with attach: no remain-on-exit, tmux closes them as it would anyone's.
+    const paneA = (
+      await box.tmux(
+        'new-session',
+        '-d',
+        '-P',
+        '-F',
+        '#{pane_id}',
+        '-x',
+        '120',
+        '-y',
+        '30',
+        'node',
+        STANDIN,
+      )
+    ).trim();
+    const paneB = (
+      await box.tmux('split-window', '-d', '-P', '-F', '#{pane_id}', 'node', STANDIN)
+    ).trim();
+    for (const [agent, pane] of [
+      [a, paneA],
+      [b, paneB],
+    ] as const) {
+      const r = await runCli(
+        ['attach', agent, '--pane', pane, '--socket', box.sock, '--kind', 'standin'],
+        {
+          env: { SWITCHBOARD_URL: gw.url, SWITCHBOARD_GOAL: goalId },
+        },
+      );
+      expect(r.code).toBe(0);
+    }
+    const provider = await startProvider(gw, box, [goalId]);
+    cleanups.push(() => provider.stop());
+    await presenceUntil(gw, goalId, a, liveness('IDLE'), 'A IDLE');
+    await presenceUntil(gw, goalId, b, liveness('IDLE'), 'B IDLE');
+    await box.tmux('kill-pane', '-t', paneB);
+    await presenceUntil(gw, goalId, b, (p) => p === null || p.endedAt !== null, 'B ended');
+    expect(await presenceOf(gw, goalId, a)).toMatchObject({ liveness: 'IDLE', endedAt: null });
+    await box.tmux('kill-pane', '-t', paneA);
+    await presenceUntil(gw, goalId, a, (p) => p === null || p.endedAt !== null, 'A ended');
   });
 });
 

@@ -80,7 +80,8 @@ export function declaration(providerId: string, instanceId: string, presenceTtlM
         liveness: 'IDLE' as Liveness,
       },
       {
-        providerState: 'pane process exited, pane closed, hook SessionEnd',
+        providerState:
+          'pane process exited, pane closed, tmux server exited or killed, hook SessionEnd (presence ended)',
         liveness: 'UNREACHABLE' as Liveness,
       },
     ],
@@ -142,7 +143,7 @@ export class TmuxProvider {
     this.connection = new Connection(this.o.server, {
       output: (paneId) => this.tracker.output(paneId),
       changed: () => void this.tracker.scan(),
-      lost: () => this.retryProbe(),
+      lost: () => void this.lost(),
     });
     this.reporter = new Reporter({
       client: this.o.client,
@@ -231,16 +232,7 @@ export class TmuxProvider {
       let sessions: string[];
       let instanceId: string;
       try {
-        const out = await tmux(this.o.server, [
-          'list-sessions',
-          '-F',
-          '#{pid} #{start_time} #{session_name}',
-        ]);
-        const rows = out.split('\n').filter(Boolean);
-        const [pid, start] = (rows[0] ?? '').split(' ');
-        instanceId = `tmux-${pid}-${start}`;
-        sessions = rows.map((r) => r.split(' ').slice(2).join(' '));
-        if (!pid || sessions.length === 0) throw new Error('no sessions');
+        ({ instanceId, sessions } = await this.server());
       } catch {
         this.retryProbe();
         return;
@@ -275,6 +267,39 @@ export class TmuxProvider {
     } finally {
       this.probing = false;
     }
+  }
+
+  /**
+   * The last control client ended. When the tmux server is gone (killed, or its last pane
+   * closed) or another one runs in its place, every occupant it had is gone with it: each
+   * presence ends before anything else is reported. Then the server is looked for again.
+   */
+  private async lost(): Promise<void> {
+    if (this.stopped) return;
+    const running = await this.server().catch(() => undefined);
+    if (running?.instanceId !== this.instanceId) {
+      for (const pane of this.panes.values()) this.reporter.end(pane, 'tmux server gone');
+      await this.reporter.flush();
+      this.tracker.clear();
+      this.o.log(`tmux server ${this.instanceId} gone: its panes' presence ended`);
+    }
+    this.retryProbe();
+  }
+
+  /** The running tmux server's instance id and sessions; throws when there is none. */
+  private async server(): Promise<{ instanceId: string; sessions: string[] }> {
+    const out = await tmux(this.o.server, [
+      'list-sessions',
+      '-F',
+      '#{pid} #{start_time} #{session_name}',
+    ]);
+    const rows = out.split('\n').filter(Boolean);
+    const [pid, start] = (rows[0] ?? '').split(' ');
+    if (!pid || rows.length === 0) throw new Error('no sessions');
+    return {
+      instanceId: `tmux-${pid}-${start}`,
+      sessions: rows.map((r) => r.split(' ').slice(2).join(' ')),
+    };
   }
 
   private retryProbe(): void {

@@ -90,10 +90,9 @@ export class Reporter {
       if (pane.live && !pane.dead && !pane.hookEnded) this.enqueue(pane);
   }
 
-  /** Drops what is queued: its panes belonged to a tmux server that is gone. */
+  /** Drops the queued reports: their panes belonged to a tmux server that is gone (ends still go). */
   clear(): void {
     this.queue.clear();
-    this.ends = [];
   }
 
   /** Sends nothing more; resolves once what is being sent is sent. */

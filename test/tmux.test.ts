@@ -180,6 +180,40 @@ requires('tmux')('tmux provider', { timeout: 60_000 }, () => {
     expect(changes.items.map((c) => c.presence?.liveness)).not.toContain('BLOCKED');
   });
 
+  it('a command shorter than a look, in an IDLE or DONE pane, still reports the turn: WORKING, then DONE, and a new excerpt', async () => {
+    const { box, goalId, agentId, pane, peers } = await setup();
+    await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
+    const changes = subscribe(
+      wsClient(gw.t.wsUrl, gw.adminToken),
+      `subscription($g: ID!, $a: [ID!]) { presenceChanged(goalId: $g, agentIds: $a, after: "0") { presence { liveness } } }`,
+      { g: goalId, a: [agentId] },
+      'presenceChanged',
+    );
+    cleanups.push(async () => changes.dispose());
+    const seen = () => changes.items.map((c) => c.presence?.liveness);
+    await type(box, pane, '!echo quick-one');
+    await eventually(
+      () => (seen().join() === 'IDLE,WORKING,DONE' ? true : undefined),
+      'IDLE → WORKING → DONE',
+      10_000,
+    );
+    await type(box, pane, '!echo quick-two');
+    await eventually(
+      () => (seen().join() === 'IDLE,WORKING,DONE,WORKING,DONE' ? true : undefined),
+      'DONE → WORKING → DONE',
+      10_000,
+    );
+    const observed: { lines: string[] } = await eventually(async () => {
+      const r = await runCli(['observe', agentId, '--source', 'recent', '--lines', '5', '--json'], {
+        env: asCaller(gw.url, peers[1]!.token, goalId),
+      });
+      return r.code === 0 && r.json().lines.some((l: string) => l === 'quick-two')
+        ? r.json()
+        : undefined;
+    }, 'the excerpt after the short command');
+    expect(observed.lines.at(-1)).toContain('standin>');
+  });
+
   it('a wait is satisfied by a real transition', async () => {
     const { box, goalId, agentId, pane } = await setup(['a']);
     await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');

@@ -37,6 +37,8 @@ export interface Pane {
   /** The hooks said the session ended: nothing more for this occupant. */
   hookEnded: boolean;
   wasWorking: boolean;
+  /** The screen above the cursor when last seen at an empty prompt (a change is a turn). */
+  promptScreen?: string;
   lastOutput: number;
   timer?: NodeJS.Timeout;
   checking: boolean;

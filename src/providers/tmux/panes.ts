@@ -283,7 +283,19 @@ export class PaneTracker {
           liveness = pane.wasWorking || pane.liveness === 'DONE' ? 'DONE' : 'IDLE';
           pane.wasWorking = false;
         } else liveness = 'UNKNOWN';
-        pane.reason = c.reason;
+        // Back at an empty prompt with new text above it, never seen at work: a turn shorter
+        // than a look (a quick command) still happened, and is reported as one.
+        let shortTurn = false;
+        if (c.state === 'prompt') {
+          const above = lines.slice(0, screen.cursorY).join('\n');
+          shortTurn =
+            !c.draft &&
+            pane.promptScreen !== undefined &&
+            above !== pane.promptScreen &&
+            (pane.liveness === 'IDLE' || pane.liveness === 'DONE');
+          if (!c.draft) pane.promptScreen = above;
+        }
+        pane.reason = shortTurn ? `${c.reason}, after output (a short turn)` : c.reason;
         pane.draft = c.draft;
         pane.lastSnapshot = lines;
         // Re-check once the output has settled, so WORKING does not outlive the output.
@@ -292,6 +304,17 @@ export class PaneTracker {
           pane.timer = setTimeout(() => this.check(pane), wait);
         }
         if (pane.hook) return; // the hooks are the authority for this occupant
+        if (shortTurn) {
+          pane.wasWorking = true;
+          this.o.reporter.setLiveness(pane, 'WORKING', 'PROVIDER_DETECTION');
+          void this.o.reporter.flush().then(() => {
+            if (this.o.panes.get(pane.id) !== pane || pane.hook || pane.liveness !== 'WORKING')
+              return;
+            pane.wasWorking = false;
+            this.o.reporter.setLiveness(pane, 'DONE', 'PROVIDER_DETECTION');
+          });
+          return;
+        }
         this.o.reporter.setLiveness(pane, liveness, 'PROVIDER_DETECTION');
         if (!recent) void this.o.notices.notify(pane);
       })

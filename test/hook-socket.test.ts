@@ -15,8 +15,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { asCaller, issueCredential, runCli, startGateway, team, uid } from './support/cli.ts';
+import { requires } from './support/requires.ts';
 import {
   type Gw,
   liveness,
@@ -90,7 +91,7 @@ async function works(p: Awaited<ReturnType<typeof providerWith>>) {
   });
 }
 
-describe('the hook socket folder', { timeout: 60_000 }, () => {
+requires('tmux')('the hook socket folder', { timeout: 60_000 }, () => {
   it("a default folder another user made (open to all) is refused: the provider listens in a fresh private folder, and the other user's gets nothing", async () => {
     const { dir, defaultFolder } = tmp();
     mkdirSync(defaultFolder);

@@ -205,7 +205,7 @@ requires('tmux')('switchboard hook claude-code', { timeout: 60_000 }, () => {
           box.hookSock,
         ]);
         const p = r.json().panes.find((x: any) => x.paneId === pane);
-        if (p?.reason?.startsWith('settled prompt')) return p;
+        if (p?.screen?.startsWith('settled prompt')) return p;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       throw new Error('the screen never settled');

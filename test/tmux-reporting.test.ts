@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Liveness } from '../src/client/index.ts';
 import { Connection } from '../src/providers/tmux/connection.ts';
 import type { Pane } from '../src/providers/tmux/pane.ts';
+import { StatusScanner } from '../src/providers/tmux/program-status.ts';
 import { Reporter } from '../src/providers/tmux/reporting.ts';
 import { eventually, registerProvider, startGateway, team } from './support/cli.ts';
 import { type Gw, presenceOf } from './support/tmux.ts';
@@ -43,6 +44,7 @@ function pane(id: string, agentId: string, goalId: string): Pane {
     observe: false,
     noticeChecks: 0,
     noticing: false,
+    scanner: new StatusScanner(),
   };
 }
 
@@ -67,7 +69,12 @@ async function reporterFor(names: string[]) {
     log: (line) => log.push(line),
   });
   const set = (paneId: string, liveness: string) =>
-    reporter.setLiveness(panes.get(paneId) as Pane, liveness as Liveness, 'PROVIDER_DETECTION');
+    reporter.setLiveness(
+      panes.get(paneId) as Pane,
+      liveness as Liveness,
+      'PROVIDER_DETECTION',
+      'test',
+    );
   return { goalId, peers, reporter, panes, set, log };
 }
 

@@ -380,7 +380,7 @@ requires('tmux')('tmux provider', { timeout: 60_000 }, () => {
   });
 });
 
-describe('durations on the command line', { timeout: 60_000 }, () => {
+requires('tmux')('durations on the command line', { timeout: 60_000 }, () => {
   it('take a unit: a bare number is refused (exit 2), the help shows the default as it is read, and --ttl 2s declares two seconds', async () => {
     for (const args of [
       ['provider', 'tmux', '--ttl', '10000'],
@@ -617,111 +617,115 @@ requires('tmux')('delivery at safe points (tmux provider notices)', { timeout: 6
   });
 });
 
-describe('where typing is not safe, nothing is typed: the person is signalled', {
-  timeout: 60_000,
-}, () => {
-  /**
-   * A pane bound to the recipient runs `command`; once it waits at `prepare`'s prompt a message
-   * arrives. Nothing may be typed (the screen stays as it was), the message stays unread, and
-   * the receipt is a TERMINAL_SIGNAL, once, with the pane's @switchboard_unread mark.
-   */
-  async function neverTyped(
-    command: string[],
-    kind: string | undefined,
-    why: string,
-    prepare?: (box: ReturnType<typeof sandbox>, pane: string) => Promise<void>,
-  ) {
-    const box = sandbox();
-    cleanups.push(() => box.cleanup());
-    const { goalId, peers } = await team(gw.t, ['a', 'b']);
-    const [recipient, sender] = [peers[0]!, peers[1]!];
-    const pane = await runInPane(gw, box, goalId, recipient.agentId, command, kind);
-    const provider = await startProvider(gw, box, [goalId]);
-    cleanups.push(() => provider.stop());
-    await prepare?.(box, pane);
-    const settled = await paneUntil(
-      box,
-      pane,
-      (p) => /^settled prompt/.test(p.reason) && p.liveness !== 'WORKING',
-      'the pane at its prompt',
-    );
-    await presenceUntil(
-      gw,
-      goalId,
-      recipient.agentId,
-      (p) => p?.liveness === settled.liveness,
-      'the gateway seeing it there',
-    );
-    const before = await screen(box, pane);
-    const id = await deliverTo(goalId, sender.token, recipient.agentId);
-    const decided = await paneUntil(
-      box,
-      pane,
-      (p) => p.noticeChecks > settled.noticeChecks && /^signalled/.test(p.notice ?? ''),
-      'the decision',
-    );
-    expect(decided.notice).toBe(`signalled, not typed (1 unread): ${why}`);
-    const receipt = await eventually(async () => {
-      const d = await receiptOf(id, sender.token);
-      return d.receipt.notices.length ? d : undefined;
-    }, 'the receipt');
-    expect(receipt.receipt.notices.map((n) => n.via)).toEqual(['TERMINAL_SIGNAL']);
-    expect(receipt.receipt.notifiedAt).toBeNull();
-    expect(await box.tmux('show-options', '-p', '-v', '-t', pane, '@switchboard_unread')).toBe(
-      '1\n',
-    );
-    // Later looks decide the same and add nothing: no second signal, still nothing typed.
-    await paneUntil(box, pane, (p) => p.noticeChecks > decided.noticeChecks + 1, 'later looks');
-    expect(await screen(box, pane)).toBe(before);
-    const { delivery } = await gw.t.ok(
-      `query($id: ID!) { delivery(id: $id) { ... on Delivery { receipt { readAt processedAt notices { via } } } } }`,
-      { id },
-      sender.token,
-    );
-    expect(delivery.receipt).toEqual({
-      readAt: null,
-      processedAt: null,
-      notices: [{ via: 'TERMINAL_SIGNAL' }],
+requires('tmux')(
+  'where typing is not safe, nothing is typed: the person is signalled',
+  {
+    timeout: 60_000,
+  },
+  () => {
+    /**
+     * A pane bound to the recipient runs `command`; once it waits at `prepare`'s prompt a message
+     * arrives. Nothing may be typed (the screen stays as it was), the message stays unread, and
+     * the receipt is a TERMINAL_SIGNAL, once, with the pane's @switchboard_unread mark.
+     */
+    async function neverTyped(
+      command: string[],
+      kind: string | undefined,
+      why: string,
+      prepare?: (box: ReturnType<typeof sandbox>, pane: string) => Promise<void>,
+    ) {
+      const box = sandbox();
+      cleanups.push(() => box.cleanup());
+      const { goalId, peers } = await team(gw.t, ['a', 'b']);
+      const [recipient, sender] = [peers[0]!, peers[1]!];
+      const pane = await runInPane(gw, box, goalId, recipient.agentId, command, kind);
+      const provider = await startProvider(gw, box, [goalId]);
+      cleanups.push(() => provider.stop());
+      await prepare?.(box, pane);
+      const settled = await paneUntil(
+        box,
+        pane,
+        (p) => /^settled prompt/.test(p.screen) && p.liveness !== 'WORKING',
+        'the pane at its prompt',
+      );
+      await presenceUntil(
+        gw,
+        goalId,
+        recipient.agentId,
+        (p) => p?.liveness === settled.liveness,
+        'the gateway seeing it there',
+      );
+      const before = await screen(box, pane);
+      const id = await deliverTo(goalId, sender.token, recipient.agentId);
+      const decided = await paneUntil(
+        box,
+        pane,
+        (p) => p.noticeChecks > settled.noticeChecks && /^signalled/.test(p.notice ?? ''),
+        'the decision',
+      );
+      expect(decided.notice).toBe(`signalled, not typed (1 unread): ${why}`);
+      const receipt = await eventually(async () => {
+        const d = await receiptOf(id, sender.token);
+        return d.receipt.notices.length ? d : undefined;
+      }, 'the receipt');
+      expect(receipt.receipt.notices.map((n) => n.via)).toEqual(['TERMINAL_SIGNAL']);
+      expect(receipt.receipt.notifiedAt).toBeNull();
+      expect(await box.tmux('show-options', '-p', '-v', '-t', pane, '@switchboard_unread')).toBe(
+        '1\n',
+      );
+      // Later looks decide the same and add nothing: no second signal, still nothing typed.
+      await paneUntil(box, pane, (p) => p.noticeChecks > decided.noticeChecks + 1, 'later looks');
+      expect(await screen(box, pane)).toBe(before);
+      const { delivery } = await gw.t.ok(
+        `query($id: ID!) { delivery(id: $id) { ... on Delivery { receipt { readAt processedAt notices { via } } } } }`,
+        { id },
+        sender.token,
+      );
+      expect(delivery.receipt).toEqual({
+        readAt: null,
+        processedAt: null,
+        notices: [{ via: 'TERMINAL_SIGNAL' }],
+      });
+    }
+
+    it('an agent idle at a bash prompt', async () => {
+      await neverTyped(
+        ['bash', '--norc', '--noprofile'],
+        undefined,
+        "the pane's program bash is not a recognised generic agent",
+      );
     });
-  }
 
-  it('an agent idle at a bash prompt', async () => {
-    await neverTyped(
-      ['bash', '--norc', '--noprofile'],
-      undefined,
-      "the pane's program bash is not a recognised generic agent",
-    );
-  });
+    it('a recognised agent at a line that asks to confirm', async () => {
+      await neverTyped(
+        ['node', STANDIN],
+        'standin-loose',
+        'the prompt line asks a question',
+        async (box, pane) => {
+          await type(box, pane, 'deploy');
+          await eventually(
+            async () =>
+              (await screen(box, pane)).includes('type yes to confirm>') ? true : undefined,
+            'the question',
+          );
+        },
+      );
+    });
 
-  it('a recognised agent at a line that asks to confirm', async () => {
-    await neverTyped(
-      ['node', STANDIN],
-      'standin-loose',
-      'the prompt line asks a question',
-      async (box, pane) => {
-        await type(box, pane, 'deploy');
-        await eventually(
-          async () =>
-            (await screen(box, pane)).includes('type yes to confirm>') ? true : undefined,
-          'the question',
-        );
-      },
-    );
-  });
+    it("an unknown program's prompt", async () => {
+      const ask = `require('readline').createInterface({ input: process.stdin, output: process.stdout }).question('> ', (a) => { console.log('got ' + a); setInterval(() => {}, 1000); })`;
+      await neverTyped(
+        ['node', '-e', ask],
+        undefined,
+        "the pane's program node is not a recognised generic agent",
+      );
+    });
 
-  it("an unknown program's prompt", async () => {
-    const ask = `require('readline').createInterface({ input: process.stdin, output: process.stdout }).question('> ', (a) => { console.log('got ' + a); setInterval(() => {}, 1000); })`;
-    await neverTyped(
-      ['node', '-e', ask],
-      undefined,
-      "the pane's program node is not a recognised generic agent",
-    );
-  });
-
-  it('the notice itself is plain words: nothing a shell or a prompt takes as syntax', () => {
-    for (const n of [1, 2, 200]) expect(noticeText(n)).toMatch(/^[A-Za-z0-9 :]+$/);
-  });
-});
+    it('the notice itself is plain words: nothing a shell or a prompt takes as syntax', () => {
+      for (const n of [1, 2, 200]) expect(noticeText(n)).toMatch(/^[A-Za-z0-9 :]+$/);
+    });
+  },
+);
 
 describe('screen classification reads the prompt, not the page', () => {
   const patterns = new Patterns({

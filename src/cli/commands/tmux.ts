@@ -5,7 +5,12 @@
  * loaded lazily: the other verbs never pay for them.
  */
 import { type Command, Option } from 'commander';
-import { InboxDocument, Liveness, TakeNextMessageDocument } from '../../client/index.ts';
+import {
+  InboxDocument,
+  Liveness,
+  type PresenceBasis,
+  TakeNextMessageDocument,
+} from '../../client/index.ts';
 import type { TmuxServer } from '../../providers/tmux/connection.ts';
 import { type Context, collect, duration, examples, run } from '../context.ts';
 import { Exit, ExitCode, usage } from '../exit-codes.ts';
@@ -58,6 +63,14 @@ async function readStdin(limit = 1_000_000, timeoutMs = 5000): Promise<string> {
 
 const LIVENESS: readonly string[] = Object.values(Liveness);
 
+/** Which source decided a pane's liveness, as --status names it. */
+const SOURCE: Record<PresenceBasis, string> = {
+  LIFECYCLE_HOOK: 'hooks',
+  PROGRAM_STATUS: 'OSC 7501',
+  PROVIDER_DETECTION: 'screen',
+  SELF_REPORT: 'self',
+};
+
 export function tmuxCommands(program: Command): void {
   // ---- provider tmux ------------------------------------------------------------------
   const provider = program.command('provider').description('presence providers: tmux');
@@ -84,6 +97,14 @@ export function tmuxCommands(program: Command): void {
           .argParser(duration)
           .default(60_000, '60s'),
       )
+      .addOption(
+        new Option(
+          '--quiet-after <duration>',
+          "how long a pane may go on writing after its hooks' or its program's (OSC 7501) last word before the next source decides",
+        )
+          .argParser(duration)
+          .default(30_000, '30s'),
+      )
       .option(
         '--no-notices',
         'never type a safe-point notice of unread messages into a pane (panes without hooks)',
@@ -107,6 +128,7 @@ export function tmuxCommands(program: Command): void {
           patterns?: string;
           hookSocket?: string;
           ttl: number;
+          quietAfter: number;
           notices: boolean;
           status?: boolean;
         }
@@ -127,7 +149,7 @@ export function tmuxCommands(program: Command): void {
               `instance ${status.instanceId ?? '(no tmux server)'}; hook socket ${status.hookSocket}; notices ${status.notices ? 'on' : 'off'}`,
               ...status.panes.map(
                 (p) =>
-                  `${p.paneId} ${p.agentId}${p.goalId ? `@${p.goalId}` : ''} ${p.notReported ? `NOT REPORTED (${p.notReported})` : (p.liveness ?? '-')} ${p.kind} ${p.basis === 'LIFECYCLE_HOOK' ? 'hooks' : 'screen'}: ${p.reason}${p.notice ? `; notice: ${p.notice}` : ''}`,
+                  `${p.paneId} ${p.agentId}${p.goalId ? `@${p.goalId}` : ''} ${p.notReported ? `NOT REPORTED (${p.notReported})` : (p.liveness ?? '-')} ${p.kind} ${SOURCE[p.basis]}: ${p.reason}${p.notice ? `; notice: ${p.notice}` : ''}`,
               ),
             ].join('\n'),
           );
@@ -162,6 +184,7 @@ export function tmuxCommands(program: Command): void {
           patterns,
           hookSocket: o.hookSocket,
           presenceTtlMs: o.ttl,
+          quietMs: o.quietAfter,
           notices: o.notices,
           log: (line) => {
             if (!ctx.quiet) process.stderr.write(`switchboard provider: ${ctx.redact(line)}\n`);

@@ -1296,7 +1296,7 @@ export type LeaseFieldsFragment = { goalId: string, todoId: string, holder: stri
 
 export type TodoFieldsFragment = { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } };
 
-export type PresenceFieldsFragment = { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null, explain: string | null, blockedKind: BlockedKind | null };
+export type PresenceFieldsFragment = { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null };
 
 export type AttentionRowFieldsFragment = { reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, blockedKind: BlockedKind | null, since: string };
 
@@ -1438,7 +1438,7 @@ export type DirectoryQueryVariables = Exact<{
 }>;
 
 
-export type DirectoryQuery = { directory: { schemaVersion: string, goalId: string, collectedAt: string, scope: string, audience: CallerKind | null, registeredAgentCount: number, omittedRowCount: number, limitations: Array<DirectoryLimitation>, rows: Array<{ agentId: string, registered: boolean, agentModel: string, hostSurface: string, observationLimits: Array<ObservationLimit>, work: { todoId: string | null, claimed: boolean, lease: LeaseState }, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null, explain: string | null, blockedKind: BlockedKind | null } | null }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rollup: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, blockedKind: BlockedKind | null, since: string }> } };
+export type DirectoryQuery = { directory: { schemaVersion: string, goalId: string, collectedAt: string, scope: string, audience: CallerKind | null, registeredAgentCount: number, omittedRowCount: number, limitations: Array<DirectoryLimitation>, rows: Array<{ agentId: string, registered: boolean, agentModel: string, hostSurface: string, observationLimits: Array<ObservationLimit>, work: { todoId: string | null, claimed: boolean, lease: LeaseState }, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rollup: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, blockedKind: BlockedKind | null, since: string }> } };
 
 export type AttentionQueryVariables = Exact<{
   goalId: string | number;
@@ -1470,7 +1470,7 @@ export type PresenceChangedSubscriptionVariables = Exact<{
 }>;
 
 
-export type PresenceChangedSubscription = { presenceChanged: { goalId: string, agentId: string | null, seq: string | null, previousLiveness: Liveness | null, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null, explain: string | null, blockedKind: BlockedKind | null } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+export type PresenceChangedSubscription = { presenceChanged: { goalId: string, agentId: string | null, seq: string | null, previousLiveness: Liveness | null, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
 
 export type LedgerEventFieldsFragment = { goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } };
 
@@ -2194,6 +2194,8 @@ export const PresenceFieldsFragmentDoc = new TypedDocumentString(`
   reportedLiveness
   observedAt
   basis
+  explain
+  blockedKind
   stateChangeSeq
   stale
   coverageGap
@@ -3528,6 +3530,8 @@ fragment PresenceFields on Presence {
   reportedLiveness
   observedAt
   basis
+  explain
+  blockedKind
   stateChangeSeq
   stale
   coverageGap
@@ -3642,6 +3646,8 @@ fragment PresenceFields on Presence {
   reportedLiveness
   observedAt
   basis
+  explain
+  blockedKind
   stateChangeSeq
   stale
   coverageGap

@@ -56,8 +56,8 @@ export function quote(value: string): string {
 }
 
 export interface ControlEvents {
-  /** %output for a pane (the data is not decoded: only that the pane wrote something). */
-  output(paneId: string): void;
+  /** %output for a pane, its data as tmux escaped it (bytes below 0x20 and `\` as `\ooo`). */
+  output(paneId: string, data: string): void;
   /** Something about panes, windows or sessions changed: rescan. */
   changed(): void;
   /** The control client ended (the session or the server is gone). */
@@ -156,7 +156,10 @@ export class ControlClient {
     }
     if (line.startsWith('%output ')) {
       const end = line.indexOf(' ', 8);
-      this.events.output(line.slice(8, end < 0 ? undefined : end));
+      this.events.output(
+        line.slice(8, end < 0 ? undefined : end),
+        end < 0 ? '' : line.slice(end + 1),
+      );
       return;
     }
     if (line.startsWith('%exit')) {
@@ -178,8 +181,8 @@ export class ControlClient {
 
 /** What the provider hears from its control clients. */
 export interface ConnectionEvents {
-  /** A pane of an attached session wrote something. */
-  output(paneId: string): void;
+  /** A pane of an attached session wrote something (escaped as in %output). */
+  output(paneId: string, data: string): void;
   /** Panes, windows or sessions changed, or one session's control client ended: rescan. */
   changed(): void;
   /** The last control client ended: the server has to be found again. */
@@ -200,7 +203,7 @@ export class Connection {
   attach(session: string): void {
     if (this.controls.get(session)?.alive) return;
     const control = new ControlClient(this.server, session, {
-      output: (paneId) => this.events.output(paneId),
+      output: (paneId, data) => this.events.output(paneId, data),
       changed: () => this.events.changed(),
       exit: () => {
         if (this.controls.get(session) === control) this.controls.delete(session);

@@ -283,8 +283,13 @@ export class HookServer {
         pane.hookEnded = false;
       }
       pane.hook = true;
-      pane.reason = `hook: ${request.event ?? request.liveness}`;
-      this.o.reporter.setLiveness(pane, request.liveness, 'LIFECYCLE_HOOK');
+      pane.hookAt = Date.now();
+      this.o.reporter.setLiveness(
+        pane,
+        request.liveness,
+        'LIFECYCLE_HOOK',
+        `hook: ${request.event ?? request.liveness}`,
+      );
       await this.o.reporter.flush();
       return {
         ...base,

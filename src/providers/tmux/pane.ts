@@ -4,7 +4,8 @@
  * was last reported for it and the notice decided for it. The provider's rooms share these
  * records by pane id; `paneStatus` is what `provider tmux --status` shows of one.
  */
-import type { Liveness, PresenceBasis } from '../../client/index.ts';
+import type { BlockedKind, Liveness, PresenceBasis } from '../../client/index.ts';
+import type { StatusScanner } from './program-status.ts';
 
 export interface Pane {
   id: string;
@@ -23,8 +24,13 @@ export interface Pane {
   kind: string;
   occupantRef: string;
   liveness?: Liveness;
+  /** With BLOCKED: what it waits for, when its source says. */
+  blockedKind?: BlockedKind;
+  /** Which source decided, and how (sent as the report's explain). */
   basis: PresenceBasis;
   reason: string;
+  /** What the screen showed at the last look, whether or not the screen decides. */
+  screen?: string;
   draft?: string;
   notReported?: string;
   /** Presence for this occupant was accepted and not yet ended. */
@@ -32,8 +38,15 @@ export interface Pane {
   reportedLiveness?: Liveness;
   reportedOccupant?: string;
   reportedBasis?: PresenceBasis;
-  /** The agent's hooks reported for this occupant: detection no longer reports. */
+  reportedBlockedKind?: BlockedKind;
+  /** The agent's hooks reported for this occupant (they hand messages over themselves). */
   hook: boolean;
+  /** When the hooks last reported: they decide while they report. */
+  hookAt?: number;
+  /** The program's own last OSC 7501 status (root record) and when: it decides after hooks. */
+  program?: { liveness: Liveness; blockedKind?: BlockedKind; explain: string; at: number };
+  /** Reads OSC 7501 from this occupant's output. */
+  scanner: StatusScanner;
   /** The hooks said the session ended: nothing more for this occupant. */
   hookEnded: boolean;
   wasWorking: boolean;
@@ -69,6 +82,10 @@ export interface PaneStatus {
   draft: boolean | null;
   /** Whether hooks can prove this pane (it has a pane key). */
   hookKey: boolean;
+  /** The program's last own status (OSC 7501), whether or not it decides now. */
+  program: string | null;
+  /** What the screen showed at the last look, whether or not the screen decides. */
+  screen: string | null;
   /** The last safe-point notice decision for this pane (typed, waiting and why, off). */
   notice: string | null;
   /** How many times the provider decided about a notice for this pane. */
@@ -94,6 +111,8 @@ export function paneStatus(p: Pane): PaneStatus {
     reason: p.reason,
     draft: p.draft === undefined ? null : p.draft !== '',
     hookKey: p.keyHash !== undefined,
+    program: p.program?.explain ?? null,
+    screen: p.screen ?? null,
     notice: p.notice ?? null,
     noticeChecks: p.noticeChecks,
     notReported: p.notReported ?? null,

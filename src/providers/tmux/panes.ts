@@ -12,6 +12,7 @@ import type { Notices } from './notices.ts';
 import type { Pane } from './pane.ts';
 import { paneKeyHash } from './pane-key.ts';
 import type { Patterns, Screen } from './patterns.ts';
+import { type ProgramStatus, programLiveness, StatusScanner } from './program-status.ts';
 import type { Reporter } from './reporting.ts';
 
 /** The fields of a list-panes row, in the order a scan reads them. */
@@ -42,6 +43,8 @@ export interface PaneTrackerOptions {
   settleMs: number;
   /** At most one classification per pane per this long while output flows. */
   throttleMs: number;
+  /** How long a pane may go on writing after its hooks' or program's last word before the next source decides. */
+  quietMs: number;
 }
 
 export class PaneTracker {
@@ -176,6 +179,7 @@ export class PaneTracker {
         observe: true,
         noticeChecks: 0,
         noticing: false,
+        scanner: new StatusScanner(),
       };
       if (previous?.timer) clearTimeout(previous.timer);
       this.o.panes.set(row.id, pane);
@@ -227,17 +231,57 @@ export class PaneTracker {
       pane.notReported = `goal ${goalId} is not one this provider serves`;
   }
 
-  /** A pane wrote something: classify it soon (a pane not yet known means a rescan). */
-  output(paneId: string): void {
+  /**
+   * A pane wrote something: its program's own status (OSC 7501) is read at once, and the
+   * screen classified soon (a pane not yet known means a rescan).
+   */
+  output(paneId: string, data = ''): void {
     const pane = this.o.panes.get(paneId);
     if (!pane) {
       void this.scan();
       return;
     }
     pane.lastOutput = Date.now();
+    for (const status of pane.scanner.feed(data).reports) this.programStatus(pane, status);
     if (!pane.timer && !pane.checking)
       pane.timer = setTimeout(() => this.check(pane), this.o.throttleMs);
     else if (pane.checking) pane.recheck = true;
+  }
+
+  /**
+   * Who decides the pane's liveness now (one authority per target): its lifecycle hooks while
+   * they report, else its program's own OSC 7501 status while it emits it, else the screen. A
+   * source goes quiet when the pane has gone on writing for quietMs after its last word: then
+   * the next one decides, until it speaks again.
+   */
+  authority(pane: Pane): 'hooks' | 'program' | 'screen' {
+    const speaking = (at: number | undefined) =>
+      at !== undefined && pane.lastOutput <= at + this.o.quietMs;
+    if (pane.hook && speaking(pane.hookAt)) return 'hooks';
+    if (pane.program && speaking(pane.program.at)) return 'program';
+    return 'screen';
+  }
+
+  /** The program announced its state: it decides, unless the hooks do. */
+  private programStatus(pane: Pane, status: ProgramStatus): void {
+    const mapped = programLiveness(status);
+    if (!mapped) {
+      // state=clear: the program no longer reports; the screen decides again.
+      pane.program = undefined;
+      return;
+    }
+    pane.program = { ...mapped, at: Date.now() };
+    if (pane.dead || !pane.agentId || pane.notReported || pane.hookEnded) return;
+    if (this.authority(pane) !== 'program') return;
+    this.o.reporter.setLiveness(
+      pane,
+      mapped.liveness,
+      'PROGRAM_STATUS',
+      mapped.explain,
+      mapped.blockedKind,
+    );
+    // The program's word is not a guess from a screen: it goes now, not after the batch time.
+    void this.o.reporter.flush();
   }
 
   /** Classifies the pane's screen and queues a report when its liveness changed. */
@@ -295,7 +339,13 @@ export class PaneTracker {
             (pane.liveness === 'IDLE' || pane.liveness === 'DONE');
           if (!c.draft) pane.promptScreen = above;
         }
-        pane.reason = shortTurn ? `${c.reason}, after output (a short turn)` : c.reason;
+        const authority = this.authority(pane);
+        const quiet =
+          authority === 'screen' && (pane.hook || pane.program)
+            ? ' (the hooks and OSC 7501 quiet)'
+            : '';
+        const explain = `screen: ${c.reason}${shortTurn ? ', after output (a short turn)' : ''}${quiet}`;
+        pane.screen = c.reason;
         pane.draft = c.draft;
         pane.lastSnapshot = lines;
         // Re-check once the output has settled, so WORKING does not outlive the output.
@@ -303,19 +353,21 @@ export class PaneTracker {
           const wait = Math.max(20, pane.lastOutput + this.o.settleMs - Date.now() + 10);
           pane.timer = setTimeout(() => this.check(pane), wait);
         }
-        if (pane.hook) return; // the hooks are the authority for this occupant
-        if (shortTurn) {
-          pane.wasWorking = true;
-          this.o.reporter.setLiveness(pane, 'WORKING', 'PROVIDER_DETECTION');
-          void this.o.reporter.flush().then(() => {
-            if (this.o.panes.get(pane.id) !== pane || pane.hook || pane.liveness !== 'WORKING')
-              return;
-            pane.wasWorking = false;
-            this.o.reporter.setLiveness(pane, 'DONE', 'PROVIDER_DETECTION');
-          });
-          return;
+        if (authority === 'hooks') return; // they decide, and hand messages over themselves
+        if (authority === 'screen') {
+          if (shortTurn) {
+            pane.wasWorking = true;
+            this.o.reporter.setLiveness(pane, 'WORKING', 'PROVIDER_DETECTION', explain);
+            void this.o.reporter.flush().then(() => {
+              if (this.o.panes.get(pane.id) !== pane || pane.liveness !== 'WORKING') return;
+              if (this.authority(pane) !== 'screen') return;
+              pane.wasWorking = false;
+              this.o.reporter.setLiveness(pane, 'DONE', 'PROVIDER_DETECTION', explain);
+            });
+            return;
+          }
+          this.o.reporter.setLiveness(pane, liveness, 'PROVIDER_DETECTION', explain);
         }
-        this.o.reporter.setLiveness(pane, liveness, 'PROVIDER_DETECTION');
         if (!recent) void this.o.notices.notify(pane);
       })
       .catch(() => {})

@@ -42,6 +42,11 @@ export interface TmuxProviderOptions {
   /** Reports are gathered this long into one batch. */
   batchMs?: number;
   /**
+   * How long a pane may go on writing after its hooks' or its program's (OSC 7501) last word
+   * before the next source (the program's status, then the screen) decides. Default 30 s.
+   */
+  quietMs?: number;
+  /**
    * Type a one-line notice of unread messages into a settled pane whose agent has no hooks
    * (IDLE or DONE, empty input line, never BLOCKED), at most once per delivery. Default on.
    */
@@ -79,6 +84,17 @@ export function declaration(providerId: string, instanceId: string, presenceTtlM
           'hook SessionStart / UserPromptSubmit, PreToolUse / Notification(permission) / Stop',
         liveness: 'IDLE' as Liveness,
       },
+      {
+        providerState:
+          'OSC 7501 state=idle (decides after hooks, before the screen, until clear or quiet)',
+        liveness: 'IDLE' as Liveness,
+      },
+      { providerState: 'OSC 7501 state=working', liveness: 'WORKING' as Liveness },
+      {
+        providerState: 'OSC 7501 state=blocked (its kind kept as blockedKind)',
+        liveness: 'BLOCKED' as Liveness,
+      },
+      { providerState: 'OSC 7501 state=done or state=error', liveness: 'DONE' as Liveness },
       {
         providerState:
           'pane process exited, pane closed, tmux server exited or killed, hook SessionEnd (presence ended)',
@@ -134,6 +150,7 @@ export class TmuxProvider {
       settleMs: 600,
       throttleMs: 250,
       batchMs: 60,
+      quietMs: 30_000,
       notices: true,
       noticePollMs: 2000,
       ...options,
@@ -141,7 +158,7 @@ export class TmuxProvider {
       log: options.log ?? (() => {}),
     };
     this.connection = new Connection(this.o.server, {
-      output: (paneId) => this.tracker.output(paneId),
+      output: (paneId, data) => this.tracker.output(paneId, data),
       changed: () => void this.tracker.scan(),
       lost: () => void this.lost(),
     });
@@ -170,6 +187,7 @@ export class TmuxProvider {
       goals: this.o.goals,
       settleMs: this.o.settleMs,
       throttleMs: this.o.throttleMs,
+      quietMs: this.o.quietMs,
     });
     this.hooks = new HookServer({
       socketPath: this.o.hookSocket,

@@ -9,6 +9,7 @@
  * screen follow as observations, on a chain of their own.
  */
 import {
+  type BlockedKind,
   ClientError,
   ClientErrorKind,
   EndPresenceDocument,
@@ -35,6 +36,12 @@ export const MAX_BACKOFF_MS = 5000;
 
 type QueuedReport = PresenceReportInput & { paneId: string };
 
+/** A report's explain: one printable line of at most 160 characters. */
+const oneLine = (text: string) => {
+  const line = text.replace(/[\p{Cc}\p{Cf}]+/gu, ' ');
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+};
+
 export interface ReporterOptions {
   client: SwitchboardClient;
   /** The provider's panes, by pane id. */
@@ -58,14 +65,27 @@ export class Reporter {
 
   constructor(private readonly o: ReporterOptions) {}
 
-  /** Records the pane's liveness; queues a report unless that much was reported already. */
-  setLiveness(pane: Pane, liveness: Liveness, basis: PresenceBasis): void {
+  /**
+   * Records the pane's liveness as its deciding source gives it (with BLOCKED, what it waits
+   * for; `explain` is sent as the report's explain); queues a report unless that much was
+   * reported already.
+   */
+  setLiveness(
+    pane: Pane,
+    liveness: Liveness,
+    basis: PresenceBasis,
+    explain: string,
+    blockedKind?: BlockedKind,
+  ): void {
     pane.liveness = liveness;
     pane.basis = basis;
+    pane.reason = explain;
+    pane.blockedKind = liveness === 'BLOCKED' ? blockedKind : undefined;
     if (
       pane.reportedLiveness === liveness &&
       pane.reportedOccupant === pane.occupantRef &&
-      pane.reportedBasis === basis
+      pane.reportedBasis === basis &&
+      pane.reportedBlockedKind === pane.blockedKind
     )
       return;
     this.enqueue(pane);
@@ -113,6 +133,8 @@ export class Reporter {
       occupantRef: pane.occupantRef,
       liveness: pane.liveness,
       basis: pane.basis,
+      explain: oneLine(pane.reason),
+      ...(pane.blockedKind ? { blockedKind: pane.blockedKind } : {}),
       observedAt: new Date().toISOString(),
       reportSeq: '0',
     });
@@ -260,6 +282,7 @@ export class Reporter {
         pane.reportedLiveness = r.liveness;
         pane.reportedOccupant = r.occupantRef;
         pane.reportedBasis = r.basis;
+        pane.reportedBlockedKind = r.blockedKind ?? undefined;
       }
     }
     return true;

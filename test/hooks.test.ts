@@ -110,7 +110,11 @@ requires('tmux')('switchboard hook claude-code', { timeout: 60_000 }, () => {
     expect((await claude('Notification-idle')).code).toBe(0);
     expect((await presenceOf(gw, goalId, id)).liveness).toBe('IDLE'); // a reminder, not a question
     expect((await claude('Notification')).code).toBe(0);
-    expect((await presenceOf(gw, goalId, id)).liveness).toBe('BLOCKED');
+    expect(await presenceOf(gw, goalId, id)).toMatchObject({
+      liveness: 'BLOCKED',
+      blockedKind: 'PERMISSION',
+      explain: 'hook: Notification',
+    });
 
     await claude('PreToolUse');
     const stop = await claude('Stop');
@@ -447,6 +451,14 @@ requires('tmux')('hooks prove their pane', { timeout: 60_000 }, () => {
         'event is not',
       ],
       [JSON.stringify({ op: 'report', pane, key }), 'needs a liveness'],
+      [
+        JSON.stringify({ op: 'report', pane, key, liveness: 'BLOCKED', blockedKind: 'LUNCH' }),
+        'blockedKind must be one of',
+      ],
+      [
+        JSON.stringify({ op: 'report', pane, key, liveness: 'DONE', blockedKind: 'QUESTION' }),
+        'blockedKind goes with liveness BLOCKED only',
+      ],
       [JSON.stringify({ op: 'notice', pane, key }), 'needs a deliveryId'],
     ];
     for (const [line, error] of bad) {

@@ -6,6 +6,7 @@
  */
 import { type Command, Option } from 'commander';
 import {
+  type BlockedKind,
   InboxDocument,
   Liveness,
   type PresenceBasis,
@@ -424,7 +425,8 @@ export function tmuxCommands(program: Command): void {
         return;
       }
       if (effect.kind === 'end') await reporter.end(event);
-      else if (effect.kind === 'report') await reporter.report(effect.liveness, event);
+      else if (effect.kind === 'report')
+        await reporter.report(effect.liveness, event, effect.blockedKind);
       if ((event === 'SessionStart' || event === 'UserPromptSubmit') && o.deliver) {
         const count = await unprocessed(ctx);
         if (count > 0)
@@ -580,8 +582,8 @@ async function presenceReporter(ctx: Context, server: TmuxServer, strict = false
       if (!socket || !pane) return undefined;
       return ask({ op: 'state' });
     },
-    async report(liveness: Liveness, event: string) {
-      const answer = await ask({ op: 'report', liveness, event });
+    async report(liveness: Liveness, event: string, blockedKind?: BlockedKind) {
+      const answer = await ask({ op: 'report', liveness, event, blockedKind });
       if (answer && ctx.json) process.stderr.write(`${JSON.stringify(answer)}\n`);
       return answer;
     },

@@ -22,6 +22,7 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import {
+  BlockedKind,
   Liveness,
   RecordDeliveryNoticeDocument,
   type SwitchboardClient,
@@ -44,6 +45,8 @@ export interface HookRequest {
   key?: string;
   /** op report: one of the schema's Liveness values. */
   liveness?: Liveness;
+  /** op report, with BLOCKED: what it waits for (one of the schema's BlockedKind values). */
+  blockedKind?: BlockedKind;
   /** What happened, in the hook's words (shown as the pane's reason). */
   event?: string;
   /** op notice: the delivery a hook handed over. */
@@ -51,7 +54,8 @@ export interface HookRequest {
 }
 
 const LIVENESS: readonly string[] = Object.values(Liveness);
-const FIELDS = new Set(['op', 'pane', 'key', 'liveness', 'event', 'deliveryId']);
+const BLOCKED_KINDS: readonly string[] = Object.values(BlockedKind);
+const FIELDS = new Set(['op', 'pane', 'key', 'liveness', 'blockedKind', 'event', 'deliveryId']);
 const PRINTABLE = /^[^\p{Cc}\p{Cf}]*$/u;
 
 /**
@@ -87,6 +91,10 @@ export function parseHookRequest(line: string): HookRequest | { error: string } 
   if (bad) return { error: bad };
   if (r.liveness !== undefined && !LIVENESS.includes(r.liveness as string))
     return { error: `liveness must be one of ${LIVENESS.join(', ')}` };
+  if (r.blockedKind !== undefined && !BLOCKED_KINDS.includes(r.blockedKind as string))
+    return { error: `blockedKind must be one of ${BLOCKED_KINDS.join(', ')}` };
+  if (r.blockedKind !== undefined && r.liveness !== 'BLOCKED')
+    return { error: 'blockedKind goes with liveness BLOCKED only' };
   if (r.op !== 'status' && r.pane === undefined) return { error: `op ${r.op} names no pane` };
   if (r.op === 'report' && r.liveness === undefined) return { error: 'op report needs a liveness' };
   if (r.op === 'notice' && r.deliveryId === undefined)
@@ -289,6 +297,7 @@ export class HookServer {
         request.liveness,
         'LIFECYCLE_HOOK',
         `hook: ${request.event ?? request.liveness}`,
+        request.blockedKind,
       );
       await this.o.reporter.flush();
       return {
@@ -369,7 +378,7 @@ export function askProvider(
 
 /** What a Claude Code hook event means for presence. */
 export type HookEffect =
-  | { kind: 'report'; liveness: Liveness }
+  | { kind: 'report'; liveness: Liveness; blockedKind?: BlockedKind }
   | { kind: 'end' }
   | { kind: 'none'; why: string };
 
@@ -402,12 +411,10 @@ export function claudeEffect(payload: ClaudeHookPayload): HookEffect {
       const message = payload.message ?? '';
       if (type === 'idle_prompt' || /waiting for your input/i.test(message))
         return { kind: 'report', liveness: 'IDLE' };
-      if (
-        type === 'permission_prompt' ||
-        type === 'elicitation_dialog' ||
-        /permission|approv|needs your (answer|input|decision)/i.test(message)
-      )
-        return { kind: 'report', liveness: 'BLOCKED' };
+      if (type === 'permission_prompt' || /permission|approv/i.test(message))
+        return { kind: 'report', liveness: 'BLOCKED', blockedKind: 'PERMISSION' };
+      if (type === 'elicitation_dialog' || /needs your (answer|input|decision)/i.test(message))
+        return { kind: 'report', liveness: 'BLOCKED', blockedKind: 'QUESTION' };
       return { kind: 'none', why: 'a notification that is not a question' };
     }
     case 'Stop':

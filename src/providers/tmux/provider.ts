@@ -1,13 +1,15 @@
 /**
  * The tmux presence provider: one PROVIDER credential, one tmux server. Panes are bound to
  * registered agents by pane options (@switchboard_agent, @switchboard_goal, @switchboard_kind)
- * that `switchboard attach` / `switchboard run` set. Liveness comes from control mode (%output
- * and format subscriptions, one control client per session) classified against per-kind
- * patterns, or — authoritative for that occupant once they report — from the agent's own
- * lifecycle hooks through the local hook socket. Here: the options, the contract registered
- * for each tmux server start, and start/stop of the rooms beside it: connection.ts (the tmux
- * server), panes.ts (panes and screen detection), reporting.ts (reports to the gateway),
- * notices.ts (safe-point notices) and hooks.ts (the hook socket). Imports only the typed client.
+ * that `switchboard attach` / `switchboard run` set. Liveness comes from one source per pane at
+ * a time: the agent's own lifecycle hooks through the local hook socket while they report, else
+ * the program's own OSC 7501 status read from control mode's %output, else the screen (format
+ * subscriptions and %output, one control client per session, classified against per-kind
+ * patterns). Here: the options, the contract registered for each tmux server start, start/stop
+ * of the rooms beside it — connection.ts (the tmux server), panes.ts (panes, the authority and
+ * screen detection), program-status.ts (OSC 7501), reporting.ts (reports to the gateway),
+ * notices.ts (safe-point notices), hooks.ts (the hook socket) — and the end of every presence
+ * when the tmux server goes. Imports only the typed client.
  */
 import {
   type Liveness,

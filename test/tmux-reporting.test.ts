@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type Liveness } from '../src/client/index.ts';
 import { Connection } from '../src/providers/tmux/connection.ts';
-import type { Pane } from '../src/providers/tmux/pane.ts';
-import { StatusScanner } from '../src/providers/tmux/program-status.ts';
+import { newPane, type Pane } from '../src/providers/tmux/pane.ts';
 import { Reporter } from '../src/providers/tmux/reporting.ts';
 import { eventually, registerProvider, startGateway, team } from './support/cli.ts';
 import { type Gw, presenceOf } from './support/tmux.ts';
@@ -22,29 +21,10 @@ afterAll(async () => {
 
 function pane(id: string, agentId: string, goalId: string): Pane {
   return {
-    id,
-    session: 's',
-    pid: 1,
-    command: 'agent',
-    dead: false,
+    ...newPane({ id, session: 's', pid: 1, command: 'agent', dead: false, kind: 'generic' }),
     agentId,
     goalId,
-    kind: 'generic',
-    occupantRef: `tmux:${id}:1:agent:generic`,
-    basis: 'PROVIDER_DETECTION',
-    reason: '',
-    live: false,
-    hook: false,
-    hookEnded: false,
-    wasWorking: false,
-    lastOutput: 0,
-    checking: false,
-    recheck: false,
-    lastSnapshot: [],
     observe: false,
-    noticeChecks: 0,
-    noticing: false,
-    scanner: new StatusScanner(),
   };
 }
 

@@ -157,7 +157,7 @@ export interface HookServerOptions {
  * Why a folder is not this user's own private one (a real folder, owned by this user, mode
  * 0700 or narrower), or undefined when it is.
  */
-export function notPrivate(dir: string): string | undefined {
+function notPrivate(dir: string): string | undefined {
   const uid = process.getuid?.();
   let st: ReturnType<typeof lstatSync>;
   try {

@@ -5,7 +5,7 @@
  * records by pane id; `paneStatus` is what `provider tmux --status` shows of one.
  */
 import type { BlockedKind, Liveness, PresenceBasis } from '../../client/index.ts';
-import type { StatusScanner } from './program-status.ts';
+import { StatusScanner } from './program-status.ts';
 
 export interface Pane {
   id: string;
@@ -61,6 +61,35 @@ export interface Pane {
   notice?: string;
   noticeChecks: number;
   noticing: boolean;
+}
+
+/** A new occupant's record: not yet classified, bound or reported. */
+export function newPane(o: {
+  id: string;
+  session: string;
+  pid: number;
+  command: string;
+  dead: boolean;
+  kind: string;
+}): Pane {
+  return {
+    ...o,
+    occupantRef: `tmux:${o.id}:${o.pid}:${o.command}:${o.kind}`,
+    basis: 'PROVIDER_DETECTION',
+    reason: 'not yet classified',
+    live: false,
+    hook: false,
+    hookEnded: false,
+    wasWorking: false,
+    lastOutput: 0,
+    checking: false,
+    recheck: false,
+    lastSnapshot: [],
+    observe: true,
+    noticeChecks: 0,
+    noticing: false,
+    scanner: new StatusScanner(),
+  };
 }
 
 export interface PaneStatus {

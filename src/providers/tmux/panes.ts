@@ -9,10 +9,10 @@
 import type { Liveness } from '../../client/index.ts';
 import { type Connection, quote, SEP } from './connection.ts';
 import type { Notices } from './notices.ts';
-import type { Pane } from './pane.ts';
+import { newPane, type Pane } from './pane.ts';
 import { paneKeyHash } from './pane-key.ts';
 import type { Patterns, Screen } from './patterns.ts';
-import { type ProgramStatus, programLiveness, StatusScanner } from './program-status.ts';
+import { type ProgramStatus, programLiveness } from './program-status.ts';
 import type { Reporter } from './reporting.ts';
 
 /** The fields of a list-panes row, in the order a scan reads them. */
@@ -155,31 +155,20 @@ export class PaneTracker {
         row.kind && this.o.patterns.has(row.kind) ? row.kind : this.o.patterns.kindOf(command);
       const previous = pane;
       pane = {
-        id: row.id,
-        session: row.session,
-        pid: row.pid,
-        command,
-        dead: row.dead,
-        kind: row.kind || kind,
-        occupantRef: `tmux:${row.id}:${row.pid}:${command}:${row.kind || kind}`,
-        basis: 'PROVIDER_DETECTION',
-        reason: 'not yet classified',
+        ...newPane({
+          id: row.id,
+          session: row.session,
+          pid: row.pid,
+          command,
+          dead: row.dead,
+          kind: row.kind || kind,
+        }),
+        // The location's reporting state carries over: the gateway sees a new occupant there.
         live: previous?.live ?? false,
         reportedLiveness: previous?.reportedLiveness,
         reportedOccupant: previous?.reportedOccupant,
         agentId: previous?.agentId,
         goalId: previous?.goalId,
-        hook: false,
-        hookEnded: false,
-        wasWorking: false,
-        lastOutput: 0,
-        checking: false,
-        recheck: false,
-        lastSnapshot: [],
-        observe: true,
-        noticeChecks: 0,
-        noticing: false,
-        scanner: new StatusScanner(),
       };
       if (previous?.timer) clearTimeout(previous.timer);
       this.o.panes.set(row.id, pane);

@@ -160,6 +160,15 @@ requires('tmux')('programs announce their own state (OSC 7501)', { timeout: 60_0
     await type(box, pane, 'osc idle');
     const idle = await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE again');
     expect(idle).toMatchObject({ basis: 'PROGRAM_STATUS', blockedKind: null });
+    // It stops reporting (state=clear): the screen decides again.
+    await type(box, pane, 'osc clear');
+    await presenceUntil(
+      gw,
+      goalId,
+      agentId,
+      (p) => p?.basis === 'PROVIDER_DETECTION',
+      'the screen deciding after clear',
+    );
   });
 
   it('hooks and OSC 7501 for one pane: one authority at a time, named in basis and explain', async () => {

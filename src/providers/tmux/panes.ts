@@ -243,7 +243,7 @@ export class PaneTracker {
    * source goes quiet when the pane has gone on writing for quietMs after its last word: then
    * the next one decides, until it speaks again.
    */
-  authority(pane: Pane): 'hooks' | 'program' | 'screen' {
+  private authority(pane: Pane): 'hooks' | 'program' | 'screen' {
     const speaking = (at: number | undefined) =>
       at !== undefined && pane.lastOutput <= at + this.o.quietMs;
     if (pane.hook && speaking(pane.hookAt)) return 'hooks';
@@ -255,8 +255,9 @@ export class PaneTracker {
   private programStatus(pane: Pane, status: ProgramStatus): void {
     const mapped = programLiveness(status);
     if (!mapped) {
-      // state=clear: the program no longer reports; the screen decides again.
+      // state=clear: the program no longer reports; the screen decides again, now.
       pane.program = undefined;
+      this.check(pane);
       return;
     }
     pane.program = { ...mapped, at: Date.now() };

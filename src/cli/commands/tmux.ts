@@ -108,7 +108,7 @@ export function tmuxCommands(program: Command): void {
       )
       .option(
         '--no-notices',
-        'never type a safe-point notice of unread messages into a pane (panes without hooks)',
+        'never type a notice of unread messages into a pane, nor show one in tmux (panes without hooks)',
       )
       .option(
         '--status',

@@ -642,18 +642,17 @@ requires('tmux')(
       const provider = await startProvider(gw, box, [goalId]);
       cleanups.push(() => provider.stop());
       await prepare?.(box, pane);
-      const settled = await paneUntil(
-        box,
-        pane,
-        (p) => /^settled prompt/.test(p.screen) && p.liveness !== 'WORKING',
-        'the pane at its prompt',
-      );
-      await presenceUntil(
-        gw,
-        goalId,
-        recipient.agentId,
-        (p) => p?.liveness === settled.liveness,
-        'the gateway seeing it there',
+      // Settled at its prompt, and the gateway sees what the provider sees (a delivery pins it).
+      const settled = await eventually(
+        async () => {
+          const answer = await askProvider(box.hookSock, { op: 'status' });
+          const p = answer.ok ? answer.status?.panes.find((x) => x.paneId === pane) : undefined;
+          if (!p || !/^settled prompt/.test(p.screen ?? '') || p.liveness === 'WORKING') return;
+          const seen = await presenceOf(gw, goalId, recipient.agentId);
+          return seen?.liveness === p.liveness ? p : undefined;
+        },
+        'the pane settled at its prompt, as the gateway sees it',
+        20_000,
       );
       const before = await screen(box, pane);
       const id = await deliverTo(goalId, sender.token, recipient.agentId);

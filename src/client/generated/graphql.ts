@@ -2200,8 +2200,6 @@ export const PresenceFieldsFragmentDoc = new TypedDocumentString(`
   stale
   coverageGap
   endedAt
-  explain
-  blockedKind
 }
     `, {"fragmentName":"PresenceFields"}) as unknown as TypedDocumentString<PresenceFieldsFragment, unknown>;
 export const AttentionRowFieldsFragmentDoc = new TypedDocumentString(`
@@ -3536,8 +3534,6 @@ fragment PresenceFields on Presence {
   stale
   coverageGap
   endedAt
-  explain
-  blockedKind
 }
 fragment AttentionRowFields on AttentionRow {
   reason
@@ -3652,8 +3648,6 @@ fragment PresenceFields on Presence {
   stale
   coverageGap
   endedAt
-  explain
-  blockedKind
 }`) as unknown as TypedDocumentString<PresenceChangedSubscription, PresenceChangedSubscriptionVariables>;
 export const EvidenceLedgerDocument = new TypedDocumentString(`
     query EvidenceLedger($goalId: ID!, $agentId: ID!, $todoId: ID, $since: DateTime, $eventKind: LedgerEventKind, $limit: Int, $before: Seq, $includeOtherAgentFrontier: Boolean) {

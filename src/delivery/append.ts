@@ -23,6 +23,8 @@ export type NewDelivery = Omit<
   | 'processedAt'
   | 'takenAt'
   | 'takeCount'
+  | 'pushedAt'
+  | 'pushCount'
 >;
 
 type AppendedRow = { seq: string; submitted_at: number; window_ends_at: number; deadline: number };
@@ -92,6 +94,8 @@ export async function appendDelivery(db: Db, values: NewDelivery): Promise<Deliv
     processedAt: null,
     takenAt: null,
     takeCount: 0,
+    pushedAt: null,
+    pushCount: 0,
   };
 }
 

@@ -251,6 +251,30 @@ export async function releaseMessage(
   });
 }
 
+/**
+ * Records that the recipient's MCP server pushed a message of its inbox into a live session
+ * (a Claude Code channel event): the first time is kept, each push counted. A receipt of the
+ * push, not of reading: it sets no read receipt and changes no outcome.
+ */
+export async function recordSessionPush(
+  db: Db,
+  caller: PeerCaller,
+  id: string,
+): Promise<InboxMessage | ScopeGap> {
+  const own = await ownMessages(db, caller, validateIds([id]));
+  if ('type' in own) return own;
+  const [row] = await db
+    .update(deliveriesTable)
+    .set({
+      pushedAt: sql`coalesce(${deliveriesTable.pushedAt}, now())`,
+      pushCount: sql`${deliveriesTable.pushCount} + 1`,
+    })
+    .where(eq(deliveriesTable.id, id))
+    .returning();
+  const activeId = await activeIdOf(db, own.goalId, own.recipient);
+  return { type: 'InboxMessage', row: row as DeliveryRow, active: id === activeId };
+}
+
 async function setActive(tx: Tx, goalId: string, agentId: string, id: string | null) {
   await tx.execute(
     sql`update inboxes set active_id = ${id} where goal_id = ${goalId} and agent_id = ${agentId}`,

@@ -104,6 +104,9 @@ export const deliveriesTable = pgTable(
     /** Last time takeNextMessage handed it out, and how often it did. */
     takenAt: timestamp('taken_at', { withTimezone: true }),
     takeCount: integer('take_count').notNull().default(0),
+    /** First time the recipient's MCP server pushed it into a live session, and how often it did. */
+    pushedAt: timestamp('pushed_at', { withTimezone: true }),
+    pushCount: integer('push_count').notNull().default(0),
   },
   (t) => [
     uniqueIndex('deliveries_goal_seq_idx').on(t.goalId, t.seq),

@@ -1316,9 +1316,9 @@ export type ScopeGapResultFieldsFragment = { goalId: string, scopeGapReason: Sco
 
 export type OutcomeChangeFieldsFragment = { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean };
 
-export type DeliveryFieldsFragment = { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } };
+export type DeliveryFieldsFragment = { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, pushedAt: string | null, pushCount: number, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } };
 
-export type InboxMessageFieldsFragment = { id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } };
+export type InboxMessageFieldsFragment = { id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, pushedAt: string | null, pushCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } };
 
 export type DeliverMutationVariables = Exact<{
   input: DeliverInput;
@@ -1326,9 +1326,9 @@ export type DeliverMutationVariables = Exact<{
 
 
 export type DeliverMutation = { deliver:
-    | { __typename: 'Delivery', id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } }
+    | { __typename: 'Delivery', id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, pushedAt: string | null, pushCount: number, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } }
     | { __typename: 'DeliveryRefused', goalId: string, reason: DeliveryRefusalReason, target: string | null, choices: Array<string>, notReadyReason: DeliveryNotReadyReason | null, blocked: { liveness: Liveness, kind: BlockedKind | null, observedAt: string, stateChangeSeq: string } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null }
-    | { __typename: 'IdempotencyConflict', goalId: string, idempotencyKey: string, differingFields: Array<DeliveryField>, original: { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } } }
+    | { __typename: 'IdempotencyConflict', goalId: string, idempotencyKey: string, differingFields: Array<DeliveryField>, original: { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, pushedAt: string | null, pushCount: number, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } } }
    };
 
 export type DeliveryQueryVariables = Exact<{
@@ -1337,7 +1337,7 @@ export type DeliveryQueryVariables = Exact<{
 
 
 export type DeliveryQuery = { delivery:
-    | { __typename: 'Delivery', id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } }
+    | { __typename: 'Delivery', id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, pushedAt: string | null, pushCount: number, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } }
     | { __typename: 'UnknownDelivery', deliveryId: string }
    };
 
@@ -1362,7 +1362,7 @@ export type InboxQueryVariables = Exact<{
 
 
 export type InboxQuery = { inbox:
-    | { __typename: 'Inbox', goalId: string, recipient: string, cursor: string, activeMessageId: string | null, unreadCount: number, unprocessedCount: number, omittedCount: number, messages: Array<{ id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }> }
+    | { __typename: 'Inbox', goalId: string, recipient: string, cursor: string, activeMessageId: string | null, unreadCount: number, unprocessedCount: number, omittedCount: number, messages: Array<{ id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, pushedAt: string | null, pushCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }> }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
    };
@@ -1375,7 +1375,7 @@ export type TakeNextMessageMutationVariables = Exact<{
 export type TakeNextMessageMutation = { takeNextMessage:
     | { __typename: 'InboxEmpty', goalId: string, recipient: string }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
-    | { __typename: 'TakenMessage', repeated: boolean, message: { id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } } }
+    | { __typename: 'TakenMessage', repeated: boolean, message: { id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, pushedAt: string | null, pushCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } } }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
    };
 
@@ -1385,7 +1385,7 @@ export type MarkReadMutationVariables = Exact<{
 
 
 export type MarkReadMutation = { markRead:
-    | { __typename: 'MarkedRead', messages: Array<{ id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }> }
+    | { __typename: 'MarkedRead', messages: Array<{ id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, pushedAt: string | null, pushCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }> }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
    };
 
@@ -1395,7 +1395,7 @@ export type ResolveMessageMutationVariables = Exact<{
 
 
 export type ResolveMessageMutation = { resolveMessage:
-    | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
+    | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, pushedAt: string | null, pushCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
    };
 
@@ -1405,7 +1405,17 @@ export type ReleaseMessageMutationVariables = Exact<{
 
 
 export type ReleaseMessageMutation = { releaseMessage:
-    | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
+    | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, pushedAt: string | null, pushCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type RecordSessionPushMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RecordSessionPushMutation = { recordSessionPush:
+    | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, pushedAt: string | null, pushCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
    };
 
@@ -1416,7 +1426,7 @@ export type InboxMessagesSubscriptionVariables = Exact<{
 
 
 export type InboxMessagesSubscription = { inboxMessages:
-    | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
+    | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, pushedAt: string | null, pushCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
    };
@@ -1430,7 +1440,7 @@ export type DeliveriesQueryVariables = Exact<{
 }>;
 
 
-export type DeliveriesQuery = { deliveries: { goalId: string, agentId: string, direction: DeliveryDirection, hasOlder: boolean, olderCursor: string | null, limitations: Array<DeliveryListingLimitation>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rows: Array<{ id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } }> } };
+export type DeliveriesQuery = { deliveries: { goalId: string, agentId: string, direction: DeliveryDirection, hasOlder: boolean, olderCursor: string | null, limitations: Array<DeliveryListingLimitation>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rows: Array<{ id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, pushedAt: string | null, pushCount: number, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } }> } };
 
 export type DirectoryQueryVariables = Exact<{
   goalId: string | number;
@@ -2355,6 +2365,8 @@ export const DeliveryFieldsFragmentDoc = new TypedDocumentString(`
       text
       observedAt
     }
+    pushedAt
+    pushCount
     readAt
     processedAt
   }
@@ -2400,6 +2412,8 @@ export const InboxMessageFieldsFragmentDoc = new TypedDocumentString(`
   processedAt
   takenAt
   takeCount
+  pushedAt
+  pushCount
   active
 }
     `, {"fragmentName":"InboxMessageFields"}) as unknown as TypedDocumentString<InboxMessageFieldsFragment, unknown>;
@@ -2978,6 +2992,8 @@ fragment DeliveryFields on Delivery {
       text
       observedAt
     }
+    pushedAt
+    pushCount
     readAt
     processedAt
   }
@@ -3058,6 +3074,8 @@ fragment DeliveryFields on Delivery {
       text
       observedAt
     }
+    pushedAt
+    pushCount
     readAt
     processedAt
   }
@@ -3152,6 +3170,8 @@ fragment InboxMessageFields on InboxMessage {
   processedAt
   takenAt
   takeCount
+  pushedAt
+  pushCount
   active
 }`) as unknown as TypedDocumentString<InboxQuery, InboxQueryVariables>;
 export const TakeNextMessageDocument = new TypedDocumentString(`
@@ -3208,6 +3228,8 @@ fragment InboxMessageFields on InboxMessage {
   processedAt
   takenAt
   takeCount
+  pushedAt
+  pushCount
   active
 }`) as unknown as TypedDocumentString<TakeNextMessageMutation, TakeNextMessageMutationVariables>;
 export const MarkReadDocument = new TypedDocumentString(`
@@ -3252,6 +3274,8 @@ fragment InboxMessageFields on InboxMessage {
   processedAt
   takenAt
   takeCount
+  pushedAt
+  pushCount
   active
 }`) as unknown as TypedDocumentString<MarkReadMutation, MarkReadMutationVariables>;
 export const ResolveMessageDocument = new TypedDocumentString(`
@@ -3294,6 +3318,8 @@ fragment InboxMessageFields on InboxMessage {
   processedAt
   takenAt
   takeCount
+  pushedAt
+  pushCount
   active
 }`) as unknown as TypedDocumentString<ResolveMessageMutation, ResolveMessageMutationVariables>;
 export const ReleaseMessageDocument = new TypedDocumentString(`
@@ -3336,8 +3362,54 @@ fragment InboxMessageFields on InboxMessage {
   processedAt
   takenAt
   takeCount
+  pushedAt
+  pushCount
   active
 }`) as unknown as TypedDocumentString<ReleaseMessageMutation, ReleaseMessageMutationVariables>;
+export const RecordSessionPushDocument = new TypedDocumentString(`
+    mutation RecordSessionPush($id: ID!) {
+  recordSessionPush(id: $id) {
+    __typename
+    ... on InboxMessage {
+      ...InboxMessageFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment InboxMessageFields on InboxMessage {
+  id
+  goalId
+  seq
+  from
+  to
+  sender {
+    kind
+    agentId
+    goalId
+    credentialId
+  }
+  kind
+  subject
+  body
+  bodyPreview
+  threadId
+  replyTo
+  todoId
+  submittedAt
+  readAt
+  processedAt
+  takenAt
+  takeCount
+  pushedAt
+  pushCount
+  active
+}`) as unknown as TypedDocumentString<RecordSessionPushMutation, RecordSessionPushMutationVariables>;
 export const InboxMessagesDocument = new TypedDocumentString(`
     subscription InboxMessages($goalId: ID!, $after: Seq) {
   inboxMessages(goalId: $goalId, after: $after) {
@@ -3385,6 +3457,8 @@ fragment InboxMessageFields on InboxMessage {
   processedAt
   takenAt
   takeCount
+  pushedAt
+  pushCount
   active
 }`) as unknown as TypedDocumentString<InboxMessagesSubscription, InboxMessagesSubscriptionVariables>;
 export const DeliveriesDocument = new TypedDocumentString(`
@@ -3474,6 +3548,8 @@ fragment DeliveryFields on Delivery {
       text
       observedAt
     }
+    pushedAt
+    pushCount
     readAt
     processedAt
   }

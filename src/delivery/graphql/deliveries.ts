@@ -114,7 +114,7 @@ export const DeliverySenderRef = builder.objectRef<Sent>('DeliverySender').imple
 
 const ReceiptRef = builder.objectRef<Delivery>('DeliveryReceipt').implement({
   description:
-    "The recipient's receipts, each a separate time. Notified is not read, read is not processed; none of them is done.",
+    "The recipient's receipts, each a separate time. Notified or pushed is not read, read is not processed; none of them is done.",
   fields: (t) => ({
     submittedAt: t.field({
       type: 'DateTime',
@@ -133,6 +133,18 @@ const ReceiptRef = builder.objectRef<Delivery>('DeliveryReceipt').implement({
       resolve: (d) => d.notices,
       description:
         'Each safe-point notice (a lifecycle hook hand-over, or a notice typed at an idle prompt), in the order recorded.',
+    }),
+    pushedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      resolve: (d) => d.row.pushedAt,
+      description:
+        "When the recipient's MCP server (`switchboard mcp`) first pushed it into the recipient's live session as a Claude Code channel event; null until then. Pushed to the session, which is neither SUBMITTED (stored) nor ACTIVITY_OBSERVED (the recipient went busy): nothing acknowledges a push, and a client that did not load the server as a channel drops it unseen. Not proof it was read.",
+    }),
+    pushCount: t.int({
+      resolve: (d) => d.row.pushCount,
+      description:
+        'How many pushes into a live session were recorded. `switchboard mcp` pushes a message at most once per session, so more than one means the recipient started a new session while the message was still its active one.',
     }),
     readAt: t.field({
       type: 'DateTime',

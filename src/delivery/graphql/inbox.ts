@@ -1,6 +1,7 @@
 /**
  * A PEER's inbox: messages as their recipient sees them (body included), the inbox query and
- * stream, and the receipts it sets (markRead, takeNextMessage, resolveMessage, releaseMessage).
+ * stream, and the receipts it sets (markRead, takeNextMessage, resolveMessage, releaseMessage,
+ * recordSessionPush).
  */
 
 import { builder } from '../../graphql/builder.ts';
@@ -16,6 +17,7 @@ import {
   type MarkedRead,
   markRead,
   readInbox,
+  recordSessionPush,
   releaseMessage,
   resolveMessage,
   type TakenMessage,
@@ -95,6 +97,17 @@ const InboxMessageRef = builder.objectRef<InboxMessage>('InboxMessage').implemen
     takeCount: t.int({
       resolve: (m) => m.row.takeCount,
       description: 'How many times takeNextMessage handed it out afresh (a release puts it back).',
+    }),
+    pushedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      resolve: (m) => m.row.pushedAt,
+      description:
+        'When your MCP server first pushed it into your live session (recordSessionPush); null if never. Not a read receipt.',
+    }),
+    pushCount: t.int({
+      resolve: (m) => m.row.pushCount,
+      description: 'How many pushes into a live session were recorded.',
     }),
     active: t.exposeBoolean('active', {
       description:
@@ -232,6 +245,13 @@ builder.mutationFields((t) => ({
     description: 'Puts the active message back unprocessed, freeing the slot. Not a rejection.',
     args: { id: t.arg.id({ required: true, description: 'The active message.' }) },
     resolve: (_root, args, { db, caller }) => releaseMessage(db, caller, args.id),
+  }),
+  recordSessionPush: t.withAuth({ peer: true }).field({
+    type: InboxMessageResult,
+    description:
+      'Records that your MCP server pushed a message of your inbox into your live session (a Claude Code channel event), as a receipt the sender sees (receipt.pushedAt). Not a read receipt, not processed, and no outcome changes. Any id not in your inbox: BAD_USER_INPUT, nothing written.',
+    args: { id: t.arg.id({ required: true, description: 'The message pushed.' }) },
+    resolve: (_root, args, { db, caller }) => recordSessionPush(db, caller, args.id),
   }),
   takeNextMessage: t.withAuth({ peer: true }).field({
     type: TakeNextMessageResult,

@@ -5,7 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { DEFAULT_TOOLSET_BUDGET, toolListTokens } from '../src/mcp/budget.ts';
+import { ALL_TOOLSETS_BUDGET, DEFAULT_TOOLSET_BUDGET, toolListTokens } from '../src/mcp/budget.ts';
 import { McpContext } from '../src/mcp/context.ts';
 import { createMcpServer, DEFAULT_TOOLSETS, TOOLSETS, type Toolset } from '../src/mcp/server.ts';
 
@@ -37,7 +37,11 @@ for (const set of [...Object.keys(TOOLSETS), 'default', 'all']) {
 }
 console.log(
   JSON.stringify(
-    { tokenizer: 'o200k_base', budget: { default: DEFAULT_TOOLSET_BUDGET }, figures },
+    {
+      tokenizer: 'o200k_base',
+      budget: { default: DEFAULT_TOOLSET_BUDGET, all: ALL_TOOLSETS_BUDGET },
+      figures,
+    },
     null,
     2,
   ),

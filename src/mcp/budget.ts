@@ -4,7 +4,10 @@
  */
 import { countTokens } from 'gpt-tokenizer';
 
-export const DEFAULT_TOOLSET_BUDGET = 4000;
+/** The default toolset, which every agent pays for on every turn. */
+export const DEFAULT_TOOLSET_BUDGET = 2500;
+/** Every toolset together (`--tools all`). */
+export const ALL_TOOLSETS_BUDGET = 4000;
 
 export function toolListTokens(tools: unknown[]): number {
   return countTokens(JSON.stringify({ tools }));

@@ -1,15 +1,18 @@
 /**
- * What every tool, resource and prompt needs: the typed client acting as the credential the
- * server was started with, the goal it works in, stream options for subscriptions, and a log
- * on stderr (stdout is the protocol).
+ * What every tool, resource and prompt of one session needs: the typed client acting as the
+ * session's credential, the goal it works in, stream options for subscriptions, the session's
+ * events, and a log on stderr (stdout is the protocol over stdio).
  */
+import { EventEmitter } from 'node:events';
 import WebSocket from 'ws';
 import {
   ClientError,
   ClientErrorKind,
   createClient,
+  type DeliveryFieldsFragment,
   type StreamOptions,
   type SwitchboardClient,
+  type WaitValue,
   WhoamiDocument,
   type WhoamiQuery,
 } from '../client/index.ts';
@@ -28,8 +31,21 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+/** What a session's tools tell its channel (channel.ts). */
+export interface SessionEvents {
+  /** The session resolved, released or took a message: the active slot may be free. */
+  inbox: [];
+  /** A delivery the session sent (or replayed). */
+  sent: [delivery: DeliveryFieldsFragment];
+  /** A wait the session started whose call ended (cancelled) before its outcome. */
+  waiting: [wait: WaitValue];
+  /** A wait whose outcome a call answered. */
+  settled: [waitId: string];
+}
+
 export class McpContext {
   readonly client: SwitchboardClient;
+  readonly events = new EventEmitter<SessionEvents>();
   private caller: Promise<Caller> | undefined;
 
   constructor(

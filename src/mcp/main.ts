@@ -1,16 +1,21 @@
 /**
- * `switchboard mcp`: the MCP server over stdio, acting as the credential it is started with
+ * `switchboard mcp`: the MCP server, acting as the credential it is started with
  * (SWITCHBOARD_URL, SWITCHBOARD_TOKEN, optional SWITCHBOARD_GOAL, or a `switchboard login`
- * profile). stdout carries the protocol; everything else goes to stderr.
+ * profile). Over stdio by default: stdout carries the protocol, everything else goes to stderr.
+ * With `--http [HOST:]PORT` it serves Streamable HTTP at /mcp instead (http.ts), each client
+ * with its own session and bearer token, until SIGINT or SIGTERM.
  *
  * Its own esbuild entry (dist/cli/mcp.js): the CLI's `mcp` verb imports it at run time, and it
  * reads its flags from process.argv (`[--url U] [--token T] [--goal G] [--profile P] mcp
- * [--tools sets]`), so it shares no source with src/cli.
+ * [--tools sets] [--no-channel] [--http [HOST:]PORT [--allow-host names]]`), so it shares no
+ * source with src/cli.
  */
 import { parseArgs } from 'node:util';
 import { DEFAULT_URL } from '../client/index.ts';
 import { readProfiles } from '../client/profiles.ts';
 import { type Connection, McpContext } from './context.ts';
+import { plainErrors } from './errors.ts';
+import { serveHttp } from './http.ts';
 import { createMcpServer, parseToolsets } from './server.ts';
 import { LineTransport } from './stdio.ts';
 
@@ -20,6 +25,12 @@ export interface McpOptions {
   token?: string;
   goal?: string;
   profile?: string;
+  /** `[HOST:]PORT` to serve Streamable HTTP on; absent: stdio. */
+  http?: string;
+  /** Comma-separated host names a Host or Origin header may name besides loopback ones. */
+  allowHost?: string;
+  /** false: no channel capability, no pushes (`--no-channel`). */
+  channel?: boolean;
 }
 
 export function resolveConnection(options: McpOptions, env = process.env): Connection {
@@ -33,22 +44,35 @@ export function resolveConnection(options: McpOptions, env = process.env): Conne
   };
 }
 
-/** Serves until stdin closes; resolves then. */
-export async function runMcp(options: McpOptions): Promise<void> {
+const log = (line: string) => process.stderr.write(`switchboard mcp: ${line}\n`);
+
+/** `4100` → 127.0.0.1:4100; `0.0.0.0:4100`, `[::1]:4100` as given. */
+export function parseListen(value: string): { host: string; port: number } {
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(value);
+  const port = Number(match?.[2]);
+  if (!match || port > 65535)
+    throw new Error(`--http takes [HOST:]PORT (e.g. 4100 or 127.0.0.1:4100), not ${value}`);
+  return { host: (match[1] ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+/** Serves over stdio until stdin closes; resolves then. */
+async function runStdio(options: McpOptions): Promise<void> {
   const toolsets = parseToolsets(options.tools);
   const connection = resolveConnection(options);
-  const ctx = new McpContext(connection);
+  const ctx = new McpContext(connection, log);
   if (!connection.token) ctx.log('no token: set SWITCHBOARD_TOKEN (every tool will fail)');
-  const { server, stopStreams } = createMcpServer(ctx, toolsets);
-  const transport = new LineTransport();
+  const session = createMcpServer(ctx, toolsets, { channel: options.channel });
+  const { server } = session;
+  const transport = plainErrors(new LineTransport());
   // A line it could not serve (answered with a JSON-RPC error), or a failure of the protocol.
   server.server.onerror = (error) => ctx.log(error.message);
+  server.server.oninitialized = () => session.channel?.start();
   const closed = new Promise<void>((resolve) => {
     let done = false;
     const close = () => {
       if (done) return;
       done = true;
-      stopStreams();
+      session.stop();
       void server.close().finally(resolve);
     };
     transport.onclose = close;
@@ -60,7 +84,36 @@ export async function runMcp(options: McpOptions): Promise<void> {
   await closed;
 }
 
-/** The flags of `switchboard [global flags] mcp [--tools sets]`. */
+/** Serves over HTTP until SIGINT or SIGTERM; resolves then. */
+async function runHttp(options: McpOptions & { http: string }): Promise<void> {
+  const toolsets = parseToolsets(options.tools);
+  const connection = resolveConnection(options);
+  const served = await serveHttp({
+    ...parseListen(options.http),
+    connection,
+    toolsets,
+    channel: options.channel,
+    allowedHosts: options.allowHost
+      ?.split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+    log,
+  });
+  log(`serving ${toolsets.join(',')} for ${connection.url} over HTTP at ${served.url}`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await served.close();
+}
+
+export function runMcp(options: McpOptions): Promise<void> {
+  return options.http === undefined
+    ? runStdio(options)
+    : runHttp({ ...options, http: options.http });
+}
+
+/** The flags of `switchboard [global flags] mcp [--tools sets] [--http …]`. */
 export function parseFlags(argv: string[]): McpOptions {
   const { values } = parseArgs({
     args: argv,
@@ -72,15 +125,22 @@ export function parseFlags(argv: string[]): McpOptions {
       goal: { type: 'string' },
       profile: { type: 'string' },
       tools: { type: 'string' },
+      http: { type: 'string' },
+      'allow-host': { type: 'string' },
+      'no-channel': { type: 'boolean' },
     },
   });
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  if (values.http === true) throw new Error('--http takes [HOST:]PORT (e.g. 4100)');
   return {
     url: text(values.url),
     token: text(values.token),
     goal: text(values.goal),
     profile: text(values.profile),
     tools: text(values.tools),
+    http: text(values.http),
+    allowHost: text(values['allow-host']),
+    channel: values['no-channel'] !== true,
   };
 }
 

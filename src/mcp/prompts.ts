@@ -7,14 +7,16 @@ import { z } from 'zod';
 import { EvidenceLedgerDocument } from '../client/index.ts';
 import type { McpContext } from './context.ts';
 
+export const REPLAN_PROMPT = 'replan';
+
 export function registerPrompts(server: McpServer, ctx: McpContext): void {
   server.registerPrompt(
-    'replan',
+    REPLAN_PROMPT,
     {
       title: 'Replan from your evidence ledger',
       description:
         'Reads your evidence ledger (optionally one todo) and asks for one bounded write-back: a replan checkpoint citing its digest, a successor, a blocker, or a no-follow-up rationale.',
-      argsSchema: { todo: z.string().optional() },
+      argsSchema: { todo: z.string().optional().describe('a todo id (completes)') },
     },
     async ({ todo }) => {
       const goalId = await ctx.goal();

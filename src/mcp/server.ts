@@ -1,20 +1,28 @@
 /**
- * The MCP server: toolsets chosen at start, the inbox and directory resources, the replan
- * prompt. Transport-free, so the stdio entry and the budget script build the same server.
+ * The MCP server of one session: toolsets chosen at start, the resources and their completions,
+ * the replan prompt, and the channel that pushes events into a live Claude Code session.
+ * Transport-free, so the stdio entry, the HTTP entry and the budget script build the same server.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CHANNEL_CAPABILITY, CHANNEL_INSTRUCTIONS, Channel } from './channel.ts';
+import { registerCompletion } from './completion.ts';
 import type { McpContext } from './context.ts';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
+import { listedTools } from './tool.ts';
 import { adminTools } from './tools/admin.ts';
 import { coreTools } from './tools/core.ts';
-import { ledgerTools } from './tools/ledger.ts';
+import { evidenceLogTool, ledgerTools } from './tools/ledger.ts';
 import { workTools } from './tools/work.ts';
 
 declare const SWITCHBOARD_VERSION: string;
 
 export const TOOLSETS = {
-  core: coreTools,
+  core: (server: McpServer, ctx: McpContext) => {
+    coreTools(server, ctx);
+    evidenceLogTool(server, ctx);
+  },
   work: workTools,
   ledger: ledgerTools,
   admin: adminTools,
@@ -38,20 +46,56 @@ export function parseToolsets(value: string | undefined): Toolset[] {
   return [...new Set(names)] as Toolset[];
 }
 
-export function createMcpServer(ctx: McpContext, toolsets: readonly Toolset[]) {
+export interface McpSession {
+  server: McpServer;
+  /**
+   * Pushes into the live session; started by the transport once the client can receive.
+   * Absent when the server was started with `--no-channel`.
+   */
+  channel: Channel | undefined;
+  /** Stops every stream the session follows. */
+  stop(): void;
+}
+
+export interface McpServerOptions {
+  /** Declare the Claude Code channel capability and push (default true). */
+  channel?: boolean;
+}
+
+const INSTRUCTIONS =
+  'Switchboard coordinates you with peer agents on one goal. Expected outcomes (refusals, scope gaps, timeouts) are ordinary results whose `type` names them; isError means bad arguments or no gateway.';
+
+export function createMcpServer(
+  ctx: McpContext,
+  toolsets: readonly Toolset[],
+  options: McpServerOptions = {},
+): McpSession {
+  const pushes = options.channel ?? true;
   const server = new McpServer(
     {
       name: 'switchboard',
       version: typeof SWITCHBOARD_VERSION === 'string' ? SWITCHBOARD_VERSION : 'dev',
     },
-    {
-      capabilities: { logging: {} },
-      instructions:
-        'Switchboard coordinates you with peer agents on one goal. Expected outcomes (refusals, scope gaps, timeouts) are ordinary results whose `type` names them; isError means bad arguments or no gateway.',
-    },
+    pushes
+      ? {
+          capabilities: { logging: {}, experimental: CHANNEL_CAPABILITY },
+          instructions: `${INSTRUCTIONS} ${CHANNEL_INSTRUCTIONS}`,
+        }
+      : { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
   for (const name of toolsets) TOOLSETS[name](server, ctx);
-  const stopStreams = registerResources(server, ctx);
+  // The SDK's own list repeats `$schema` and `execution` in every entry (see tool.ts).
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(server) }));
+  const stopResources = registerResources(server, ctx);
   registerPrompts(server, ctx);
-  return { server, stopStreams };
+  registerCompletion(server, ctx);
+  const channel = pushes ? new Channel(server.server, ctx) : undefined;
+  return {
+    server,
+    channel,
+    stop() {
+      stopResources();
+      channel?.stop();
+    },
+  };
 }

@@ -4,6 +4,9 @@
  * (the GraphQL type name: `Delivery`, `DeliveryRefused`, `ScopeGap`, …): expected outcomes are
  * ordinary results. Bad arguments and transport failures are `isError` results (the SDK answers
  * schema violations that way itself); nothing a tool throws reaches the transport.
+ *
+ * An enum argument takes its value in either case (`done` or `DONE`), as the CLI does; its
+ * schema lists the upper-case values the gateway accepts.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -11,6 +14,7 @@ import type {
   CallToolResult,
   ServerNotification,
   ServerRequest,
+  Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { McpContext } from './context.ts';
@@ -27,8 +31,6 @@ export interface Answer {
 export interface ToolSpec<Shape extends z.ZodRawShape> {
   description: string;
   input: Shape;
-  /** Fields of the structured content besides `type` (the schema stays open to the rest). */
-  output?: z.ZodRawShape;
   /** The values `type` takes. */
   types: readonly [string, ...string[]];
   readOnly?: boolean;
@@ -45,16 +47,56 @@ export function failure(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
+/**
+ * The `tools/list` entries of each server, as `listedTools` answers them: the SDK's own list
+ * repeats `$schema` in every schema and adds an `execution` member to every tool, which every
+ * agent pays for in prompt tokens on every turn.
+ */
+const listings = new WeakMap<McpServer, Tool[]>();
+
+export const listedTools = (server: McpServer): Tool[] => listings.get(server) ?? [];
+
+/** A JSON Schema without its `$schema` member. */
+function jsonSchema(schema: z.ZodType): Tool['inputSchema'] {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' });
+  return rest as Tool['inputSchema'];
+}
+
+const upperCase = (value: unknown): unknown =>
+  typeof value === 'string'
+    ? value.toUpperCase()
+    : Array.isArray(value)
+      ? value.map(upperCase)
+      : value;
+
+/** Whether an argument's values are an enum (possibly optional, defaulted or in a list). */
+function isEnum(schema: z.ZodType): boolean {
+  if (schema instanceof z.ZodEnum) return true;
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault)
+    return isEnum(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodArray) return isEnum(schema.element as z.ZodType);
+  return false;
+}
+
+/** The input shape with each enum argument taking either case. */
+function caseless(shape: z.ZodRawShape): z.ZodRawShape {
+  return Object.fromEntries(
+    Object.entries(shape).map(([key, schema]) => [
+      key,
+      isEnum(schema as z.ZodType) ? z.preprocess(upperCase, schema as z.ZodType) : schema,
+    ]),
+  );
+}
+
 export function registerTool<Shape extends z.ZodRawShape>(
   server: McpServer,
   ctx: McpContext,
   name: string,
   spec: ToolSpec<Shape>,
 ): void {
-  const outputSchema = z.looseObject({
-    type: z.enum(spec.types).describe('the typed outcome'),
-    ...spec.output,
-  });
+  const inputSchema = caseless(spec.input);
+  const outputSchema = z.looseObject({ type: z.enum(spec.types) });
+  const annotations = spec.readOnly ? { readOnlyHint: true } : undefined;
   const callback = async (args: z.infer<z.ZodObject<Shape>>, extra: Extra) => {
     try {
       const { type, text, data } = await spec.run(args, extra);
@@ -70,14 +112,18 @@ export function registerTool<Shape extends z.ZodRawShape>(
   };
   server.registerTool(
     name,
-    {
-      description: spec.description,
-      inputSchema: spec.input,
-      outputSchema,
-      annotations: spec.readOnly ? { readOnlyHint: true } : undefined,
-    },
+    { description: spec.description, inputSchema, outputSchema, annotations },
     callback as never,
   );
+  const listing = listings.get(server) ?? [];
+  listing.push({
+    name,
+    description: spec.description,
+    inputSchema: jsonSchema(z.object(inputSchema)),
+    outputSchema: { type: 'object', properties: { type: { enum: [...spec.types] } } },
+    ...(annotations ? { annotations } : {}),
+  });
+  listings.set(server, listing);
 }
 
 /** `type` of a packet that reports a scope gap in a field rather than as its union member. */

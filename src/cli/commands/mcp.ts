@@ -11,18 +11,28 @@ export function mcpCommand(program: Command): void {
   program
     .command('mcp')
     .description(
-      'serve Switchboard as MCP tools over stdio, acting as your credential (docs/agents.md, "The MCP server")',
+      'serve Switchboard as MCP tools over stdio (or Streamable HTTP), acting as your credential (docs/agents.md, "The MCP server")',
     )
     .option(
       '--tools <sets>',
       'toolsets, comma-separated: core, work, ledger, admin, or all',
       'core',
     )
+    .option(
+      '--http <[host:]port>',
+      'serve Streamable HTTP at http://host:port/mcp instead of stdio',
+    )
+    .option('--allow-host <names>', 'with --http: more host names Host and Origin may name')
+    .option(
+      '--no-channel',
+      'push nothing into the session (for clients without Claude Code channels)',
+    )
     .addHelpText(
       'after',
       examples(
         'SWITCHBOARD_TOKEN=… switchboard mcp',
         'switchboard mcp --tools core,work,ledger',
+        'switchboard mcp --http 4100',
         'claude mcp add switchboard --env SWITCHBOARD_TOKEN=… -- npx switchboard mcp',
       ),
     )

@@ -2,7 +2,7 @@
  * The default toolset: who you are, the goal's directory and attention, your roster, bounded
  * requests to a peer (send, delivery_status), waiting for a peer, and your inbox.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import {
@@ -38,12 +38,37 @@ function deliveryText(d: DeliveryFieldsFragment): string {
 const messageLine = (m: InboxMessageFieldsFragment) =>
   `${m.id} from ${m.from ?? m.sender.kind.toLowerCase()}: ${m.subject}`;
 
-/** The idempotency key of a send without one: the same content gives the same key. */
-export function contentKey(goalId: string, input: Record<string, unknown>): string {
-  const digest = createHash('sha256')
-    .update(JSON.stringify([goalId, ...Object.entries(input).sort(([a], [b]) => (a < b ? -1 : 1))]))
-    .digest('hex');
-  return `mcp-${digest.slice(0, 40)}`;
+const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
+/** How many distinct contents a session remembers for its derived keys. */
+const MAX_ASKS = 1000;
+
+/**
+ * The idempotency keys of one session's sends without one (docs/agents.md, "send"): a key is
+ * the hash of a random number drawn when the session starts, the content (goal, recipient,
+ * subject, body, kind, thread, reply, todo, window, timeout) and how many times this session
+ * has already answered that content with a delivery. A retry — the same content after a call
+ * whose answer did not come back (an error, a cancelled call) — gets the same key, and the
+ * gateway replays the original; the same content asked again after an answer is a new ask with
+ * a new key. Another session (a restarted server) never replays this one's deliveries.
+ */
+export function sessionKeys() {
+  const session = randomUUID();
+  const asks = new Map<string, { n: number; answered: boolean }>();
+  return (goalId: string, content: Record<string, unknown>) => {
+    const digest = sha256([goalId, Object.entries(content).sort(([a], [b]) => (a < b ? -1 : 1))]);
+    const last = asks.get(digest);
+    const ask = last && !last.answered ? last : { n: last ? last.n + 1 : 0, answered: false };
+    asks.delete(digest);
+    asks.set(digest, ask);
+    if (asks.size > MAX_ASKS) asks.delete(asks.keys().next().value as string);
+    return {
+      key: `mcp-${sha256([session, digest, ask.n]).slice(0, 40)}`,
+      answered: () => {
+        ask.answered = true;
+      },
+    };
+  };
 }
 
 export function waitAnswer(result: WaitResult): Answer {
@@ -58,9 +83,14 @@ export function waitAnswer(result: WaitResult): Answer {
 }
 
 export function coreTools(server: McpServer, ctx: McpContext): void {
+  const keyFor = sessionKeys();
+  /** A wait's outcome as a call answers it: the channel does not push it again. */
+  const settled = (result: WaitResult) => {
+    if (result.__typename === 'Wait') ctx.events.emit('settled', result.id);
+    return waitAnswer(result);
+  };
   registerTool(server, ctx, 'whoami', {
-    description:
-      "Your identity as the gateway resolves this server's credential: kind, goal, agent. Not a liveness check of anyone.",
+    description: "Who this server's credential is: kind, goal, agent. Not a liveness check.",
     input: {},
     types: ['Caller'],
     readOnly: true,
@@ -76,7 +106,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'directory', {
     description:
-      "The goal's agents with their claimed todo and last reported presence. Presence is a provider's last report, not proof of progress; read `stale` and `coverageGap`.",
+      "The goal's agents, claimed todos and last reported presence: a report, not proof of progress (read `stale`, `coverageGap`).",
     input: { limit: z.number().int().min(1).max(200).optional() },
     types: ['Directory', 'ScopeGap'],
     readOnly: true,
@@ -95,7 +125,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'attention', {
     description:
-      'What needs a person or a peer now (blocked agents, stale claims, open gates, stalled deliveries). An empty list is not proof all is well.',
+      'What needs a person or a peer now (blocked agents, stale claims, open gates, stalled deliveries). Empty is not proof all is well.',
     input: { stale_claim_minutes: z.number().positive().optional() },
     types: ['Attention', 'ScopeGap'],
     readOnly: true,
@@ -134,7 +164,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'send', {
     description:
-      'Deliver a bounded request or context to one agent. Not an assignment: it grants nothing. Without `to`: your primary or only connected peer, else refused AMBIGUOUS_TARGET with choices. Without `idempotency_key` the key is derived from the content, so a retried identical call returns the original (`replayed`); pass a new key to send the same text again. SUBMITTED means stored, not read.',
+      'Deliver a bounded request or context to one agent; it grants nothing. Without `to`: your primary or only connected peer, else AMBIGUOUS_TARGET with choices. A retry of a call that got no answer returns the original (`replayed`); the same text after an answer is a new message. SUBMITTED: stored, not read.',
     input: {
       to: z.string().optional(),
       subject: z.string().min(1),
@@ -147,9 +177,8 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
       window_seconds: z.number().positive().optional().describe('activity window before STALLED'),
       timeout_seconds: z.number().positive().optional().describe('before EXPIRED'),
     },
-    output: { outcome: z.string().optional(), reason: z.string().optional() },
     types: ['Delivery', 'DeliveryRefused', 'IdempotencyConflict'],
-    async run(args) {
+    async run(args, extra) {
       const goalId = await ctx.goal();
       const content = {
         to: args.to,
@@ -162,15 +191,14 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
         activityWindowMs: ms(args.window_seconds),
         timeoutMs: ms(args.timeout_seconds),
       };
+      const derived = keyFor(goalId, content);
       const { deliver } = await ctx.client.request(DeliverDocument, {
-        input: {
-          goalId,
-          ...content,
-          idempotencyKey: args.idempotency_key ?? contentKey(goalId, content),
-        },
+        input: { goalId, ...content, idempotencyKey: args.idempotency_key ?? derived.key },
       });
       switch (deliver.__typename) {
         case 'Delivery':
+          if (!extra.signal.aborted) derived.answered();
+          ctx.events.emit('sent', deliver);
           return answer('Delivery', deliveryText(deliver), deliver);
         case 'DeliveryRefused':
           return answer(
@@ -190,9 +218,8 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'delivery_status', {
     description:
-      "A delivery's outcome (SUBMITTED, ACTIVITY_OBSERVED, STALLED, EXPIRED, UNREACHABLE) and receipts. ACTIVITY_OBSERVED is activity by the pinned recipient, not an answer.",
+      "A delivery's outcome and receipts (pushed, read, processed). ACTIVITY_OBSERVED is activity by the pinned recipient, not an answer.",
     input: { id: z.string() },
-    output: { outcome: z.string().optional() },
     types: ['Delivery', 'UnknownDelivery'],
     readOnly: true,
     async run({ id }) {
@@ -209,7 +236,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'wait', {
     description:
-      'Block until one of `agents` reports an accepted liveness in a change after now (pinned to its current occupant), or the timeout. Sends progress notifications naming the wait id; cancel to stop following; `wait_id` follows an existing wait again (after a client timeout). TIMED_OUT means no accepted change was reported, not that the agent is stuck.',
+      "Block until one of `agents` reports an accepted liveness in a change after now, or the timeout. Progress names the wait id; a cancelled call's outcome is pushed to you later; `wait_id` follows a wait again. TIMED_OUT: no accepted change was reported, not that the agent is stuck.",
     input: {
       agents: z.array(z.string()).min(1).optional(),
       until: z.array(z.enum(settledLiveness)).min(1).default(['DONE', 'IDLE']),
@@ -217,7 +244,6 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
       todo: z.string().optional(),
       wait_id: z.string().optional(),
     },
-    output: { status: z.string().optional() },
     types: ['Wait', 'UnknownAgent', 'ScopeGap', 'UnknownWait', 'PendingWaitsLimited'],
     async run({ agents, until, timeout_seconds, todo, wait_id }, extra) {
       let result: WaitResult;
@@ -235,7 +261,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
           })
         ).startWait;
       else throw new UsageError('give `agents` and `timeout_seconds`, or `wait_id`');
-      if (result.__typename !== 'Wait' || result.status !== 'PENDING') return waitAnswer(result);
+      if (result.__typename !== 'Wait' || result.status !== 'PENDING') return settled(result);
       const wait = result;
       const targets = wait.targets.map((t) => t.agentId).join(', ');
       const token = extra._meta?.progressToken;
@@ -263,10 +289,14 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
           wait.id,
         );
         if (!final) {
-          ctx.log(`wait ${wait.id}: cancelled; stopped following`);
-          return answer('Wait', `cancelled: stopped following wait ${wait.id}`, wait);
+          // A channel follows it on and pushes its outcome; without one, nothing follows it.
+          const pushed = ctx.events.emit('waiting', wait);
+          ctx.log(
+            `wait ${wait.id}: cancelled; ${pushed ? 'its outcome will be pushed to the session' : 'stopped following'}`,
+          );
+          return answer('Wait', `cancelled: wait ${wait.id} goes on`, wait);
         }
-        return waitAnswer(final);
+        return settled(final);
       } finally {
         clearInterval(timer);
       }
@@ -275,12 +305,11 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'inbox', {
     description:
-      'Messages delivered to you (unprocessed ones by default). Listing marks nothing read; take work with next_message.',
+      'Messages delivered to you (unprocessed by default). Listing marks nothing read; take one with next_message.',
     input: {
       all: z.boolean().optional().describe('include processed messages'),
       tail: z.number().int().min(1).max(200).default(20),
     },
-    output: { unreadCount: z.number().optional(), unprocessedCount: z.number().optional() },
     types: ['Inbox', 'UnknownAgent', 'ScopeGap'],
     readOnly: true,
     async run({ all, tail }) {
@@ -298,7 +327,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'next_message', {
     description:
-      'Take the oldest unprocessed message (with its body) as your active one; the same one again until you resolve or release it (`repeated`). InboxEmpty is not an error.',
+      'Take the oldest unprocessed message (with body) as your active one; the same again until you resolve or release it (`repeated`).',
     input: {},
     types: ['TakenMessage', 'InboxEmpty', 'UnknownAgent', 'ScopeGap'],
     async run() {
@@ -327,6 +356,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
       types: ['InboxMessage', 'ScopeGap'],
       async run({ id }) {
         const result = await act(id);
+        ctx.events.emit('inbox');
         if (result.__typename !== 'InboxMessage')
           return answer(result.__typename, `ScopeGap: ${result.reason}`, result);
         return answer(

@@ -1,4 +1,7 @@
-/** The ledger toolset: your scoped evidence ledger, recording rows, and replan checkpoints. */
+/**
+ * The ledger's tools: your scoped evidence ledger (evidence_log, in the default set), and the
+ * ledger toolset: recording rows, replan checkpoints and what you owe.
+ */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import {
@@ -12,7 +15,8 @@ import {
 import type { McpContext } from '../context.ts';
 import { answer, registerTool, typeOf } from '../tool.ts';
 
-export function ledgerTools(server: McpServer, ctx: McpContext): void {
+/** The read the ledger contract requires before every replan: in the default toolset. */
+export function evidenceLogTool(server: McpServer, ctx: McpContext): void {
   registerTool(server, ctx, 'evidence_log', {
     description:
       "Your evidence ledger, oldest first: your rows in detail, other agents compressed. `digest` is what replan_checkpoint cites; `readerHints.nextRequiredReads` are reads still owed. Not the goal's full history.",
@@ -21,7 +25,6 @@ export function ledgerTools(server: McpServer, ctx: McpContext): void {
       limit: z.number().int().min(1).max(200).default(30),
       before: z.string().optional().describe('page.olderCursor of a previous read'),
     },
-    output: { digest: z.string().optional() },
     types: ['EvidenceLedger', 'ScopeGap'],
     readOnly: true,
     async run({ todo, limit, before }) {
@@ -42,7 +45,9 @@ export function ledgerTools(server: McpServer, ctx: McpContext): void {
       return answer(typeOf(p, 'EvidenceLedger'), lines.join('\n'), p);
     },
   });
+}
 
+export function ledgerTools(server: McpServer, ctx: McpContext): void {
   registerTool(server, ctx, 'record_event', {
     description:
       'Append an evidence row. Screened: credentials and absolute paths are redacted, raw logs refused; keep summaries short and refs relative. HANDOFF needs `related_agent`.',
@@ -79,7 +84,7 @@ export function ledgerTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'replan_checkpoint', {
     description:
-      'Record a replan checkpoint citing the `digest` of your latest evidence_log read. LedgerDigestMismatch means the ledger moved or a read is owed: read again and cite the new digest. PATCHED replaces your vision with the given fields (a first vision needs all four: role_scope, vision, acceptance, replan_trigger).',
+      'Record a replan checkpoint citing the `digest` of your latest evidence_log read. LedgerDigestMismatch: the ledger moved or a read is owed; read again. PATCHED replaces your vision with the given fields (a first vision needs all four).',
     input: {
       digest: z.string(),
       kind: z.enum(ReplanKind),
@@ -127,7 +132,7 @@ export function ledgerTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'replan_owed', {
     description:
-      'What you owe a replan checkpoint for (material rows since your last one, a vision never checkpointed, a handoff received) and the reads to make first. Only replan_checkpoint with a current digest clears it.',
+      'What you owe a replan checkpoint for (material rows since your last, a vision never checkpointed, a handoff received) and the reads to make first. Only replan_checkpoint clears it.',
     input: {},
     types: ['ReplanObligations', 'ScopeGap'],
     readOnly: true,

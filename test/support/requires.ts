@@ -4,7 +4,7 @@
  * `npm test` on a fresh machine runs everything it can. With SWITCHBOARD_REQUIRE_REAL_PARTS=1
  * (.ci/run sets it) a missing part fails the run instead: CI skips nothing.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe } from 'vitest';
 import { CHROMIUM } from './browser.ts';
@@ -20,6 +20,8 @@ const executable = (file: string) => {
 const onPath = (command: string) =>
   (process.env.PATH ?? '').split(path.delimiter).some((dir) => executable(path.join(dir, command)));
 
+export const MCP_CONFORMANCE_SUMMARY = 'test-results/mcp-conformance/summary.json';
+
 /** Each part: why it is missing here, with what brings it, or undefined when it is present. */
 const PARTS = {
   chromium: () =>
@@ -34,6 +36,11 @@ const PARTS = {
     if (process.getuid?.() !== 0) return 'not root — the fault suite creates a Postgres cluster';
     return undefined;
   },
+  /** What `npm run mcp:conformance` (run by .ci/run before the tests) wrote. */
+  'mcp conformance result': () =>
+    existsSync(MCP_CONFORMANCE_SUMMARY)
+      ? undefined
+      : `no ${MCP_CONFORMANCE_SUMMARY} — npm run mcp:conformance`,
 } satisfies Record<string, () => string | undefined>;
 
 export type Part = keyof typeof PARTS;

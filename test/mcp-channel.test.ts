@@ -99,6 +99,13 @@ const receipt = async (id: string, token: string) => {
   return delivery.receipt;
 };
 
+/** The receipt once it counts `pushes` pushes (the server records each just after sending it). */
+const pushed = (id: string, token: string, pushes = 1) =>
+  eventually(async () => {
+    const r = await receipt(id, token);
+    return r.pushCount >= pushes ? r : undefined;
+  }, `${pushes} push receipt(s) of ${id}`);
+
 describe.each(['stdio', 'http'] as const)('the channel over %s', (transport) => {
   it('pushes each message as the active one, once, with a receipt; the next after a resolve; never a processed one', async () => {
     const { goalId, peers } = await team(gw.t, ['a', 'b']);
@@ -119,11 +126,9 @@ describe.each(['stdio', 'http'] as const)('the channel over %s', (transport) => 
       },
     });
     // the sender sees it pushed to the session: apart from SUBMITTED, and not processed
-    const r1 = await eventually(async () => {
-      const r = await receipt(d1.id, a.token);
-      return r.pushedAt ? r : undefined;
-    }, 'the push receipt');
+    const r1 = await pushed(d1.id, a.token);
     expect(r1).toMatchObject({ pushCount: 1, processedAt: null });
+    expect(r1.pushedAt).toBeTruthy();
     expect((await gw.t.ok(DeliveryDocument, { id: d1.id }, a.token)).delivery).toMatchObject({
       outcome: 'SUBMITTED',
     });
@@ -139,7 +144,7 @@ describe.each(['stdio', 'http'] as const)('the channel over %s', (transport) => 
     const resolved = await mb.call('resolve_message', { id: d1.id });
     const e3 = await mb.events.next({ event: 'message', message_id: d3.id });
     expect(e3.content).toBe('three');
-    const r3 = await receipt(d3.id, a.token);
+    const r3 = await pushed(d3.id, a.token);
     expect(Date.parse(r3.pushedAt as string)).toBeGreaterThanOrEqual(
       Date.parse(resolved.processedAt),
     );
@@ -149,7 +154,7 @@ describe.each(['stdio', 'http'] as const)('the channel over %s', (transport) => 
     // a new session of the same agent is pushed the active message again, once
     const again = await session(transport, b.token, goalId);
     await again.events.next({ event: 'message', message_id: d3.id });
-    expect((await receipt(d3.id, a.token)).pushCount).toBe(2);
+    expect((await pushed(d3.id, a.token, 2)).pushCount).toBe(2);
   }, 60_000);
 
   it("pushes a wait's outcome after its call was cancelled", async () => {
@@ -196,6 +201,60 @@ describe.each(['stdio', 'http'] as const)('the channel over %s', (transport) => 
         outcome: 'ACTIVITY_OBSERVED',
       },
     });
+  }, 60_000);
+});
+
+describe('a gateway that is not up yet', () => {
+  it('the channel tries again until it reaches the gateway, then pushes', async () => {
+    const late = await startGateway();
+    try {
+      const { goalId, peers } = await team(late.t, ['a', 'b']);
+      const [a, b] = [peers[0]!, peers[1]!];
+      await late.stop();
+      const client = new Client({ name: 'claude-code-like', version: '0' }, CHANNEL_CLIENT);
+      let stderr = '';
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, 'mcp'],
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: tempHome(),
+          ...asCaller(late.url, b.token, goalId),
+        },
+        stderr: 'pipe',
+      });
+      transport.stderr?.on('data', (chunk) => {
+        stderr += chunk;
+      });
+      await client.connect(transport);
+      open.push(client);
+      const events = channelEvents(client);
+      await eventually(
+        () => (stderr.includes('channel: inbox: cannot reach the gateway') ? true : undefined),
+        'the channel to fail once',
+        10_000,
+      );
+      await late.start();
+      const { deliver } = await late.t.ok(
+        DeliverDocument,
+        {
+          input: {
+            goalId,
+            to: b.agentId,
+            subject: 's',
+            body: 'late',
+            kind: 'REQUEST',
+            idempotencyKey: uid('k'),
+          },
+        },
+        a.token,
+      );
+      expect((await events.next({ event: 'message' }, 20_000)).meta.message_id).toBe(
+        (deliver as { id: string }).id,
+      );
+    } finally {
+      await late.close();
+    }
   }, 60_000);
 });
 

@@ -17,6 +17,8 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  ClientError,
+  ClientErrorKind,
   type DeliveryFieldsFragment,
   deliveryOutcomes,
   followWait,
@@ -37,6 +39,9 @@ export const CHANNEL_INSTRUCTIONS =
 
 /** Deliveries whose outcome can still move (see delivery/outcomes.ts). */
 const FINAL_OUTCOMES = ['ACTIVITY_OBSERVED', 'EXPIRED', 'UNREACHABLE'];
+
+/** Failures that trying again cannot mend. */
+const REFUSED: ClientErrorKind[] = [ClientErrorKind.UNAUTHENTICATED, ClientErrorKind.FORBIDDEN];
 
 /** How long past a deadline a stream is followed before the channel gives up on it. */
 const GRACE_MS = 60_000;
@@ -74,7 +79,7 @@ export class Channel {
     events.on('waiting', this.onWaiting);
     events.on('settled', this.onSettled);
     events.on('sent', this.onSent);
-    void this.followInbox().catch((error: unknown) => this.failed('inbox', error));
+    void this.keepFollowingInbox();
     return true;
   }
 
@@ -120,6 +125,29 @@ export class Channel {
       this.failed(`delivery ${delivery.id}`, error),
     );
   };
+
+  /**
+   * Follows the inbox until stopped: after a failure (the gateway not up yet, say) it tries
+   * again, 1 s later and then twice as long each time up to 10 s; a refused token ends it.
+   */
+  private async keepFollowingInbox() {
+    for (let delay = 1000; !this.signal.aborted; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        await this.followInbox();
+        return;
+      } catch (error) {
+        this.failed('inbox', error);
+        if (error instanceof ClientError && REFUSED.includes(error.kind)) return;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          this.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+    }
+  }
 
   /** Offers the active message at once, then again on every arrival after the inbox's cursor. */
   private async followInbox() {

@@ -56,7 +56,7 @@ interface Entry {
   lastSeen: number;
 }
 
-export const isLoopback = (host: string) =>
+const isLoopback = (host: string) =>
   host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.');
 
 /** Answers a JSON-RPC error the way the SDK's transport does. */
@@ -96,7 +96,9 @@ export async function serveHttp(options: HttpOptions) {
   const idleMs = options.idleMs ?? 30 * 60_000;
   const allowed = new Set([
     ...LOOPBACK_NAMES,
-    ...(WILDCARDS.includes(options.host) ? [] : [hostname(options.host, false) ?? options.host]),
+    ...(WILDCARDS.includes(options.host)
+      ? []
+      : [hostname(options.host.includes(':') ? `[${options.host}]` : options.host, false)]),
     ...(options.allowedHosts ?? []),
   ]);
   const ownToken = isLoopback(options.host) ? connection.token : undefined;

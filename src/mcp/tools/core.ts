@@ -1,6 +1,7 @@
 /**
  * The default toolset: who you are, the goal's directory and attention, your roster, bounded
- * requests to a peer (send, delivery_status), waiting for a peer, and your inbox.
+ * requests to a peer (send, delivery_status), waiting for a peer, and your inbox (with
+ * evidence_log from ledger.ts).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -52,7 +53,7 @@ const MAX_ASKS = 1000;
  * gateway replays the original; the same content asked again after an answer is a new ask with
  * a new key. Another session (a restarted server) never replays this one's deliveries.
  */
-export function sessionKeys() {
+function sessionKeys() {
   const session = randomUUID();
   const asks = new Map<string, { n: number; answered: boolean }>();
   return (goalId: string, content: Record<string, unknown>) => {

@@ -168,9 +168,6 @@ export async function serveHttp(options: HttpOptions) {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://x');
-    if (url.pathname !== MCP_PATH)
-      return refuse(res, 404, -32000, `Not found: MCP is served at ${MCP_PATH}`);
     const why = forbidden(req);
     if (why)
       return refuse(
@@ -179,6 +176,8 @@ export async function serveHttp(options: HttpOptions) {
         -32000,
         `Forbidden: ${why} (DNS rebinding protection; see --allow-host)`,
       );
+    if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_PATH)
+      return refuse(res, 404, -32000, `Not found: MCP is served at ${MCP_PATH}`);
     const token = credential(req);
     if (!token)
       return refuse(res, 401, -32000, 'Unauthorized: send Authorization: Bearer <token>', {

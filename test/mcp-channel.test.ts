@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DeliverDocument,
   DeliveryDocument,
+  RecordSessionPushDocument,
   ResolveMessageDocument,
 } from '../src/client/generated/graphql.ts';
 import {
@@ -202,6 +203,32 @@ describe.each(['stdio', 'http'] as const)('the channel over %s', (transport) => 
       },
     });
   }, 60_000);
+});
+
+describe('recordSessionPush', () => {
+  it("records the recipient's pushes (the first time kept, each counted, no read receipt); anyone else's is refused, writing nothing", async () => {
+    const { goalId, peers } = await team(gw.t, ['a', 'b']);
+    const [a, b] = [peers[0]!, peers[1]!];
+    const d = await deliver(goalId, a.token, b.agentId, 's', 'body');
+    const first = (await gw.t.ok(RecordSessionPushDocument, { id: d.id }, b.token))
+      .recordSessionPush as Record<string, any>;
+    expect(first).toMatchObject({ id: d.id, pushCount: 1, readAt: null, processedAt: null });
+    const second = (await gw.t.ok(RecordSessionPushDocument, { id: d.id }, b.token))
+      .recordSessionPush as Record<string, any>;
+    expect(second).toMatchObject({ pushCount: 2, pushedAt: first.pushedAt });
+
+    const provider = await registerProvider(gw.t, [goalId]);
+    for (const [token, code] of [
+      [a.token, 'BAD_USER_INPUT'],
+      [provider.token, 'FORBIDDEN'],
+    ] as const) {
+      const refused = await gw.t.gql(RecordSessionPushDocument, { id: d.id }, token);
+      expect(refused.errors?.[0]?.extensions?.code).toBe(code);
+    }
+    const unknown = await gw.t.gql(RecordSessionPushDocument, { id: 'dlv_nope' }, b.token);
+    expect(unknown.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(await receipt(d.id, a.token)).toMatchObject({ pushCount: 2, readAt: null });
+  });
 });
 
 describe('a gateway that is not up yet', () => {

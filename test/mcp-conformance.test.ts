@@ -21,7 +21,6 @@ const GENERIC = [
   'ping',
   'logging-set-level',
   'tools-list',
-  'tools-call-error',
   'resources-list',
   'prompts-list',
   'server-sse-multiple-streams',

@@ -829,8 +829,11 @@ describe('failures', () => {
     expect(textOf(badDigest)).toContain('sha256');
     const tooLong = await a.call('wait', { agents: ['x'], timeout_seconds: 99_999 });
     expect(tooLong.isError).toBe(true);
-    const unknownTool = await a.call('dance');
-    expect(unknownTool.isError).toBe(true);
+    // a tool that does not exist is a protocol error, not a tool result
+    expect(await rpcError(a.client.callTool({ name: 'dance', arguments: {} }))).toEqual({
+      code: -32602,
+      message: 'MCP error -32602: Unknown tool: dance',
+    });
 
     const unreachable = await connect({
       SWITCHBOARD_URL: 'http://127.0.0.1:9/graphql',

@@ -4,13 +4,14 @@
  * Transport-free, so the stdio entry, the HTTP entry and the budget script build the same server.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CHANNEL_CAPABILITY, CHANNEL_INSTRUCTIONS, Channel } from './channel.ts';
 import { registerCompletion } from './completion.ts';
 import type { McpContext } from './context.ts';
+import { invalidParams } from './errors.ts';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
-import { listedTools } from './tool.ts';
+import { toolsOf } from './tool.ts';
 import { adminTools } from './tools/admin.ts';
 import { coreTools } from './tools/core.ts';
 import { evidenceLogTool, ledgerTools } from './tools/ledger.ts';
@@ -84,8 +85,16 @@ export function createMcpServer(
       : { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
   for (const name of toolsets) TOOLSETS[name](server, ctx);
-  // The SDK's own list repeats `$schema` and `execution` in every entry (see tool.ts).
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(server) }));
+  const tools = toolsOf(server);
+  server.server.registerCapabilities({ tools: {} });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...tools.values()].map((tool) => tool.listing),
+  }));
+  server.server.setRequestHandler(CallToolRequestSchema, ({ params }, extra) => {
+    const tool = tools.get(params.name);
+    if (!tool) throw invalidParams(`Unknown tool: ${params.name}`);
+    return tool.call(params.arguments, extra);
+  });
   const stopResources = registerResources(server, ctx);
   registerPrompts(server, ctx);
   registerCompletion(server, ctx);

@@ -2,8 +2,9 @@
  * How a tool is declared and answered. Every tool has an output schema and answers with
  * `structuredContent` plus a short text. `type` in the structured content is the typed outcome
  * (the GraphQL type name: `Delivery`, `DeliveryRefused`, `ScopeGap`, …): expected outcomes are
- * ordinary results. Bad arguments and transport failures are `isError` results (the SDK answers
- * schema violations that way itself); nothing a tool throws reaches the transport.
+ * ordinary results. Bad arguments and transport failures are `isError` results, so the agent
+ * can read them and correct itself; nothing a tool throws reaches the transport. Only a tool
+ * that does not exist is a protocol error (server.ts).
  *
  * An enum argument takes its value in either case (`done` or `DONE`), as the CLI does; its
  * schema lists the upper-case values the gateway accepts.
@@ -47,14 +48,28 @@ export function failure(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-/**
- * The `tools/list` entries of each server, as `listedTools` answers them: the SDK's own list
- * repeats `$schema` in every schema and adds an `execution` member to every tool, which every
- * agent pays for in prompt tokens on every turn.
- */
-const listings = new WeakMap<McpServer, Tool[]>();
+/** A tool as the server lists and calls it. */
+export interface RegisteredTool {
+  listing: Tool;
+  call(args: unknown, extra: Extra): Promise<CallToolResult>;
+}
 
-export const listedTools = (server: McpServer): Tool[] => listings.get(server) ?? [];
+/**
+ * Each server's tools, which server.ts answers tools/list and tools/call from: its list is
+ * compact (the SDK's repeats `$schema` in every schema and adds an `execution` member to every
+ * tool, which every agent pays for in prompt tokens on every turn), and an unknown tool is a
+ * protocol error (-32602), as the specification says, not a tool result.
+ */
+const registries = new WeakMap<McpServer, Map<string, RegisteredTool>>();
+
+export function toolsOf(server: McpServer): Map<string, RegisteredTool> {
+  let tools = registries.get(server);
+  if (!tools) {
+    tools = new Map();
+    registries.set(server, tools);
+  }
+  return tools;
+}
 
 /** A JSON Schema without its `$schema` member. */
 function jsonSchema(schema: z.ZodType): Tool['inputSchema'] {
@@ -94,36 +109,40 @@ export function registerTool<Shape extends z.ZodRawShape>(
   name: string,
   spec: ToolSpec<Shape>,
 ): void {
-  const inputSchema = caseless(spec.input);
-  const outputSchema = z.looseObject({ type: z.enum(spec.types) });
+  const input = z.object(caseless(spec.input));
+  const output = z.looseObject({ type: z.enum(spec.types) });
   const annotations = spec.readOnly ? { readOnlyHint: true } : undefined;
-  const callback = async (args: z.infer<z.ZodObject<Shape>>, extra: Extra) => {
-    try {
-      const { type, text, data } = await spec.run(args, extra);
-      return {
-        content: [{ type: 'text', text }],
-        structuredContent: { ...data, type },
-      } satisfies CallToolResult;
-    } catch (error) {
-      const message = ctx.explain(error);
-      ctx.log(`${name}: ${message}`);
-      return failure(message);
-    }
-  };
-  server.registerTool(
-    name,
-    { description: spec.description, inputSchema, outputSchema, annotations },
-    callback as never,
-  );
-  const listing = listings.get(server) ?? [];
-  listing.push({
-    name,
-    description: spec.description,
-    inputSchema: jsonSchema(z.object(inputSchema)),
-    outputSchema: { type: 'object', properties: { type: { enum: [...spec.types] } } },
-    ...(annotations ? { annotations } : {}),
+  toolsOf(server).set(name, {
+    listing: {
+      name,
+      description: spec.description,
+      inputSchema: jsonSchema(input),
+      outputSchema: { type: 'object', properties: { type: { enum: [...spec.types] } } },
+      ...(annotations ? { annotations } : {}),
+    },
+    async call(args, extra) {
+      const parsed = input.safeParse(args ?? {});
+      if (!parsed.success)
+        return failure(
+          `Input validation error: invalid arguments for ${name}: ${z.prettifyError(parsed.error)}`,
+        );
+      try {
+        const { type, text, data } = await spec.run(
+          parsed.data as z.infer<z.ZodObject<Shape>>,
+          extra,
+        );
+        const structuredContent = { ...data, type };
+        // A type the tool does not declare is a bug here, never a result to pass on.
+        if (!output.safeParse(structuredContent).success)
+          throw new Error(`${name} answered the undeclared type ${type}`);
+        return { content: [{ type: 'text', text }], structuredContent };
+      } catch (error) {
+        const message = ctx.explain(error);
+        ctx.log(`${name}: ${message}`);
+        return failure(message);
+      }
+    },
   });
-  listings.set(server, listing);
 }
 
 /** `type` of a packet that reports a scope gap in a field rather than as its union member. */

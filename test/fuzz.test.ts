@@ -153,7 +153,8 @@ describe(`every mutation, any input (${driver})`, () => {
     await registerAgent(t, goalId, 'alpha');
     await registerAgent(t, goalId, 'beta');
     const peer = await issueCredential(t, { kind: 'PEER', goalId, agentId: 'alpha' });
-    const provider = await registerProvider(t, [goalId]);
+    // An hour's TTL: the run may outlast the default one, and a lapse writes a presence change.
+    const provider = await registerProvider(t, [goalId], { presenceTtlMs: 3_600_000 });
     const todo = await t.ok(
       `mutation($input: CreateTodoInput!) { createTodo(input: $input) { ... on Todo { id } } }`,
       { input: { goalId, title: 'seed', taskClass: 'ADVANCEMENT_TASK' } },

@@ -684,7 +684,8 @@ describe(`the waits on one agent, 20,000 pending (${driver})`, () => {
     waits.rows.length + waits.omittedRowCount;
 
   it('lists each wait with the status wait(id) gives it, in the rows and the count, however many are decided at once', async () => {
-    const { goalId, alpha } = await world();
+    // An hour's TTL: the seeding may outlast the default one, and a lapse would end every wait.
+    const { goalId, alpha } = await world(t, { presenceTtlMs: 3_600_000 });
     // One wait started through the API, then COUNT copies of it written in SQL: half accept
     // DONE (the next change satisfies them), half BLOCKED (they stay pending).
     const model = (

@@ -207,10 +207,11 @@ requires('tmux')('programs announce their own state (OSC 7501)', { timeout: 60_0
   });
 
   it('a source that goes quiet while the pane keeps writing hands over after the declared time', async () => {
-    const { box, goalId, agentId, pane, hook } = await setup(['--quiet-after', '1s']);
+    const { box, goalId, agentId, pane, hook } = await setup(['--quiet-after', '300ms']);
     await hook('working');
     expect((await presenceOf(gw, goalId, agentId)).basis).toBe('LIFECYCLE_HOOK');
-    // The hooks say nothing more while the agent works on for ~1 s and settles at its prompt.
+    // The hooks say nothing more while the agent works on (its task writes for ~900 ms, all of
+    // it after the hook's word, so past the 300 ms) and settles at its prompt.
     await type(box, pane, 'a long task');
     const screen = await presenceUntil(
       gw,

@@ -34,7 +34,80 @@ export interface Config {
   readonly tracing?: TracingConfig | null;
   /** Limits per caller and per operation; each one left out has its default (DEFAULT_LIMITS). */
   readonly limits?: Partial<Limits>;
+  /** What the retention sweep keeps; each one left out has its default (DEFAULT_RETENTION). */
+  readonly retention?: Partial<Retention>;
 }
+
+// ---- retention (docs/operations.md, "Retention") ----
+
+/**
+ * How much history the retention sweep keeps (0 keeps everything of that kind). Nothing an
+ * open wait, an unprocessed message or the inbox's active message needs is removed, and a
+ * stream resumed from before what is kept ends with a RetentionGap naming where to resume.
+ */
+export interface Retention {
+  /** Presence changes kept per goal, the newest ones (a count: it bounds a busy goal too). */
+  readonly presenceChangesPerGoal: number;
+  /** How long a finished wait is kept after it settled (ms). */
+  readonly finishedWaitsMs: number;
+  /** How long a message is kept after its recipient processed it, once its outcome is final (ms). */
+  readonly processedMessagesMs: number;
+}
+
+export const DEFAULT_RETENTION: Retention = {
+  presenceChangesPerGoal: 100_000,
+  finishedWaitsMs: 7 * 86_400_000,
+  processedMessagesMs: 30 * 86_400_000,
+};
+
+export function retentionOf(config: Pick<Config, 'retention'>): Retention {
+  return { ...DEFAULT_RETENTION, ...config.retention };
+}
+
+function parseRetention(env: NodeJS.ProcessEnv): Retention {
+  const count = env.SWITCHBOARD_RETAIN_PRESENCE_CHANGES;
+  const presenceChangesPerGoal =
+    count === undefined || count === ''
+      ? DEFAULT_RETENTION.presenceChangesPerGoal
+      : /^\d+$/.test(count)
+        ? Number(count)
+        : Number.NaN;
+  if (Number.isNaN(presenceChangesPerGoal)) {
+    throw new ConfigError(
+      `SWITCHBOARD_RETAIN_PRESENCE_CHANGES must be a count of changes per goal (0 keeps all), got "${count}"`,
+    );
+  }
+  return {
+    presenceChangesPerGoal,
+    finishedWaitsMs: parseAge(
+      'SWITCHBOARD_RETAIN_FINISHED_WAITS',
+      env.SWITCHBOARD_RETAIN_FINISHED_WAITS,
+      DEFAULT_RETENTION.finishedWaitsMs,
+    ),
+    processedMessagesMs: parseAge(
+      'SWITCHBOARD_RETAIN_PROCESSED_MESSAGES',
+      env.SWITCHBOARD_RETAIN_PROCESSED_MESSAGES,
+      DEFAULT_RETENTION.processedMessagesMs,
+    ),
+  };
+}
+
+const AGE_UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** An age with its unit (90m, 12h, 30d), or 0 to keep everything. */
+function parseAge(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (value === '0') return 0;
+  const match = /^(\d+)(m|h|d)$/.exec(value);
+  if (!match) {
+    throw new ConfigError(
+      `${name} must be an age with its unit (90m, 12h, 30d) or 0 to keep everything, got "${value}"`,
+    );
+  }
+  return Number(match[1]) * (AGE_UNITS[match[2] as string] as number);
+}
+
+// ---- end of retention ----
 
 // ---- limits per caller and per operation (docs/operations.md, "Limits") ----
 
@@ -153,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     drainMs: parseDrain(env.SWITCHBOARD_DRAIN_MS),
     tracing: parseTracing(env),
     limits: parseLimits(env),
+    retention: parseRetention(env),
   };
 }
 

@@ -18,6 +18,7 @@ import { type PresenceChange, readPresencePage } from './presence/read.ts';
 import { PresenceSweeper } from './presence/sweeper.ts';
 import { CredentialCache, type CredentialCacheOptions } from './registry/credentials.ts';
 import { ensureAdminTokenFile, hashToken } from './registry/tokens.ts';
+import { RetentionSweep } from './retention.ts';
 import { buildServer } from './server.ts';
 import { WaitKeeper } from './waits/keeper.ts';
 
@@ -72,6 +73,7 @@ export async function startGateway(
   );
   const deliveries = new DeliveryKeeper(database.db, doorbell);
   const sweeper = new PresenceSweeper(database.db, doorbell, log);
+  const retention = new RetentionSweep(database.db, config, log);
   const ledger = new StreamHub(
     doorbell,
     'ledger',
@@ -100,6 +102,7 @@ export async function startGateway(
   let tracing: Tracing | null = null;
   const closeServices = async () => {
     await sweeper.close();
+    await retention.close();
     presence.close();
     ledger.close();
     waits.close();
@@ -112,6 +115,7 @@ export async function startGateway(
   try {
     await doorbell.open(database);
     if (options.presenceSweeper ?? true) sweeper.start();
+    retention.start();
     tracing = config.tracing ? await startTracing(config.tracing, log) : null;
     const server = buildServer(deps, tracing);
     const { port, metricsPort } = await server.start(config.port);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { type Client, createClient } from 'graphql-ws';
+import postgres from 'postgres';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -35,6 +36,30 @@ export async function openTestDatabase(): Promise<Database> {
     { driver: 'pglite', dataDir: null },
     { loadDataDir: new Blob([readFileSync(dump)]) },
   );
+}
+
+/**
+ * A database of the test's own: on Postgres a new, migrated database beside the run's (for a
+ * test whose work spans every goal of its database, such as the retention sweep), dropped
+ * when closed; on PGlite what openTestDatabase gives (each file's is already its own).
+ */
+export async function openPrivateTestDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return openTestDatabase();
+  const name = `${new URL(url).pathname.slice(1)}_${randomUUID().slice(0, 8)}`.toLowerCase();
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  const database = await openDatabase({ driver: 'postgres', url: own.href });
+  const close = database.close.bind(database);
+  return Object.assign(database, {
+    close: async () => {
+      await close();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  });
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {

@@ -1288,6 +1288,8 @@ export const WorktreeKind = {
 } as const;
 
 export type WorktreeKind = typeof WorktreeKind[keyof typeof WorktreeKind];
+export type RetentionGapFieldsFragment = { goalId: string, after: string, resumeAfter: string };
+
 export type ScopeGapFieldsFragment = { goalId: string, reason: ScopeGapReason };
 
 export type ActorFieldsFragment = { kind: CallerKind, agentId: string | null };
@@ -1427,6 +1429,7 @@ export type InboxMessagesSubscriptionVariables = Exact<{
 
 export type InboxMessagesSubscription = { inboxMessages:
     | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, pushedAt: string | null, pushCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
+    | { __typename: 'RetentionGap', goalId: string, after: string, resumeAfter: string }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
    };
@@ -1480,7 +1483,7 @@ export type PresenceChangedSubscriptionVariables = Exact<{
 }>;
 
 
-export type PresenceChangedSubscription = { presenceChanged: { goalId: string, agentId: string | null, seq: string | null, previousLiveness: Liveness | null, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+export type PresenceChangedSubscription = { presenceChanged: { goalId: string, agentId: string | null, seq: string | null, previousLiveness: Liveness | null, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null, retentionGap: { goalId: string, after: string, resumeAfter: string } | null } };
 
 export type LedgerEventFieldsFragment = { goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } };
 
@@ -2195,6 +2198,13 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const RetentionGapFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RetentionGapFields on RetentionGap {
+  goalId
+  after
+  resumeAfter
+}
+    `, {"fragmentName":"RetentionGapFields"}) as unknown as TypedDocumentString<RetentionGapFieldsFragment, unknown>;
 export const PresenceFieldsFragmentDoc = new TypedDocumentString(`
     fragment PresenceFields on Presence {
   provider
@@ -3423,9 +3433,17 @@ export const InboxMessagesDocument = new TypedDocumentString(`
     ... on ScopeGap {
       ...ScopeGapFields
     }
+    ... on RetentionGap {
+      ...RetentionGapFields
+    }
   }
 }
-    fragment ScopeGapFields on ScopeGap {
+    fragment RetentionGapFields on RetentionGap {
+  goalId
+  after
+  resumeAfter
+}
+fragment ScopeGapFields on ScopeGap {
   goalId
   reason
 }
@@ -3704,9 +3722,17 @@ export const PresenceChangedDocument = new TypedDocumentString(`
     scopeGap {
       ...ScopeGapFields
     }
+    retentionGap {
+      ...RetentionGapFields
+    }
   }
 }
-    fragment ScopeGapFields on ScopeGap {
+    fragment RetentionGapFields on RetentionGap {
+  goalId
+  after
+  resumeAfter
+}
+fragment ScopeGapFields on ScopeGap {
   goalId
   reason
 }

@@ -43,10 +43,13 @@ export const ScopeGapRef = builder.objectRef<ScopeGap>('ScopeGap').implement({
 
 export const RetentionGapRef = builder.objectRef<RetentionGap>('RetentionGap').implement({
   description:
-    "A stream resumed from before what retention keeps (docs/operations.md, \"Retention\"): items after `after` were removed. Re-read the current state (the directory, the inbox), then resume after `resumeAfter`. The stream ends with it.",
+    'A stream resumed from before what retention keeps (docs/operations.md, "Retention"): items after `after` were removed. Re-read the current state (the directory, the inbox), then resume after `resumeAfter`. The stream ends with it.',
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
-    after: t.expose('after', { type: 'Seq', description: 'The cursor the stream was resumed from.' }),
+    after: t.expose('after', {
+      type: 'Seq',
+      description: 'The cursor the stream was resumed from.',
+    }),
     resumeAfter: t.expose('resumeAfter', {
       type: 'Seq',
       description: 'The oldest cursor the stream resumes from without missing an item.',

@@ -15,14 +15,13 @@
  * `warmedFanOut`): in one run the last receipt of rounds 1–3 came at 70–86 ms, from round 5 on
  * at 27–36 ms.
  */
+import { bareWsFanOut, ratio } from './floors.ts';
 import {
-  bareWsFanOut,
   benchGateway,
   figure,
   PRESENCE_SUBSCRIPTION,
   printReport,
   progress,
-  ratio,
   seedGoal,
   setting,
   startSubscribers,

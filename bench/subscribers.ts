@@ -13,15 +13,14 @@
  * Options (env): SUBSCRIBERS (10000), ROUNDS (10), WARM_UP (2), CLIENT_PROCESSES (1 per 2,500
  * subscribers). The fan-out is timed after WARM_UP rounds, reported apart, as in bench:presence.
  */
+import { bareWsFanOut, ratio } from './floors.ts';
 import {
-  bareWsFanOut,
   benchGateway,
   figure,
   openFileLimit,
   PRESENCE_SUBSCRIPTION,
   printReport,
   progress,
-  ratio,
   seedGoal,
   setting,
   startSubscribers,

@@ -387,32 +387,3 @@ export async function warmedFanOut(
   const fanOutMs = summary(await fanOut(subscribers, rounds, report, warmUp + 1));
   return { warmUpMs, fanOutMs };
 }
-
-/**
- * The floor a fan-out is judged against, in the same run: `count` subscribers (over
- * `processes` client processes, as the gateway's were) on a bare `ws` server
- * (bench/raw-broadcast-process.ts) that serializes one event once and sends it to every
- * socket; send → receipt per round, timed as warmedFanOut times the gateway's.
- */
-export async function bareWsFanOut(
-  count: number,
-  processes: number,
-  warmUp: number,
-  rounds: number,
-) {
-  const raw = benchProcess('./raw-broadcast-process.ts', { execArgv: [YOUNG_GENERATION] });
-  const { wsUrl } = await raw.next<{ wsUrl: string }>('ready');
-  const subscribers = await startSubscribers([{ wsUrl, token: 'none', count }], processes);
-  await subscribers.connect();
-  await subscribers.subscribe(PRESENCE_SUBSCRIPTION, {}, 'presenceChanged.seq');
-  const broadcast = async (_liveness: string, round: number) =>
-    raw.send({ type: 'broadcast', seq: String(round + 1) });
-  const floor = await warmedFanOut(subscribers, warmUp, rounds, broadcast);
-  await subscribers.close();
-  await raw.stop();
-  return floor.fanOutMs;
-}
-
-/** `value` ÷ `floor`, or null when either is missing or the floor is 0. */
-export const ratio = (value: number | null | undefined, floor: number | null | undefined) =>
-  value == null || floor == null || floor === 0 ? null : value / floor;

@@ -83,6 +83,46 @@ export async function commitNotifyFrame(url: string, rounds: number, warmUp = 10
   return summary(samples);
 }
 
+/**
+ * Writes, bare: `senders` connections each inserting `perSender` copies of a row of `table`
+ * (the `template`, with `unique(i)` merged into each copy) one after another, each in its own
+ * transaction with a NOTIFY, into a copy of the table with its indexes and without its foreign
+ * keys; rows committed per second, all senders together.
+ */
+export async function insertNotifyRate(
+  url: string,
+  table: string,
+  template: Record<string, unknown>,
+  unique: (i: number) => Record<string, unknown>,
+  senders: number,
+  perSender: number,
+) {
+  const copy = `bench_floor_${table}_${process.pid}`;
+  const sql = postgres(url, { max: senders, onnotice: () => {} });
+  await sql.unsafe(`create table ${copy} (like ${table} including defaults including indexes)`);
+  try {
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: senders }, async (_, s) => {
+        for (let k = 0; k < perSender; k++) {
+          const row = { ...template, ...unique(s * perSender + k) };
+          await sql.begin(async (tx) => {
+            await tx.unsafe(
+              `insert into ${copy} select * from jsonb_populate_record(null::${copy}, $1::text::jsonb)`,
+              [JSON.stringify(row)],
+            );
+            await tx.unsafe(`select pg_notify('${copy}', $1)`, [String(s)]);
+          });
+        }
+      }),
+    );
+    return (senders * perSender) / ((performance.now() - start) / 1000);
+  } finally {
+    await sql.unsafe(`drop table if exists ${copy}`);
+    await sql.end();
+  }
+}
+
 /** `value` ÷ `floor`, or null when either is missing or the floor is 0. */
 export const ratio = (value: number | null | undefined, floor: number | null | undefined) =>
   value == null || floor == null || floor === 0 ? null : value / floor;

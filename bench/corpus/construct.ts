@@ -159,6 +159,8 @@ function claudeSession(osc: boolean): Sample {
     ...(osc
       ? [
           'placed here where the protocol says (idle at start, working, blocked with its kind, done).',
+          'Claude Code asks the terminal first and tmux does not answer (docs/agents.md), so under tmux',
+          'it stays silent: this sample measures how the provider reads the sequences once they come.',
         ]
       : []),
     'Covers: a typed draft, a long tool run, a permission dialog, a question dialog, a short turn.',

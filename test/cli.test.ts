@@ -965,10 +965,13 @@ describe('more verbs', () => {
     const id = inbox.messages[0].id;
     const followed = await runCli(['delivery', id, '--follow', '--json'], { env });
     expect(followed.code).toBe(6);
-    const changes = followed.stdout
+    const lines = followed.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
+    // JSON lines: each change, then the failure's own line
+    const changes = lines.slice(0, -1);
+    expect(lines.at(-1).error).toMatchObject({ code: 'TIMED_OUT', exitCode: 6, reason: 'EXPIRED' });
     expect(changes.map((c) => c.outcome).filter((o) => o !== 'SUBMITTED')).toEqual([
       'STALLED',
       'EXPIRED',

@@ -6,6 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ClientError } from '../client/errors.ts';
 import { adminCommand } from './commands/admin.ts';
+import { capabilitiesCommand } from './commands/capabilities.ts';
 import { completionCommand } from './commands/completion.ts';
 import { deliveryCommands } from './commands/delivery.ts';
 import { directoryCommands } from './commands/directory.ts';
@@ -16,6 +17,7 @@ import { helpCommand } from './commands/help.ts';
 import { leaseCommand } from './commands/lease.ts';
 import { ledgerCommands } from './commands/ledger.ts';
 import { mcpCommand } from './commands/mcp.ts';
+import { prCommand } from './commands/pr.ts';
 import { sessionCommands } from './commands/session.ts';
 import { tmuxCommands } from './commands/tmux.ts';
 import { todoCommand } from './commands/todo.ts';
@@ -74,6 +76,8 @@ Example:
     gateCommand,
     leaseCommand,
     visionCommand,
+    capabilitiesCommand,
+    prCommand,
     tmuxCommands,
     adminCommand,
     mcpCommand,

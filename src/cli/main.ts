@@ -10,6 +10,7 @@ import { capabilitiesCommand } from './commands/capabilities.ts';
 import { completionCommand } from './commands/completion.ts';
 import { deliveryCommands } from './commands/delivery.ts';
 import { directoryCommands } from './commands/directory.ts';
+import { doctorCommand } from './commands/doctor.ts';
 import { frontierCommand } from './commands/frontier.ts';
 import { gateCommand } from './commands/gate.ts';
 import { goalCommand } from './commands/goal.ts';
@@ -79,6 +80,7 @@ Example:
     capabilitiesCommand,
     prCommand,
     tmuxCommands,
+    doctorCommand,
     adminCommand,
     mcpCommand,
     helpCommand,

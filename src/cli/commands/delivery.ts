@@ -34,16 +34,19 @@ export function outcomeExit(outcome: DeliveryOutcome, id: string): Exit | undefi
       return new Exit(
         ExitCode.STALLED,
         `delivery ${id} STALLED: no activity observed within its window`,
+        outcome,
       );
     case 'EXPIRED':
       return new Exit(
         ExitCode.TIMED_OUT,
         `delivery ${id} EXPIRED: the sender's timeout passed with no activity`,
+        outcome,
       );
     case 'UNREACHABLE':
       return new Exit(
         ExitCode.NOT_RUNNING,
         `delivery ${id} UNREACHABLE: the pinned recipient is gone`,
+        outcome,
       );
     default:
       return undefined;
@@ -220,7 +223,7 @@ export function deliveryCommands(program: Command): void {
           return ctx.finish(
             deliver,
             () => undefined,
-            new Exit(code, `refused ${deliver.reason}: ${why}${choices}`),
+            new Exit(code, `refused ${deliver.reason}: ${why}${choices}`, deliver.reason),
           );
         }
         if (deliver.__typename === 'IdempotencyConflict')
@@ -391,7 +394,11 @@ export function deliveryCommands(program: Command): void {
             if (inbox.__typename !== 'Inbox')
               return ctx.finish(inbox, () => undefined, failureOf(inbox));
             if (!inbox.activeMessageId)
-              throw new Exit(ExitCode.EMPTY, 'no active message: `switchboard next` takes one');
+              throw new Exit(
+                ExitCode.EMPTY,
+                'no active message: `switchboard next` takes one',
+                'InboxEmpty',
+              );
             id = inbox.activeMessageId;
           }
           if (!id) throw usage(`${verb} needs a message id, or --active`);

@@ -441,6 +441,13 @@ export const EvidenceFreshness = {
 } as const;
 
 export type EvidenceFreshness = typeof EvidenceFreshness[keyof typeof EvidenceFreshness];
+/** An external fact a resume condition can name. */
+export const ExternalEventKind = {
+  /** A pull request was merged in a repository; satisfies `pr_merged:` conditions naming that repository and number. */
+  PrMerged: 'PR_MERGED'
+} as const;
+
+export type ExternalEventKind = typeof ExternalEventKind[keyof typeof ExternalEventKind];
 /** How current what is known of an agent is. Never a statement about its work. */
 export const Freshness = {
   /** A provider reports it now, within its TTL. */
@@ -906,6 +913,22 @@ export type RecordEventInput = {
   todoId?: string | number | null | undefined;
 };
 
+/** An external fact to record in a goal. */
+export type RecordExternalEventInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** What happened. */
+  kind: ExternalEventKind;
+  /** When it was observed; not in the future. */
+  observedAt: string;
+  /** PR_MERGED: the pull request number (`123` or `#123`). */
+  ref: string;
+  /** The repository, without credentials: `git:github.com/owner/repo` (an https or `git@host:` URL is accepted and stored in that form; a URL with credentials is refused). */
+  repository: string;
+};
+
 /** A new agent identity in a goal. */
 export type RegisterAgentInput = {
   /** 1-64 letters, digits, ".", "_" or "-". */
@@ -1065,6 +1088,28 @@ export const ScopeGapReason = {
 } as const;
 
 export type ScopeGapReason = typeof ScopeGapReason[keyof typeof ScopeGapReason];
+/** Replaces the acting agent's declared capabilities in the goal. */
+export type SetCapabilitiesInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** Names (letters, digits, '.', '_', '-'), at most 32; an empty list declares none. */
+  capabilities: Array<string>;
+  /** The goal. */
+  goalId: string | number;
+};
+
+/** Replaces a live todo's dependencies (a replanning write). */
+export type SetDependenciesInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** Existing todos of the goal, at most 50. A cycle is refused. */
+  dependsOn: Array<string | number>;
+  /** The goal. */
+  goalId: string | number;
+  /** The todo. */
+  todoId: string | number;
+};
+
 /** Replaces the acting agent's vision in the goal. */
 export type SetVisionInput = {
   /** Up to 500 characters. */
@@ -2178,6 +2223,42 @@ export type CloseGoalMutation = { closeGoal:
     | { __typename: 'GoalClosed', closure: { goalId: string, reason: string, acceptanceRefs: Array<string>, closedAt: string, ledgerSeq: string } }
     | { __typename: 'GoalClosureRefused', goalId: string, reasons: Array<{ kind: GoalClosureReasonKind, detail: string, todoId: string | null, taskClass: TaskClass | null, todoStatus: TodoStatus | null, gateId: string | null, agentId: string | null, obligations: Array<ReplanObligationKind> | null }> }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type SetDependenciesMutationVariables = Exact<{
+  input: SetDependenciesInput;
+}>;
+
+
+export type SetDependenciesMutation = { setDependencies:
+    | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type SetCapabilitiesMutationVariables = Exact<{
+  input: SetCapabilitiesInput;
+}>;
+
+
+export type SetCapabilitiesMutation = { setCapabilities:
+    | { __typename: 'AgentCapabilities', goalId: string, agentId: string, capabilities: Array<string>, updatedAt: string }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type RecordExternalEventMutationVariables = Exact<{
+  input: RecordExternalEventInput;
+}>;
+
+
+export type RecordExternalEventMutation = { recordExternalEvent:
+    | { __typename: 'ExternalEvent', replayed: boolean, waitingTodoIds: Array<string>, fact: { id: string, goalId: string, kind: ExternalEventKind, repository: string, ref: string, observedAt: string, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null } } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
    };
 
 export class TypedDocumentString<TResult, TVariables>
@@ -6567,3 +6648,169 @@ fragment GoalClosureReasonFields on GoalClosureReason {
   agentId
   obligations
 }`) as unknown as TypedDocumentString<CloseGoalMutation, CloseGoalMutationVariables>;
+export const SetDependenciesDocument = new TypedDocumentString(`
+    mutation SetDependencies($input: SetDependenciesInput!) {
+  setDependencies(input: $input) {
+    ...TodoResultFields
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  taskRepository
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}
+fragment TodoResultFields on TodoResult {
+  __typename
+  ... on Todo {
+    ...TodoFields
+  }
+  ... on ClaimedByOther {
+    ...ClaimedByOtherFields
+  }
+  ... on IllegalTransition {
+    ...IllegalTransitionFields
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on UnknownTodo {
+    ...UnknownTodoFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapFields
+  }
+}`) as unknown as TypedDocumentString<SetDependenciesMutation, SetDependenciesMutationVariables>;
+export const SetCapabilitiesDocument = new TypedDocumentString(`
+    mutation SetCapabilities($input: SetCapabilitiesInput!) {
+  setCapabilities(input: $input) {
+    __typename
+    ... on AgentCapabilities {
+      goalId
+      agentId
+      capabilities
+      updatedAt
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<SetCapabilitiesMutation, SetCapabilitiesMutationVariables>;
+export const RecordExternalEventDocument = new TypedDocumentString(`
+    mutation RecordExternalEvent($input: RecordExternalEventInput!) {
+  recordExternalEvent(input: $input) {
+    __typename
+    ... on ExternalEvent {
+      replayed
+      waitingTodoIds
+      fact {
+        id
+        goalId
+        kind
+        repository
+        ref
+        observedAt
+        recordedAt
+        recordedBy {
+          ...ActorFields
+        }
+      }
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<RecordExternalEventMutation, RecordExternalEventMutationVariables>;

@@ -1,8 +1,22 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  ClaimTodoDocument,
+  CreateTodoDocument,
+  GoalLedgerEventsDocument,
+  TodoTitlesDocument,
+} from '../src/client/generated/graphql.ts';
 import { buildDashboard } from './support/browser.ts';
 import { t } from './support/gateway-per-file.ts';
+import {
+  createGoal,
+  peerInNewGoal,
+  registerAgent,
+  subscribe,
+  uid,
+  wsClient,
+} from './support/harness.ts';
 
 interface Raw {
   status: number;
@@ -88,5 +102,61 @@ describe('the dashboard and GraphiQL on the wire', () => {
       'accept-encoding': 'br',
     });
     expect(query.headers['content-type']).toContain('application/json');
+  });
+});
+
+describe('the goal ledger stream the dashboard follows', () => {
+  it('gives an operator every row of the goal after the ledgerSeq of a todos read, and a peer a scope gap', async () => {
+    const goalId = await createGoal(t);
+    const agentId = await registerAgent(t, goalId);
+    const before = await t.ok(CreateTodoDocument, {
+      input: { goalId, title: 'written before the read', taskClass: 'ADVANCEMENT_TASK' },
+    });
+    const read = await t.ok(TodoTitlesDocument, { goalId });
+    expect(read.todos.rows.map((row: { title: string }) => row.title)).toEqual([
+      'written before the read',
+    ]);
+    // Written after the read, before the stream subscribes: the cursor still finds it.
+    const todoId = (
+      await t.ok(CreateTodoDocument, {
+        input: { goalId, title: uid('after'), taskClass: 'ADVANCEMENT_TASK' },
+      })
+    ).createTodo.id as string;
+    const client = wsClient(t.url, t.adminToken);
+    const stream = subscribe(
+      client,
+      GoalLedgerEventsDocument,
+      { goalId, after: read.todos.ledgerSeq },
+      'goalLedgerEvents',
+    );
+    try {
+      await t.ok(ClaimTodoDocument, { input: { goalId, todoId, agentId } });
+      const rows = await stream.take(2);
+      expect(rows.map((row) => [row.todoId, row.classification, row.relevance])).toEqual([
+        [todoId, 'create', null],
+        [todoId, 'claim', null],
+      ]);
+      expect(rows.every((row) => row.todoId !== before.createTodo.id)).toBe(true);
+    } finally {
+      stream.dispose();
+      await client.dispose();
+    }
+
+    const peer = await peerInNewGoal(t);
+    const peerClient = wsClient(t.url, peer.token);
+    const refused = subscribe(
+      peerClient,
+      GoalLedgerEventsDocument,
+      { goalId: peer.goalId },
+      'goalLedgerEvents',
+    );
+    try {
+      const [gap] = await refused.take(1);
+      expect(gap).toMatchObject({ __typename: 'ScopeGap', reason: 'NOT_OWN_LEDGER' });
+      await refused.completed;
+    } finally {
+      refused.dispose();
+      await peerClient.dispose();
+    }
   });
 });

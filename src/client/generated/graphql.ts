@@ -1538,6 +1538,17 @@ export type LedgerEventsSubscription = { ledgerEvents:
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
    };
 
+export type GoalLedgerEventsSubscriptionVariables = Exact<{
+  goalId: string | number;
+  after?: string | null | undefined;
+}>;
+
+
+export type GoalLedgerEventsSubscription = { goalLedgerEvents:
+    | { __typename: 'LedgerEvent', goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
 export type ReplanObligationsQueryVariables = Exact<{
   goalId: string | number;
   agentId: string | number;
@@ -1859,7 +1870,7 @@ export type TodosQueryVariables = Exact<{
 }>;
 
 
-export type TodosQuery = { todos: { goalId: string, seq: string, omittedRowCount: number, rows: Array<{ goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+export type TodosQuery = { todos: { goalId: string, seq: string, ledgerSeq: string, omittedRowCount: number, rows: Array<{ goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
 
 export type TodoTransitionsQueryVariables = Exact<{
   goalId: string | number;
@@ -2176,6 +2187,14 @@ export type CloseGoalMutation = { closeGoal:
     | { __typename: 'GoalClosureRefused', goalId: string, reasons: Array<{ kind: GoalClosureReasonKind, detail: string, todoId: string | null, taskClass: TaskClass | null, todoStatus: TodoStatus | null, gateId: string | null, agentId: string | null, obligations: Array<ReplanObligationKind> | null }> }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
    };
+
+export type TodoTitlesQueryVariables = Exact<{
+  goalId: string | number;
+  limit?: number | null | undefined;
+}>;
+
+
+export type TodoTitlesQuery = { todos: { goalId: string, ledgerSeq: string, omittedRowCount: number, rows: Array<{ id: string, title: string, status: TodoStatus }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -4025,6 +4044,56 @@ fragment LedgerEventFields on LedgerEvent {
     redactionCount
   }
 }`) as unknown as TypedDocumentString<LedgerEventsSubscription, LedgerEventsSubscriptionVariables>;
+export const GoalLedgerEventsDocument = new TypedDocumentString(`
+    subscription GoalLedgerEvents($goalId: ID!, $after: Seq) {
+  goalLedgerEvents(goalId: $goalId, after: $after) {
+    __typename
+    ... on LedgerEvent {
+      ...LedgerEventFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LedgerEventFields on LedgerEvent {
+  goalId
+  seq
+  eventId
+  eventKind
+  source
+  agentId
+  todoId
+  gateId
+  relatedAgentId
+  classification
+  status
+  summary
+  evidenceRefs
+  goalChange
+  material
+  relevance
+  citedDigest
+  recordedAt
+  recordedBy {
+    ...ActorFields
+  }
+  boundary {
+    rawLogsRecorded
+    rawTrajectoryRecorded
+    credentialValuesRecorded
+    absolutePathsRecorded
+    redactionCount
+  }
+}`) as unknown as TypedDocumentString<GoalLedgerEventsSubscription, GoalLedgerEventsSubscriptionVariables>;
 export const ReplanObligationsDocument = new TypedDocumentString(`
     query ReplanObligations($goalId: ID!, $agentId: ID!) {
   replanObligations(goalId: $goalId, agentId: $agentId) {
@@ -4856,6 +4925,7 @@ export const TodosDocument = new TypedDocumentString(`
   todos(goalId: $goalId, limit: $limit, statuses: $statuses) {
     goalId
     seq
+    ledgerSeq
     omittedRowCount
     rows {
       ...TodoFields
@@ -6541,3 +6611,23 @@ fragment GoalClosureReasonFields on GoalClosureReason {
   agentId
   obligations
 }`) as unknown as TypedDocumentString<CloseGoalMutation, CloseGoalMutationVariables>;
+export const TodoTitlesDocument = new TypedDocumentString(`
+    query TodoTitles($goalId: ID!, $limit: Int) {
+  todos(goalId: $goalId, limit: $limit) {
+    goalId
+    ledgerSeq
+    omittedRowCount
+    rows {
+      id
+      title
+      status
+    }
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}`) as unknown as TypedDocumentString<TodoTitlesQuery, TodoTitlesQueryVariables>;

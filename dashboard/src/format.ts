@@ -42,6 +42,24 @@ export function ago(iso: string | null | undefined, now: number): string {
   return `${Math.round(hours / 24)} d ago`;
 }
 
+/** The exact local date and time of an ISO timestamp, for a tooltip. */
+export function exact(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  });
+}
+
+/** A span of milliseconds in words: "0.05 s", "5 s", "2 min", "3 h". */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${ms / 1000} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 90) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `${minutes} min`;
+  return `${Math.round(minutes / 60)} h`;
+}
+
 /** "in 45 s", "in 12 min", "in 2 h" (or "now" once it has passed). */
 export function until(iso: string, now: number): string {
   const seconds = Math.round((Date.parse(iso) - now) / 1000);

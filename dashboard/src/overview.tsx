@@ -5,9 +5,9 @@ import {
   directoryPresenceSeq,
   presenceChanges,
 } from '../../src/client/index.ts';
-import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section } from './common.tsx';
-import { ago, BASIS_WORDS, COVERAGE_GAP_WORDS, href, REASON_WORDS, words } from './format.ts';
-import { useConnection, useNow } from './hooks.ts';
+import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section, TodoLink, When } from './common.tsx';
+import { BASIS_WORDS, COVERAGE_GAP_WORDS, href, REASON_WORDS, words } from './format.ts';
+import { type Names, useConnection, useGoalWork, useNow } from './hooks.ts';
 
 type Packet = DirectoryQuery['directory'];
 type Row = Packet['rows'][number];
@@ -16,9 +16,10 @@ type AttentionRow = Packet['rollup'][number];
 /**
  * The directory packet of a goal, kept live: the gateway's presence stream (graphql-ws,
  * resumed by seq after a drop) patches rows as changes arrive, and a settled burst of changes
- * re-reads the packet so the rollup's annotations and the work columns follow. No polling.
+ * re-reads the packet so the rollup's annotations and the work columns follow; so does each
+ * change of the goal's work (`workPulse`). No polling.
  */
-function useLiveDirectory(goalId: string) {
+function useLiveDirectory(goalId: string, workPulse: number) {
   const connection = useConnection();
   const [packet, setPacket] = useState<Packet>();
   const [error, setError] = useState<string>();
@@ -26,6 +27,7 @@ function useLiveDirectory(goalId: string) {
 
   useEffect(() => {
     const abort = new AbortController();
+    const stream = connection.stream(abort.signal, 'presence');
     let timer: ReturnType<typeof setTimeout> | undefined;
     const read = () =>
       connection.client.request(DirectoryDocument, { goalId, limit: 1000 }).then(
@@ -47,11 +49,16 @@ function useLiveDirectory(goalId: string) {
       // Changes are followed from the first read's seq, so none made after it is missed:
       // not before the stream subscribes, nor while it reconnects to a restarted gateway.
       const first = await read();
-      const after = first && !first.scopeGap ? directoryPresenceSeq(first) : undefined;
+      if (!first) return stream.fail('the directory could not be read');
+      if (first.scopeGap) return stream.complete('this token does not cover the goal');
       try {
-        const stream = connection.stream(abort.signal);
-        for await (const change of presenceChanges(stream, goalId, undefined, after)) {
-          if (change.scopeGap) return;
+        for await (const change of presenceChanges(
+          stream,
+          goalId,
+          undefined,
+          directoryPresenceSeq(first),
+        )) {
+          if (change.scopeGap) return stream.complete('this token does not cover the goal');
           setPacket(
             (current) =>
               current && {
@@ -66,7 +73,7 @@ function useLiveDirectory(goalId: string) {
           refresh.current();
         }
       } catch (failure) {
-        if (!abort.signal.aborted) setError(`live updates stopped: ${(failure as Error).message}`);
+        if (!abort.signal.aborted) stream.fail((failure as Error).message);
       }
     })();
     return () => {
@@ -74,11 +81,16 @@ function useLiveDirectory(goalId: string) {
       clearTimeout(timer);
     };
   }, [connection, goalId]);
+  // The first work pulse is the first titles read, not a change.
+  useEffect(() => {
+    if (workPulse > 1) refresh.current();
+  }, [workPulse]);
   return { packet, error };
 }
 
 export function Overview(props: { goalId: string }) {
-  const { packet, error } = useLiveDirectory(props.goalId);
+  const { pulse, names } = useGoalWork(props.goalId);
+  const { packet, error } = useLiveDirectory(props.goalId, pulse);
   if (!packet) return error ? <ErrorNotice error={error} /> : <Loading what="the directory" />;
   return (
     <>
@@ -87,15 +99,20 @@ export function Overview(props: { goalId: string }) {
         <ScopeGapNotice gap={packet.scopeGap} what="the directory and attention rollup" />
       ) : (
         <>
-          <Attention goalId={props.goalId} rows={packet.rollup} />
-          <Directory packet={packet} />
+          <Attention goalId={props.goalId} rows={packet.rollup} names={names} />
+          <Providers packet={packet} />
+          <Directory packet={packet} names={names} />
         </>
       )}
     </>
   );
 }
 
-export function Attention(props: { goalId: string; rows: readonly AttentionRow[] }) {
+export function Attention(props: {
+  goalId: string;
+  rows: readonly AttentionRow[];
+  names: Names | undefined;
+}) {
   const now = useNow();
   return (
     <Section title="Needs attention" id="attention-title">
@@ -132,13 +149,13 @@ export function Attention(props: { goalId: string; rows: readonly AttentionRow[]
               {row.todoId && (
                 <>
                   {' '}
-                  todo <a href={href.todo(props.goalId, row.todoId)}>{row.todoId}</a>
+                  todo <TodoLink goalId={props.goalId} todoId={row.todoId} names={props.names} />
                 </>
               )}
               {row.gateId && (
                 <>
                   {' '}
-                  gate <code>{row.gateId}</code>
+                  gate <GateName gateId={row.gateId} names={props.names} />
                 </>
               )}
               {row.deliveryId && (
@@ -148,7 +165,12 @@ export function Attention(props: { goalId: string; rows: readonly AttentionRow[]
                   <a href={href.delivery(props.goalId, row.deliveryId)}>{row.deliveryId}</a>
                 </>
               )}
-              {row.since && <span class="muted"> since {ago(row.since, now)}</span>}
+              {row.since && (
+                <span class="muted">
+                  {' '}
+                  <When at={row.since} now={now} prefix="since " />
+                </span>
+              )}
               {row.liveness && (
                 <span class="annotation" title="Presence is an annotation: it never ranks a row">
                   {' '}
@@ -178,8 +200,52 @@ function presenceNotes(row: Row): string[] {
     if (p.reportedLiveness && p.reportedLiveness !== p.liveness)
       notes.push(`reported ${words(p.reportedLiveness)}`);
   }
-  for (const limit of row.observationLimits) notes.push(words(limit));
   return notes;
+}
+
+/** A gate by its reason, its id beside it. */
+function GateName(props: { gateId: string; names: Names | undefined }) {
+  const gate = props.names?.gates.get(props.gateId);
+  return (
+    <span data-gate={props.gateId}>
+      {gate ? `“${gate.reason}” (${gate.scope})` : ''}
+      <span class="id"> {props.gateId}</span>
+    </span>
+  );
+}
+
+/**
+ * The providers reporting in this goal, each with the limits it declared once: what its
+ * observations cannot show (its contract), not events that happened to an agent.
+ */
+function Providers(props: { packet: Packet }) {
+  const providers = new Map<string, { agents: number; limits: Set<string> }>();
+  for (const row of props.packet.rows) {
+    const provider = row.presence?.provider;
+    if (!provider) continue;
+    const entry = providers.get(provider) ?? { agents: 0, limits: new Set<string>() };
+    entry.agents++;
+    for (const limit of row.observationLimits) entry.limits.add(limit);
+    providers.set(provider, entry);
+  }
+  if (providers.size === 0) return null;
+  return (
+    <Section title="Providers" id="providers-title">
+      <ul class="providers" data-testid="providers">
+        {[...providers].map(([provider, entry]) => (
+          <li key={provider} data-provider={provider}>
+            <code>{provider}</code> reports {entry.agents} {entry.agents === 1 ? 'agent' : 'agents'}
+            {entry.limits.size > 0 && (
+              <span class="muted">
+                {' '}
+                · declared limits of its observations: {[...entry.limits].map(words).join('; ')}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
 }
 
 /** The liveness of a row as the filter and the counts name it. */
@@ -190,7 +256,7 @@ const livenessOf = (row: Row) => row.presence?.liveness ?? 'NO_PRESENCE';
  * view under the page header as the page scrolls, a count per liveness doubles as a filter,
  * and a text filter narrows rows by agent, model, host or todo.
  */
-export function Directory(props: { packet: Packet }) {
+export function Directory(props: { packet: Packet; names: Names | undefined }) {
   const { packet } = props;
   const now = useNow();
   const [text, setText] = useState('');
@@ -271,9 +337,7 @@ export function Directory(props: { packet: Packet }) {
                 </td>
                 <td>
                   {row.presence ? (
-                    <time dateTime={row.presence.observedAt} title={row.presence.observedAt}>
-                      observed {ago(row.presence.observedAt, now)}
-                    </time>
+                    <When at={row.presence.observedAt} now={now} prefix="observed " />
                   ) : (
                     '—'
                   )}
@@ -281,7 +345,7 @@ export function Directory(props: { packet: Packet }) {
                 <td class="notes">{presenceNotes(row).join('; ')}</td>
                 <td>
                   {row.work.todoId ? (
-                    <a href={href.todo(packet.goalId, row.work.todoId)}>{row.work.todoId}</a>
+                    <TodoLink goalId={packet.goalId} todoId={row.work.todoId} names={props.names} />
                   ) : (
                     <span class="muted">none</span>
                   )}
@@ -297,7 +361,7 @@ export function Directory(props: { packet: Packet }) {
         {packet.omittedRowCount > 0 && (
           <strong class="truncated"> · {packet.omittedRowCount} more not shown (truncated)</strong>
         )}{' '}
-        · collected {ago(packet.collectedAt, now)} · scope {packet.scope} · audience{' '}
+        · collected <When at={packet.collectedAt} now={now} /> · scope {packet.scope} · audience{' '}
         {packet.audience ? words(packet.audience) : 'none'}
       </p>
       {packet.limitations.length > 0 && (

@@ -206,7 +206,12 @@ function Routed(props: { route: Route }) {
           </span>
         )}
       </nav>
-      {route.view === 'goal' && <Overview goalId={goalId} />}
+      {route.view === 'goal' && (
+        <Overview
+          goalId={goalId}
+          operator={caller?.kind === 'ADMIN' || caller?.kind === 'STEWARD'}
+        />
+      )}
       {route.view === 'agent' && <AgentPage goalId={goalId} agentId={route.agentId} />}
       {route.view === 'work' && <WorkPage goalId={goalId} />}
       {route.view === 'todo' && <TodoPage goalId={goalId} todoId={route.todoId} />}

@@ -7,6 +7,7 @@ import {
 } from '../../src/client/index.ts';
 import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section, TodoLink, When } from './common.tsx';
 import { BASIS_WORDS, COVERAGE_GAP_WORDS, href, REASON_WORDS, words } from './format.ts';
+import { HealthPanel } from './health.tsx';
 import { type Names, useConnection, useGoalWork, useNow } from './hooks.ts';
 
 type Packet = DirectoryQuery['directory'];
@@ -88,7 +89,8 @@ function useLiveDirectory(goalId: string, workPulse: number) {
   return { packet, error };
 }
 
-export function Overview(props: { goalId: string }) {
+/** A goal: delivery health (for an operator), attention, providers, the directory. */
+export function Overview(props: { goalId: string; operator: boolean }) {
   const { pulse, names } = useGoalWork(props.goalId);
   const { packet, error } = useLiveDirectory(props.goalId, pulse);
   if (!packet) return error ? <ErrorNotice error={error} /> : <Loading what="the directory" />;
@@ -99,6 +101,14 @@ export function Overview(props: { goalId: string }) {
         <ScopeGapNotice gap={packet.scopeGap} what="the directory and attention rollup" />
       ) : (
         <>
+          {props.operator && (
+            <HealthPanel
+              goalId={props.goalId}
+              directoryAt={packet.collectedAt}
+              rollup={packet.rollup}
+              providers={new Set(packet.rows.flatMap((row) => row.presence?.provider ?? [])).size}
+            />
+          )}
           <Attention goalId={props.goalId} rows={packet.rollup} names={names} />
           <Providers packet={packet} />
           <Directory packet={packet} names={names} />

@@ -1442,6 +1442,15 @@ export type DeliveriesQueryVariables = Exact<{
 
 export type DeliveriesQuery = { deliveries: { goalId: string, agentId: string, direction: DeliveryDirection, hasOlder: boolean, olderCursor: string | null, limitations: Array<DeliveryListingLimitation>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rows: Array<{ id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, pushedAt: string | null, pushCount: number, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } }> } };
 
+export type DeliveryAlertFieldsFragment = { deliveryId: string, to: string, from: string | null, subject: string, since: string };
+
+export type DeliveryHealthQueryVariables = Exact<{
+  goalId: string | number;
+}>;
+
+
+export type DeliveryHealthQuery = { deliveryHealth: { goalId: string, checkedAt: string, scopeGap: { goalId: string, reason: ScopeGapReason } | null, unread: Array<{ agentId: string, count: number, oldest: { deliveryId: string, to: string, from: string | null, subject: string, since: string } }>, offeredNotTaken: Array<{ deliveryId: string, to: string, from: string | null, subject: string, since: string }>, stalled: Array<{ deliveryId: string, to: string, from: string | null, subject: string, since: string }>, expired: Array<{ deliveryId: string, to: string, from: string | null, subject: string, since: string }>, doorbell: { listening: boolean, reason: string | null, since: string | null } } };
+
 export type DirectoryQueryVariables = Exact<{
   goalId: string | number;
   limit?: number | null | undefined;
@@ -2436,6 +2445,15 @@ export const InboxMessageFieldsFragmentDoc = new TypedDocumentString(`
   active
 }
     `, {"fragmentName":"InboxMessageFields"}) as unknown as TypedDocumentString<InboxMessageFieldsFragment, unknown>;
+export const DeliveryAlertFieldsFragmentDoc = new TypedDocumentString(`
+    fragment DeliveryAlertFields on DeliveryAlert {
+  deliveryId
+  to
+  from
+  subject
+  since
+}
+    `, {"fragmentName":"DeliveryAlertFields"}) as unknown as TypedDocumentString<DeliveryAlertFieldsFragment, unknown>;
 export const LedgerEventFieldsFragmentDoc = new TypedDocumentString(`
     fragment LedgerEventFields on LedgerEvent {
   goalId
@@ -3577,6 +3595,48 @@ fragment DeliveryFields on Delivery {
   timeoutMs
   deadline
 }`) as unknown as TypedDocumentString<DeliveriesQuery, DeliveriesQueryVariables>;
+export const DeliveryHealthDocument = new TypedDocumentString(`
+    query DeliveryHealth($goalId: ID!) {
+  deliveryHealth(goalId: $goalId) {
+    goalId
+    checkedAt
+    scopeGap {
+      ...ScopeGapFields
+    }
+    unread {
+      agentId
+      count
+      oldest {
+        ...DeliveryAlertFields
+      }
+    }
+    offeredNotTaken {
+      ...DeliveryAlertFields
+    }
+    stalled {
+      ...DeliveryAlertFields
+    }
+    expired {
+      ...DeliveryAlertFields
+    }
+    doorbell {
+      listening
+      reason
+      since
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment DeliveryAlertFields on DeliveryAlert {
+  deliveryId
+  to
+  from
+  subject
+  since
+}`) as unknown as TypedDocumentString<DeliveryHealthQuery, DeliveryHealthQueryVariables>;
 export const DirectoryDocument = new TypedDocumentString(`
     query Directory($goalId: ID!, $limit: Int) {
   directory(goalId: $goalId, limit: $limit) {

@@ -6,6 +6,7 @@ import {
   ledgerEvents,
   ObserveDocument,
 } from '../../src/client/index.ts';
+import { RetireAgent, SendMessage } from './actions.tsx';
 import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section, TodoLink, When } from './common.tsx';
 import { BASIS_WORDS, COVERAGE_GAP_WORDS, href, words } from './format.ts';
 import {
@@ -32,12 +33,22 @@ export const LEDGER_PAGE = 20;
 export function AgentPage(props: { goalId: string; agentId: string }) {
   const pulse = usePresencePulse(props.goalId);
   const work = useGoalWork(props.goalId);
+  // A message sent from this page is re-read at once (a delivery writes no presence change).
+  const [sent, setSent] = useState(0);
   return (
     <>
       <h2 class="page-title">
         Agent <code>{props.agentId}</code>
       </h2>
       <AgentSummary {...props} pulse={pulse + work.pulse} names={work.names} />
+      <div class="actions" data-testid="agent-actions">
+        <SendMessage
+          goalId={props.goalId}
+          agentId={props.agentId}
+          onDone={() => setSent((n) => n + 1)}
+        />
+        <RetireAgent goalId={props.goalId} agentId={props.agentId} />
+      </div>
       <nav class="on-page" aria-label="On this page">
         <button type="button" class="linklike" onClick={() => jump('waits-title')}>
           Pending waits
@@ -56,7 +67,7 @@ export function AgentPage(props: { goalId: string; agentId: string }) {
         </button>
       </nav>
       <WaitsView {...props} pulse={pulse} />
-      <DeliveriesView {...props} pulse={pulse} />
+      <DeliveriesView {...props} pulse={pulse + sent} />
       <LedgerView {...props} names={work.names} />
       <ObservationView {...props} pulse={pulse} />
     </>

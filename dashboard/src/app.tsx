@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { GoalsDocument, WhoamiDocument } from '../../src/client/index.ts';
+import { ActionLog, ActionLogContext, CredentialsPage, type Done } from './actions.tsx';
 import { AgentPage } from './agent.tsx';
 import { ErrorNotice, Loading } from './common.tsx';
 import { DeliveryPage } from './delivery.tsx';
@@ -176,6 +177,7 @@ function Routed(props: { route: Route }) {
   // Read in parallel with the view's own queries: a goal view does not wait for it.
   const me = useLoad(() => client.request(WhoamiDocument), [client]);
   const caller = me.data?.me;
+  const [done, setDone] = useState<Done>();
   if (route.view === 'home') {
     if (!me.data)
       return me.error ? <ErrorNotice error={me.error} /> : <Loading what="your token" />;
@@ -183,7 +185,7 @@ function Routed(props: { route: Route }) {
   }
   const goalId = route.goalId;
   return (
-    <>
+    <ActionLogContext.Provider value={setDone}>
       <nav class="tabs" aria-label="Goal views">
         <span>
           Goal <code>{goalId}</code>
@@ -199,6 +201,14 @@ function Routed(props: { route: Route }) {
             Inbox
           </a>
         )}
+        {caller && caller.kind !== 'PEER' && (
+          <a
+            href={href.credentials(goalId)}
+            aria-current={route.view === 'credentials' ? 'page' : undefined}
+          >
+            Credentials
+          </a>
+        )}
         {caller && (
           <span class="muted">
             as {caller.kind.toLowerCase()}
@@ -206,6 +216,7 @@ function Routed(props: { route: Route }) {
           </span>
         )}
       </nav>
+      <ActionLog done={done} onClose={() => setDone(undefined)} />
       {route.view === 'goal' && (
         <Overview
           goalId={goalId}
@@ -217,7 +228,8 @@ function Routed(props: { route: Route }) {
       {route.view === 'todo' && <TodoPage goalId={goalId} todoId={route.todoId} />}
       {route.view === 'inbox' && <InboxPage goalId={goalId} />}
       {route.view === 'delivery' && <DeliveryPage goalId={goalId} deliveryId={route.deliveryId} />}
-    </>
+      {route.view === 'credentials' && <CredentialsPage goalId={goalId} />}
+    </ActionLogContext.Provider>
   );
 }
 

@@ -72,7 +72,7 @@ export function until(iso: string, now: number): string {
 
 export const words = (value: string) => value.toLowerCase().replaceAll('_', ' ');
 
-/** Hash routes: #/g/<goal>[/agent/<id> | /work | /todo/<id> | /inbox]. */
+/** Hash routes: #/g/<goal>[/agent/<id> | /work | /todo/<id> | /inbox | /delivery/<id> | /credentials]. */
 export const href = {
   goal: (goalId: string) => `#/g/${encodeURIComponent(goalId)}`,
   agent: (goalId: string, agentId: string) =>
@@ -81,6 +81,7 @@ export const href = {
     `#/g/${encodeURIComponent(goalId)}/todo/${encodeURIComponent(todoId)}`,
   work: (goalId: string) => `#/g/${encodeURIComponent(goalId)}/work`,
   inbox: (goalId: string) => `#/g/${encodeURIComponent(goalId)}/inbox`,
+  credentials: (goalId: string) => `#/g/${encodeURIComponent(goalId)}/credentials`,
   delivery: (goalId: string, deliveryId: string) =>
     `#/g/${encodeURIComponent(goalId)}/delivery/${encodeURIComponent(deliveryId)}`,
 };
@@ -92,6 +93,7 @@ export type Route =
   | { view: 'todo'; goalId: string; todoId: string }
   | { view: 'work'; goalId: string }
   | { view: 'inbox'; goalId: string }
+  | { view: 'credentials'; goalId: string }
   | { view: 'delivery'; goalId: string; deliveryId: string };
 
 export function parseRoute(hash: string): Route {
@@ -104,5 +106,6 @@ export function parseRoute(hash: string): Route {
     return { view: 'delivery', goalId, deliveryId: parts[3] };
   if (parts[2] === 'work') return { view: 'work', goalId };
   if (parts[2] === 'inbox') return { view: 'inbox', goalId };
+  if (parts[2] === 'credentials') return { view: 'credentials', goalId };
   return { view: 'goal', goalId };
 }

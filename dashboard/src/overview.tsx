@@ -5,6 +5,7 @@ import {
   directoryPresenceSeq,
   presenceChanges,
 } from '../../src/client/index.ts';
+import { DecideGate, TakeBackClaim } from './actions.tsx';
 import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section, TodoLink, When } from './common.tsx';
 import { BASIS_WORDS, COVERAGE_GAP_WORDS, href, REASON_WORDS, words } from './format.ts';
 import { HealthPanel } from './health.tsx';
@@ -181,6 +182,22 @@ export function Attention(props: {
                   <When at={row.since} now={now} prefix="since " />
                 </span>
               )}
+              {row.reason === 'BLOCKED_ON_GATE' && row.gateId && row.todoId && (
+                <DecideGate
+                  goalId={props.goalId}
+                  gateId={row.gateId}
+                  gate={gateWords(row.gateId, props.names)}
+                  todo={todoWords(row.todoId, props.names)}
+                />
+              )}
+              {row.reason === 'STALE_CLAIM' && row.agentId && row.todoId && (
+                <TakeBackClaim
+                  goalId={props.goalId}
+                  todoId={row.todoId}
+                  agentId={row.agentId}
+                  todo={todoWords(row.todoId, props.names)}
+                />
+              )}
               {row.liveness && (
                 <span class="annotation" title="Presence is an annotation: it never ranks a row">
                   {' '}
@@ -212,6 +229,18 @@ function presenceNotes(row: Row): string[] {
   }
   return notes;
 }
+
+/** A todo in a sentence: “its title” (its id). */
+export const todoWords = (todoId: string, names: Names | undefined) => {
+  const title = names?.todos.get(todoId)?.title;
+  return title ? `“${title}” (${todoId})` : todoId;
+};
+
+/** A gate in a sentence: “its reason” on its scope (its id). */
+const gateWords = (gateId: string, names: Names | undefined) => {
+  const gate = names?.gates.get(gateId);
+  return gate ? `“${gate.reason}” on ${gate.scope} (${gateId})` : gateId;
+};
 
 /** A gate by its reason, its id beside it. */
 function GateName(props: { gateId: string; names: Names | undefined }) {

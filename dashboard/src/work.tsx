@@ -8,6 +8,7 @@ import {
   TodoTransitionsDocument,
   WhoamiDocument,
 } from '../../src/client/index.ts';
+import { TakeBackClaim } from './actions.tsx';
 import { ErrorNotice, Loading, ScopeGapNotice, Section, TodoLink, Until, When } from './common.tsx';
 import { href, words } from './format.ts';
 import { layoutTodoGraph } from './graph.ts';
@@ -265,6 +266,12 @@ export function TodoPage(props: { goalId: string; todoId: string }) {
         <>
           <a href={href.agent(goalId, todo.claim.agentId)}>{todo.claim.agentId}</a>,{' '}
           <When at={todo.claim.claimedAt} now={now} />
+          <TakeBackClaim
+            goalId={goalId}
+            todoId={todo.id}
+            agentId={todo.claim.agentId}
+            todo={`“${todo.title}” (${todo.id})`}
+          />
         </>
       ) : (
         none

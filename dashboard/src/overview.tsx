@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   DirectoryDocument,
   type DirectoryQuery,
@@ -287,6 +287,45 @@ function Providers(props: { packet: Packet }) {
   );
 }
 
+/** Rows of the directory shown at once; the rest are a page away. */
+export const DIRECTORY_PAGE = 100;
+
+/** Liveness in the order an operator looks for trouble: blocked and unknown first. */
+const LIVENESS_ORDER = [
+  'BLOCKED',
+  'UNREACHABLE',
+  'UNKNOWN',
+  'NO_PRESENCE',
+  'WORKING',
+  'IDLE',
+  'DONE',
+];
+
+type SortKey = 'agent' | 'model' | 'host' | 'liveness' | 'observed' | 'todo';
+const SORTS: Record<
+  SortKey,
+  { label: string; value: (row: Row, todoTitle: (row: Row) => string) => string | number }
+> = {
+  agent: { label: 'Agent', value: (row) => row.agentId },
+  model: { label: 'Model', value: (row) => row.agentModel },
+  host: { label: 'Host', value: (row) => row.hostSurface },
+  liveness: {
+    label: 'Liveness',
+    value: (row) => {
+      const at = LIVENESS_ORDER.indexOf(livenessOf(row));
+      return at === -1 ? LIVENESS_ORDER.length : at;
+    },
+  },
+  observed: {
+    label: 'Observed',
+    value: (row) => (row.presence ? -Date.parse(row.presence.observedAt) : 0),
+  },
+  todo: { label: 'Claimed todo', value: (row, todoTitle) => todoTitle(row) || '\uffff' },
+};
+
+const compare = (a: string | number, b: string | number) =>
+  typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
+
 /** The liveness of a row as the filter and the counts name it. */
 const livenessOf = (row: Row) => row.presence?.liveness ?? 'NO_PRESENCE';
 
@@ -300,17 +339,62 @@ export function Directory(props: { packet: Packet; names: Names | undefined }) {
   const now = useNow();
   const [text, setText] = useState('');
   const [liveness, setLiveness] = useState<string | null>(null);
+  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({
+    key: 'agent',
+    descending: false,
+  });
+  const [page, setPage] = useState(0);
   const counts = new Map<string, number>();
   for (const row of packet.rows)
     counts.set(livenessOf(row), (counts.get(livenessOf(row)) ?? 0) + 1);
   const needle = text.trim().toLowerCase();
-  const rows = packet.rows.filter(
-    (row) =>
-      (liveness === null || livenessOf(row) === liveness) &&
-      (needle === '' ||
-        [row.agentId, row.agentModel, row.hostSurface, row.work.todoId ?? ''].some((v) =>
-          v.toLowerCase().includes(needle),
-        )),
+  const rows = useMemo(() => {
+    const todoTitle = (row: Row) =>
+      (row.work.todoId && props.names?.todos.get(row.work.todoId)?.title) || '';
+    const filtered = packet.rows.filter(
+      (row) =>
+        (liveness === null || livenessOf(row) === liveness) &&
+        (needle === '' ||
+          [
+            row.agentId,
+            row.agentModel,
+            row.hostSurface,
+            row.work.todoId ?? '',
+            todoTitle(row),
+          ].some((v) => v.toLowerCase().includes(needle))),
+    );
+    const value = SORTS[sort.key].value;
+    const sign = sort.descending ? -1 : 1;
+    return filtered.sort(
+      (a, b) =>
+        sign * compare(value(a, todoTitle), value(b, todoTitle)) ||
+        a.agentId.localeCompare(b.agentId),
+    );
+  }, [packet.rows, props.names, liveness, needle, sort]);
+  const pages = Math.max(1, Math.ceil(rows.length / DIRECTORY_PAGE));
+  const shownPage = Math.min(page, pages - 1);
+  const shown = rows.slice(shownPage * DIRECTORY_PAGE, (shownPage + 1) * DIRECTORY_PAGE);
+  const heading = (key: SortKey) => (
+    <th
+      scope="col"
+      aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : undefined}
+    >
+      <button
+        type="button"
+        class="linklike sort"
+        data-sort={key}
+        onClick={() => {
+          setSort((current) => ({
+            key,
+            descending: current.key === key ? !current.descending : false,
+          }));
+          setPage(0);
+        }}
+      >
+        {SORTS[key].label}
+        {sort.key === key ? (sort.descending ? ' ▼' : ' ▲') : ''}
+      </button>
+    </th>
   );
   return (
     <Section title={`Directory (${packet.rows.length} agents)`} id="directory-title">
@@ -322,7 +406,10 @@ export function Directory(props: { packet: Packet; names: Names | undefined }) {
             name="agent-filter"
             value={text}
             placeholder="agent, model, host or todo"
-            onInput={(event) => setText(event.currentTarget.value)}
+            onInput={(event) => {
+              setText(event.currentTarget.value);
+              setPage(0);
+            }}
           />
         </label>
         <fieldset class="liveness-filter">
@@ -333,7 +420,10 @@ export function Directory(props: { packet: Packet; names: Names | undefined }) {
               type="button"
               aria-pressed={liveness === value}
               data-liveness-filter={value}
-              onClick={() => setLiveness((current) => (current === value ? null : value))}
+              onClick={() => {
+                setLiveness((current) => (current === value ? null : value));
+                setPage(0);
+              }}
             >
               <Pill value={value} /> {count}
             </button>
@@ -349,19 +439,19 @@ export function Directory(props: { packet: Packet; names: Names | undefined }) {
         <table class="directory" data-testid="directory">
           <thead>
             <tr>
-              <th scope="col">Agent</th>
-              <th scope="col">Model</th>
-              <th scope="col">Host</th>
-              <th scope="col">Liveness</th>
+              {heading('agent')}
+              {heading('model')}
+              {heading('host')}
+              {heading('liveness')}
               <th scope="col">Basis</th>
-              <th scope="col">Observed</th>
+              {heading('observed')}
               <th scope="col">Notes</th>
-              <th scope="col">Claimed todo</th>
+              {heading('todo')}
               <th scope="col">Lease</th>
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
+            {shown.map((row) => (
               <tr key={row.agentId} data-agent={row.agentId}>
                 <th scope="row">
                   <a href={href.agent(packet.goalId, row.agentId)}>{row.agentId}</a>
@@ -395,6 +485,24 @@ export function Directory(props: { packet: Packet; names: Names | undefined }) {
           </tbody>
         </table>
       </div>
+      {pages > 1 && (
+        <nav class="pager" aria-label="Directory pages" data-testid="directory-pager">
+          <button type="button" disabled={shownPage === 0} onClick={() => setPage(shownPage - 1)}>
+            Previous
+          </button>{' '}
+          <output>
+            rows {shownPage * DIRECTORY_PAGE + 1}–{shownPage * DIRECTORY_PAGE + shown.length} of{' '}
+            {rows.length}
+          </output>{' '}
+          <button
+            type="button"
+            disabled={shownPage === pages - 1}
+            onClick={() => setPage(shownPage + 1)}
+          >
+            Next
+          </button>
+        </nav>
+      )}
       <p class="muted" data-testid="directory-footer">
         {packet.registeredAgentCount} registered
         {packet.omittedRowCount > 0 && (

@@ -16,6 +16,9 @@ import {
   DeliveryOutcomeDocument,
   type DeliveryOutcomeSubscription,
   FollowWaitDocument,
+  GoalLedgerEventsDocument,
+  type GoalLedgerEventsSubscription,
+  type GoalLedgerEventsSubscriptionVariables,
   InboxMessagesDocument,
   type InboxMessagesSubscription,
   type InboxMessagesSubscriptionVariables,
@@ -262,6 +265,28 @@ export function ledgerEvents(
       d.ledgerEvents.__typename === 'LedgerEvent'
         ? { item: d.ledgerEvents, seq: d.ledgerEvents.seq }
         : { item: d.ledgerEvents },
+  );
+}
+
+/** Every ledger row of a goal after seq `after` (omitted: from now on); ADMIN or STEWARD. */
+export function goalLedgerEvents(
+  options: StreamOptions,
+  goalId: string,
+  after?: string,
+): AsyncGenerator<LedgerStreamItem> {
+  return bySeq<
+    GoalLedgerEventsSubscription,
+    GoalLedgerEventsSubscriptionVariables,
+    LedgerStreamItem
+  >(
+    options,
+    GoalLedgerEventsDocument,
+    (cursor) => ({ goalId, after: cursor }),
+    after,
+    (d) =>
+      d.goalLedgerEvents.__typename === 'LedgerEvent'
+        ? { item: d.goalLedgerEvents, seq: d.goalLedgerEvents.seq }
+        : { item: d.goalLedgerEvents },
   );
 }
 

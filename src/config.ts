@@ -6,6 +6,12 @@ export type DatabaseSource =
   | { readonly driver: 'postgres'; readonly url: string }
   | { readonly driver: 'pglite'; readonly dataDir: string | null };
 
+/**
+ * What carries rings between gateway instances: Postgres LISTEN/NOTIFY, or a NATS server
+ * (its URL, as `nats://host:port`, several comma-separated for a cluster).
+ */
+export type DoorbellBus = 'postgres' | { readonly nats: string };
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -22,6 +28,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** How often the doorbell proves it listens; while deaf, how often streams poll (ms). */
   readonly doorbellProbeMs: number;
+  /** SWITCHBOARD_DOORBELL: LISTEN/NOTIFY (`postgres`, the default) or a NATS server. */
+  readonly doorbell?: DoorbellBus;
   /** Where `/metrics` is served: on the main port, on a listener of its own, or not at all. */
   readonly metrics: MetricsListen;
   /** Browser origins other than the gateway's own that may call it (CORS); none by default. */
@@ -221,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       env.SWITCHBOARD_DOORBELL_PROBE_MS,
       1000,
     ),
+    doorbell: parseDoorbell(env.SWITCHBOARD_DOORBELL, env.DATABASE_URL),
     metrics: parseMetrics(env.SWITCHBOARD_METRICS),
     corsOrigins: parseOrigins(env.SWITCHBOARD_CORS_ORIGINS),
     drainMs: parseDrain(env.SWITCHBOARD_DRAIN_MS),
@@ -285,6 +294,39 @@ function parseMetrics(value: string | undefined): MetricsListen {
   const port = Number(match?.[2]);
   if (!match || port > 65535) throw new ConfigError(`${METRICS_HELP}, got "${value}"`);
   return { serve: 'own', host: match[1]?.replace(/^\[|\]$/g, '') ?? '127.0.0.1', port };
+}
+
+/**
+ * SWITCHBOARD_DOORBELL: `postgres` (or unset) or NATS servers (`nats://127.0.0.1:4222`, a
+ * comma-separated list for a cluster). NATS needs DATABASE_URL: the embedded database serves one
+ * instance, whose own LISTEN is all the doorbell it needs.
+ */
+export function parseDoorbell(
+  value: string | undefined,
+  databaseUrl: string | undefined,
+): DoorbellBus {
+  const raw = value?.trim() ?? '';
+  if (raw === '' || raw === 'postgres') return 'postgres';
+  const servers = raw.split(',').map((s) => s.trim());
+  const valid = servers.every((server) => {
+    try {
+      const url = new URL(server);
+      return url.protocol === 'nats:' && url.hostname !== '' && url.pathname === '';
+    } catch {
+      return false;
+    }
+  });
+  if (!valid) {
+    throw new ConfigError(
+      `SWITCHBOARD_DOORBELL must be postgres or a NATS server such as nats://127.0.0.1:4222 (several comma-separated for a cluster), got "${raw}"`,
+    );
+  }
+  if (!databaseUrl) {
+    throw new ConfigError(
+      'SWITCHBOARD_DOORBELL=nats://… needs DATABASE_URL: the embedded database serves one instance, whose own LISTEN is its doorbell',
+    );
+  }
+  return { nats: servers.join(',') };
 }
 
 function parsePort(value: string | undefined): number {

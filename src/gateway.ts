@@ -62,8 +62,9 @@ export async function startGateway(
     (await openDatabase(config.database, {
       loadDataDir: options.loadDataDir,
       onOpen: (opening) => log.info('embedded database opened', opening),
+      rings: (config.doorbell ?? 'postgres') === 'postgres' ? 'notify' : 'returned',
     }));
-  const doorbell = new Doorbell({ probeMs: config.doorbellProbeMs, log });
+  const doorbell = new Doorbell({ probeMs: config.doorbellProbeMs, log, bus: config.doorbell });
   const waits = new WaitKeeper(database.db, doorbell);
   const presence = new StreamHub(
     doorbell,

@@ -16,12 +16,22 @@ import {
   ReportPresenceDocument,
   type TypedDocumentString,
 } from '../../src/client/generated/graphql.ts';
-import type { Config } from '../../src/config.ts';
+import { type Config, parseDoorbell } from '../../src/config.ts';
 import { type Database, type Db, openDatabase } from '../../src/db/database.ts';
 import { type Gateway, type GatewayOptions, startGateway } from '../../src/gateway.ts';
 import { createLogger } from '../../src/log.ts';
 
 export const driver = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+/**
+ * The doorbell under test: LISTEN/NOTIFY, or NATS when SWITCHBOARD_DOORBELL names a server
+ * (with TEST_DATABASE_URL; .ci/run runs the event, wait, delivery and stream tests both ways).
+ */
+export const doorbellBus = parseDoorbell(
+  process.env.SWITCHBOARD_DOORBELL,
+  process.env.TEST_DATABASE_URL,
+);
+/** How the test database's commits ring, for `doorbellBus`. */
+export const testRings = doorbellBus === 'postgres' ? 'notify' : 'returned';
 
 /** A fresh id, so tests sharing a database never see each other's rows. */
 export const uid = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -29,7 +39,7 @@ export const uid = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 /** The database under test: a restored PGlite template, or the run's real Postgres. */
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
-  if (url) return openDatabase({ driver: 'postgres', url });
+  if (url) return openDatabase({ driver: 'postgres', url }, { rings: testRings });
   const dump = inject('pgliteDump');
   if (!dump) throw new Error('global setup did not provide a PGlite dump');
   return openDatabase(
@@ -76,6 +86,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     staleClaimMs: 3_600_000,
     logLevel: 'silent',
     doorbellProbeMs: 1000,
+    doorbell: doorbellBus,
     metrics: { serve: 'main' },
     corsOrigins: [],
     drainMs: 0,

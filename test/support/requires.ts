@@ -29,6 +29,9 @@ const PARTS = {
       ? undefined
       : `chromium not found at ${CHROMIUM} — apt-get install chromium`,
   tmux: () => (onPath('tmux') ? undefined : 'tmux not found — apt-get install tmux'),
+  /** The doorbell's NATS faults run a NATS server of their own. */
+  'nats-server': () =>
+    onPath('nats-server') ? undefined : 'nats-server not found — apt-get install nats-server',
   /** The fault suite creates, kills and restarts a Postgres cluster of its own. */
   'postgres cluster': () => {
     if (!onPath('pg_createcluster'))

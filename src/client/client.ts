@@ -9,7 +9,7 @@ import {
   errorFromGraphQL,
   type GraphQLErrorShape,
 } from './errors.ts';
-import { gatewayUrls, watchReadiness } from './gateways.ts';
+import { gatewayReady, gatewayUrls, watchReadiness } from './gateways.ts';
 import type { TypedDocumentString } from './generated/graphql.ts';
 
 /** One HTTP POST, as the client needs it; the default is global fetch (browsers, Node). */
@@ -18,18 +18,21 @@ export type Transport = (request: {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
+  /** Aborts the request: the client left this gateway for another. */
+  signal?: AbortSignal;
 }) => Promise<{ status: number; text: string }>;
 
 /** A Transport over a fetch implementation. */
 export function fetchTransport(
   doFetch: typeof fetch = globalThis.fetch.bind(globalThis),
 ): Transport {
-  return async ({ url, headers, body, timeoutMs }) => {
+  return async ({ url, headers, body, timeoutMs, signal }) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
     const response = await doFetch(url, {
       method: 'POST',
       headers,
       body,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
     });
     return { status: response.status, text: await response.text() };
   };
@@ -75,12 +78,16 @@ export function createClient(options: ClientOptions): SwitchboardClient {
   /** The gateway that answered last: the next request starts there. */
   let current = 0;
 
-  /** One POST; with several gateways, given up when its gateway says it is not ready. */
+  /** One POST; with several gateways, aborted when its gateway says it is not ready. */
   const send = (url: string, headers: Record<string, string>, body: string) => {
-    const sent = transport({ url, headers, body, timeoutMs });
-    if (urls.length === 1) return sent;
+    if (urls.length === 1) return transport({ url, headers, body, timeoutMs });
+    const abandon = new AbortController();
+    const sent = transport({ url, headers, body, timeoutMs, signal: abandon.signal });
     return new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const stop = watchReadiness(url, () => reject(new Error(`${url} is not ready`)));
+      const stop = watchReadiness(url, () => {
+        reject(new Error(`${url} is not ready`));
+        abandon.abort();
+      });
       sent.then(
         (response) => {
           stop();
@@ -126,7 +133,15 @@ export function createClient(options: ClientOptions): SwitchboardClient {
           current = (current + 1) % urls.length;
           continue;
         }
-        return parse(url, response) as never;
+        try {
+          return parse(url, response) as never;
+        } catch (error) {
+          // A failure of the gateway itself (its database gone, say): the next one, if this
+          // one says it is not ready.
+          const server = error instanceof ClientError && error.kind === ClientErrorKind.SERVER;
+          if (!server || last || (await gatewayReady(url))) throw error;
+          current = (current + 1) % urls.length;
+        }
       }
     },
   };

@@ -12,6 +12,7 @@ import {
   errorFromGraphQL,
   type GraphQLErrorShape,
 } from './errors.ts';
+import { gatewayUrls, watchReadiness } from './gateways.ts';
 import {
   DeliveryOutcomeDocument,
   type DeliveryOutcomeSubscription,
@@ -32,7 +33,11 @@ import {
 } from './generated/graphql.ts';
 
 export interface StreamOptions {
-  /** The gateway's GraphQL endpoint over http(s); the socket URL is derived from it. */
+  /**
+   * The gateway's GraphQL endpoint over http(s); the socket URL is derived from it. Several
+   * gateways separated by commas: a stream that fails, or whose gateway says it is not ready,
+   * resumes on the next (./gateways.ts).
+   */
   url: string;
   token?: string | null;
   /** A WebSocket constructor; defaults to the global one (browsers, Node ≥ 22). */
@@ -105,12 +110,15 @@ export async function* resumable<Result, Variables>(
   variables: () => Variables,
 ): AsyncGenerator<Result> {
   const backoff = options.backoff ?? { initialMs: 100, maxMs: 2000 };
+  const urls = gatewayUrls(options.url);
   let delay = backoff.initialMs;
   for (let attempt = 1; ; attempt++) {
     if (options.signal?.aborted) return;
+    const url = urls[(attempt - 1) % urls.length] as string;
     let connected = false;
+    let unready = false;
     const client = createWsClient({
-      url: socketUrl(options.url),
+      url: socketUrl(url),
       webSocketImpl: options.webSocketImpl,
       lazy: true,
       retryAttempts: 0,
@@ -125,6 +133,15 @@ export async function* resumable<Result, Variables>(
     });
     const abort = () => void client.dispose();
     options.signal?.addEventListener('abort', abort);
+    // With several gateways, one that says it is not ready (cut off from the database, its
+    // streams silent) is left for the next, from the same cursor.
+    const unwatch =
+      urls.length > 1
+        ? watchReadiness(url, () => {
+            unready = true;
+            void client.dispose();
+          })
+        : () => {};
     const iterator = client.iterate<Result>({
       query: document.toString(),
       variables: variables() as Record<string, unknown>,
@@ -139,10 +156,12 @@ export async function* resumable<Result, Variables>(
         if (errors?.length) throw errorFromGraphQL(errors);
         if (result.data) yield result.data as Result;
       }
-      return;
+      if (!unready) return;
+      failure = new Error(`${url} is not ready`);
     } catch (error) {
-      failure = error;
+      failure = unready ? new Error(`${url} is not ready`) : error;
     } finally {
+      unwatch();
       options.signal?.removeEventListener('abort', abort);
       await iterator.return?.();
       await client.dispose();
@@ -153,7 +172,7 @@ export async function* resumable<Result, Variables>(
     if (options.giveUpAt !== undefined && Date.now() + delay > options.giveUpAt)
       throw new ClientError(
         ClientErrorKind.UNREACHABLE,
-        `cannot reach ${options.url} (${describe(failure)})`,
+        `cannot reach ${url} (${describe(failure)})`,
         { cause: failure },
       );
     if (connected) delay = backoff.initialMs;

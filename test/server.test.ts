@@ -294,7 +294,7 @@ describe(`http surface (${driver})`, () => {
     expect((await forged.json()).errors[0].extensions.code).toBe('CSRF_HEADER_REQUIRED');
     // a page can set neither header cross-site without a CORS preflight
     for (const headers of [
-      { authorization: `Bearer ${t.adminToken}` },
+      { authorization: `Bearer ${t.adminToken}` } as Record<string, string>,
       { authorization: `Bearer ${t.adminToken}`, 'x-graphql-yoga-csrf': '1' },
     ]) {
       const allowed = await fetch(url, { headers });

@@ -40,6 +40,7 @@ const BENCHMARKS: { name: string; postgresOnly?: true }[] = [
   { name: 'cli' },
   { name: 'dashboard' },
   { name: 'tmux' },
+  { name: 'presence-accuracy' },
   { name: 'startup' },
 ];
 

@@ -29,7 +29,7 @@ import {
 } from './graphql/masking.ts';
 import { screenInput } from './graphql/screen-input.ts';
 import { BatchedWebSocket } from './http/batched-websocket.ts';
-import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts';
+import { CSRF_HEADER, serveGraphiQL } from './http/graphiql.ts';
 import { addressOf, CallerLimits, CLOSE_TOO_MANY } from './http/limits.ts';
 import { Metrics } from './http/metrics.ts';
 import {
@@ -128,9 +128,9 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: config.exploration && graphiqlOptions,
+    // GraphiQL is served before Yoga (serveGraphiQL), compressed.
+    graphiql: false,
     cors: corsFor(config.corsOrigins),
-    renderGraphiQL,
     // Unexpected errors are logged once, by maskError; client mistakes are not server events.
     logging: false,
     // Bodies are bounded before Yoga sees them (bodyRefusal: a Content-Length of at most
@@ -215,7 +215,11 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     deps.log.debug('request', { requestId, method: req.method, path });
     const refusal = bodyRefusal(req, config.maxBodyBytes);
     if (refusal) return sendJson(res, refusal.status, { errors: [{ message: refusal.message }] });
-    void serveDashboard(req, res).then(async (served) => {
+    const servedStatic =
+      config.exploration && path === '/graphql'
+        ? serveGraphiQL(req, res)
+        : serveDashboard(req, res);
+    void servedStatic.then(async (served) => {
       if (served) return;
       const operationRecord = newRecord(requestId, 'http', req.headers);
       res.once('close', () => {

@@ -17,16 +17,32 @@ import {
   GraphQLNonNull,
   type GraphQLScalarType,
 } from 'graphql';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
 import { rowsOf } from '../src/db/sql.ts';
-import { database, t } from './support/gateway-per-file.ts';
 import {
   createGoal,
   driver,
   issueCredential,
+  openTestDatabase,
   registerAgent,
   registerProvider,
+  startTestGateway,
+  type TestGateway,
 } from './support/harness.ts';
+
+let database: Database;
+let t: TestGateway;
+// The fuzz sends as fast as the gateway answers, with one credential: the per-credential rate
+// (test/limits.test.ts) would answer RATE_LIMITED in its place, so it is off here.
+beforeAll(async () => {
+  database = await openTestDatabase();
+  t = await startTestGateway(database, { limits: { requestsPerSecond: 0 } });
+});
+afterAll(async () => {
+  await t?.stop();
+  await database?.close();
+});
 
 const schema = buildSchema(
   readFileSync(path.resolve(import.meta.dirname, '../schema/schema.graphql'), 'utf8'),

@@ -180,6 +180,24 @@ requires('tmux')('tmux provider', { timeout: 60_000 }, () => {
     expect(changes.items.map((c) => c.presence?.liveness)).not.toContain('BLOCKED');
   });
 
+  it('a question answered straight from the prompt ends in DONE, not IDLE: the question was a turn', async () => {
+    const { box, goalId, agentId, pane } = await setup();
+    await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE at the prompt');
+    const changes = subscribe(
+      wsClient(gw.t.wsUrl, gw.adminToken),
+      `subscription($g: ID!, $a: [ID!]) { presenceChanged(goalId: $g, agentIds: $a, after: "0") { presence { liveness } } }`,
+      { g: goalId, a: [agentId] },
+      'presenceChanged',
+    );
+    cleanups.push(async () => changes.dispose());
+    // The stand-in asks at once, with no work before the question.
+    await type(box, pane, 'approve');
+    await presenceUntil(gw, goalId, agentId, liveness('BLOCKED'), 'BLOCKED at the question');
+    await type(box, pane, 'y');
+    await presenceUntil(gw, goalId, agentId, liveness('DONE'), 'DONE after the answer');
+    expect(changes.items.map((c) => c.presence?.liveness)).toEqual(['IDLE', 'BLOCKED', 'DONE']);
+  });
+
   it('a command shorter than a look, in an IDLE or DONE pane, still reports the turn: WORKING, then DONE, and a new excerpt', async () => {
     const { box, goalId, agentId, pane, peers } = await setup();
     await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE');
@@ -763,6 +781,80 @@ describe('screen classification reads the prompt, not the page', () => {
   it('a question far above the cursor is not', () => {
     const page = ['Do you want to proceed?', ...Array(10).fill('output'), 'more output'];
     expect(patterns.classify('agent', at(page), false).state).toBe('unknown');
+  });
+});
+
+describe("the built-in patterns read the tools' documented dialogs", () => {
+  const patterns = Patterns.load();
+  const at = (lines: string[], cursorY = lines.length - 1) => ({
+    lines,
+    cursorY,
+    cursorX: (lines[cursorY] ?? '').length,
+    alternate: false,
+  });
+  it("Gemini CLI's shell and MCP confirmations, numbered or not, are BLOCKED", () => {
+    const shell = [
+      '╭──────────────────────────────╮',
+      '│ ?  Shell npm run lint         │',
+      "│ Allow execution of: 'npm'?    │",
+      '│ ● 1. Yes, allow once          │',
+      '│   2. Yes, allow always ...    │',
+      '│   3. No, suggest changes (esc)│',
+      '╰──────────────────────────────╯',
+      '~/proj (main*)   no sandbox   gemini-2.5-pro',
+      '',
+    ];
+    expect(patterns.classify('gemini', at(shell), false).state).toBe('blocked');
+    const mcp = [
+      '╭──────────────────────────────────────────────╮',
+      '│ Allow execution of MCP tool "x" from server "y"? │',
+      '│                                              │',
+      '│ ● Yes, allow once                            │',
+      '│ ○ Yes, always allow tool "x" from server "y" │',
+      '│ ○ Yes, always allow all tools from server "y"│',
+      '│ ○ No (esc)                                   │',
+      '╰──────────────────────────────────────────────╯',
+      '',
+    ];
+    expect(patterns.classify('gemini', at(mcp), false).state).toBe('blocked');
+  });
+  it("Claude Code's question picker is BLOCKED however far above the cursor its selected option is, inside its box", () => {
+    const picker = [
+      '> also cap the retries?',
+      '',
+      '╭────────────────────────────────────────╮',
+      '│ How many attempts at most?             │',
+      '│                                        │',
+      '│ ❯ 1. 3 attempts                        │',
+      '│      Fails fast                        │',
+      '│   2. 5 attempts                        │',
+      '│      Rides out a longer outage         │',
+      '│   3. Type something.                   │',
+      '│                                        │',
+      '│ Enter to select · Esc to cancel        │',
+      '╰────────────────────────────────────────╯',
+      '',
+    ];
+    expect(patterns.classify('claude-code', at(picker), false).state).toBe('blocked');
+    // The same lines as history above the input box are not a question.
+    const history = [...picker.slice(0, -1), '╭────╮', '│ >  │', '╰────╯'];
+    expect(patterns.classify('claude-code', at(history, history.length - 2), false).state).toBe(
+      'prompt',
+    );
+  });
+  it("aider's question is BLOCKED while it waits; once answered, the work after it is not", () => {
+    const asking = ['src/dates.py', "Add file to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: "];
+    expect(patterns.classify('aider', at(asking), false).state).toBe('blocked');
+    const answered = [
+      'src/dates.py',
+      "Add file to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y",
+      '░░█  Waiting for anthropic/claude-sonnet-4',
+    ];
+    expect(patterns.classify('aider', at(answered), true).state).toBe('working');
+    expect(
+      patterns.classify('aider', at(['Add the output to the chat? (y/n/instructions): ']), false)
+        .state,
+    ).toBe('blocked');
   });
 });
 

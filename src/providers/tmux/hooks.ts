@@ -33,6 +33,9 @@ import { keyProves, PANE_KEY_ENV } from './pane-key.ts';
 import type { PaneTracker } from './panes.ts';
 import type { Reporter } from './reporting.ts';
 
+/** How long a hook's report may take to reach the gateway before the hook is answered. */
+export const HOOK_SEND_WAIT_MS = 1000;
+
 export const HOOK_OPS = ['report', 'end', 'state', 'status', 'notice'] as const;
 export type HookOp = (typeof HOOK_OPS)[number];
 
@@ -282,7 +285,7 @@ export class HookServer {
       pane.hookEnded = true;
       pane.liveness = undefined;
       this.o.reporter.end(pane, `hook: ${request.event ?? 'session ended'}`);
-      await this.o.reporter.flush();
+      await this.sent();
       return { ...base, liveness: null };
     }
     if (request.op === 'report' && request.liveness) {
@@ -299,11 +302,15 @@ export class HookServer {
         `hook: ${request.event ?? request.liveness}`,
         request.blockedKind,
       );
-      await this.o.reporter.flush();
+      const sent = await this.sent();
       return {
         ...base,
         liveness: request.liveness,
-        reported: pane.notReported ? `not reported: ${pane.notReported}` : 'reported',
+        reported: pane.notReported
+          ? `not reported: ${pane.notReported}`
+          : sent
+            ? 'reported'
+            : 'queued: the gateway has not answered yet; sent when it does',
       };
     }
     if (request.op === 'notice' && request.deliveryId) {
@@ -331,6 +338,21 @@ export class HookServer {
       };
     }
     return { ok: false, error: `unknown op ${request.op}` };
+  }
+
+  /**
+   * Sends what the hook queued; true once sent, false after HOOK_SEND_WAIT_MS while the
+   * gateway does not answer (cut off, or moving to another gateway): the hook is answered
+   * then, and the report stays queued.
+   */
+  private sent(): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      this.o.reporter.flush().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), HOOK_SEND_WAIT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
   }
 
   /** Stops listening and removes the socket. */

@@ -314,7 +314,10 @@ export class PaneTracker {
           liveness = 'WORKING';
           pane.wasWorking = true;
         } else if (c.state === 'prompt') {
-          liveness = pane.wasWorking || pane.liveness === 'DONE' ? 'DONE' : 'IDLE';
+          // Back at the prompt after work, or after a question (asked within a turn): DONE.
+          const afterTurn =
+            pane.wasWorking || pane.liveness === 'DONE' || pane.liveness === 'BLOCKED';
+          liveness = afterTurn ? 'DONE' : 'IDLE';
           pane.wasWorking = false;
         } else liveness = 'UNKNOWN';
         // Back at an empty prompt with new text above it, never seen at work: a turn shorter

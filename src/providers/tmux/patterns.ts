@@ -40,6 +40,8 @@ export const DEFAULT_PATTERNS: PatternsFile = {
         'Do you want to (proceed|make this edit|create|allow)',
         '❯\\s*1\\.\\s*Yes',
         'Would you like to proceed\\?',
+        // A question's picker: the selected one of its numbered options, in the dialog's box.
+        '│\\s*❯\\s*\\d+\\.\\s',
       ],
       working: ['esc to interrupt', '\\(\\d+s · .*tokens'],
     },
@@ -56,13 +58,18 @@ export const DEFAULT_PATTERNS: PatternsFile = {
     gemini: {
       commands: ['gemini'],
       prompt: ['^\\s*[│|]?\\s*>\\s(?<draft>.*?)\\s*[│|]?\\s*$'],
-      blocked: ['Allow execution\\?', 'Apply this change\\?', '● 1\\. Yes, allow once'],
+      blocked: [
+        'Allow execution(?: of\\b[^?]*)?\\?',
+        'Apply this change\\?',
+        '● (?:1\\. )?Yes, allow once',
+      ],
       working: ['esc to cancel'],
     },
     aider: {
       commands: ['aider'],
       prompt: ['^(?:\\w+\\s)?>(?:\\s(?<draft>.*))?$'],
-      blocked: ['\\(Y\\)es/\\(N\\)o', '\\[Yes\\]:\\s*$'],
+      // A question still waiting: nothing typed after it yet (an answered one stays on screen).
+      blocked: ['\\(Y\\)es/\\(N\\)o.*:\\s*$', '\\(y/n(?:/\\w+)?\\):\\s*$', '\\[Yes\\]:\\s*$'],
       working: [],
     },
     generic: {
@@ -212,5 +219,14 @@ function promptRegion(lines: string[], cursorY: number): string[] {
   const y = Math.min(Math.max(cursorY, 0), Math.max(lines.length - 1, 0));
   let end = y;
   while (end + 1 < lines.length && end - y < REGION_BELOW && (lines[end + 1] ?? '').trim()) end++;
-  return lines.slice(Math.max(0, y - REGION_ABOVE), end + 1);
+  let start = Math.max(0, y - REGION_ABOVE);
+  // A dialog box whose bottom is in the region is read whole, however tall: its question and
+  // options may sit above the few lines the region holds.
+  let line = y;
+  while (line >= start && !/^\s*╰/.test(lines[line] ?? '')) line--;
+  if (line >= start) {
+    while (line >= 0 && !/^\s*╭/.test(lines[line] ?? '')) line--;
+    if (line >= 0) start = Math.min(start, line);
+  }
+  return lines.slice(start, end + 1);
 }

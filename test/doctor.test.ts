@@ -95,6 +95,12 @@ requires('tmux')('switchboard doctor', { timeout: 120_000 }, () => {
       expect(checks(green).token.detail).toContain(`PEER, agent ${a.agentId} in goal ${goalId}`);
       expect(checks(green).provider.detail).toContain(`this pane ${pane} is ${a.agentId}`);
       expect(checks(green).bin.detail).toContain(path.join(bin, 'switchboard'));
+      // two gateways named, one down: ready through the other
+      const either = await doctor({ SWITCHBOARD_URL: `http://127.0.0.1:9/graphql,${gw.url}` });
+      expect(either.code, either.stdout).toBe(0);
+      expect(checks(either).gateway.detail).toMatch(
+        /cannot reach http:\/\/127\.0\.0\.1:9\/readyz.*; ready at/,
+      );
       const human = await runCli(['doctor', '--socket', box.sock], {
         env: { ...env, TMUX_PANE: pane },
       });

@@ -52,7 +52,7 @@ const BASE_PATH = [path.dirname(process.execPath), '/usr/local/bin', '/usr/bin',
 const checks = (result: RunResult) =>
   Object.fromEntries(result.json().checks.map((c: any) => [c.check, c]));
 
-requires('tmux')('switchboard doctor', { timeout: 120_000 }, () => {
+requires('tmux')('switchboard doctor', { timeout: 300_000 }, () => {
   it('is green with everything up, then names each broken part, its fix and exit code', async () => {
     const box = sandbox();
     const { goalId, a } = await team(gw.t, ['a']);

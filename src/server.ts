@@ -6,7 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { RequestCache } from '@pothos/plugin-scope-auth';
 import { GraphQLError, getOperationAST, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { OperationResult } from 'graphql-ws';
@@ -43,6 +43,7 @@ import {
   tagResult,
   type WithRecord,
 } from './http/operations.ts';
+import { requestGuard, STREAM_ENDPOINT, streamTokens } from './http/request-guard.ts';
 import type { Tracing } from './http/tracing.ts';
 import { schema } from './schema.ts';
 import { OpenStreams } from './streams.ts';
@@ -122,6 +123,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     return tagged;
   };
 
+  const sseTokens = streamTokens();
   const yoga = createYoga<Partial<SocketContext>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -151,7 +153,9 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         costLimit: { maxCost: 20000, exposeLimits: false },
         blockFieldSuggestion: { enabled: !config.exploration },
       }),
-      useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
+      requestGuard(CSRF_HEADER),
+      sseTokens.plugin,
+      useGraphQLSSE({ endpoint: STREAM_ENDPOINT, authenticate: sseTokens.authenticate }),
       screenInput,
       responseSizeLimit(limits.limits.responseBytes, deps.refusals),
       streams.plugin,
@@ -442,7 +446,7 @@ function corsFor(origins: readonly string[]) {
     return {
       origin: [origin],
       credentials: false,
-      methods: ['GET', 'POST'],
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type', 'accept', 'x-request-id', CSRF_HEADER],
       exposedHeaders: ['x-request-id'],
       maxAge: 600,

@@ -85,8 +85,10 @@ it('each documented exit code, with --json, prints one JSON object on stdout', a
   await expectRun(11, runCli(['todo', 'show', 'no-such-todo', '--json'], { env: asA }));
   await expectRun(12, runCli(['next', '--json'], { env: asA }));
 
-  // every documented code was produced
+  // every documented code was produced; the docs and `help exit-codes` list the same table
   expect(new Set(runs.map(([code]) => code))).toEqual(new Set(documented().keys()));
+  const table = (await runCli(['help', 'exit-codes', '--json'])).json();
+  expect(new Map(table.map((row: any) => [row.code, row.name]))).toEqual(documented());
   for (const [code, result] of runs) {
     const out = result.json();
     expect(typeof out).toBe('object');

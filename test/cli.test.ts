@@ -478,6 +478,46 @@ describe('wait', () => {
     const offered = /--until takes liveness values \(([^)]*)\)/.exec(refused.stderr)?.[1];
     expect(offered?.toUpperCase().split(',').sort()).toEqual(accepted.sort());
   });
+
+  it('every enum flag offers the values of its gateway enum and takes them in either case', async () => {
+    const { goalId, peers } = await team(gw.t);
+    const env = asCaller(gw.url, peers[0]!.token, goalId);
+    const values = async (type: string) => {
+      const { __type } = await gw.t.ok<{ __type: { enumValues: { name: string }[] } }>(
+        `{ __type(name: "${type}") { enumValues { name } } }`,
+      );
+      return __type.enumValues.map((v) => v.name).sort();
+    };
+    for (const [args, flag, type] of [
+      [['send', '--subject', 's', '--body', 'b'], '--kind', 'DeliveryKind'],
+      [['observe', peers[1]!.agentId], '--source', 'ObservationSource'],
+      [['todo', 'create', '--title', 't'], '--class', 'TaskClass'],
+      [
+        ['gate', 'open', '--granularity', 'action', '--key', 'k', '--reason', 'r'],
+        '--kind',
+        'GateKind',
+      ],
+      [
+        ['workspace', 'declare', '--repository', 'git:github.com/a/b', '--revision', 'abc'],
+        '--worktree',
+        'WorktreeKind',
+      ],
+      [['admin', 'token', 'list'], '--kind', 'CallerKind'],
+    ] as const) {
+      const refused = await runCli([...args, flag, 'no-such-value'], { env });
+      expect(refused.code, `${args.join(' ')} ${flag}`).toBe(2);
+      const offered = /expected one of ([^\n]*)/.exec(refused.stderr)?.[1];
+      expect(offered?.toUpperCase().split(', ').sort(), `${args[0]} ${flag}`).toEqual(
+        await values(type),
+      );
+      // either case: the flag takes it (whatever the gateway then answers)
+      const [first] = await values(type);
+      for (const value of [first!.toLowerCase(), first!]) {
+        const taken = await runCli([...args, flag, value, '--json'], { env });
+        expect(taken.json().error?.reason ?? '', `${flag} ${value}`).not.toMatch(/^commander\./);
+      }
+    }
+  }, 60_000);
 });
 
 describe('evidence-log, record, checkpoint', () => {

@@ -52,7 +52,7 @@ const BASE_PATH = [path.dirname(process.execPath), '/usr/local/bin', '/usr/bin',
 const checks = (result: RunResult) =>
   Object.fromEntries(result.json().checks.map((c: any) => [c.check, c]));
 
-requires('tmux')('switchboard doctor', { timeout: 120_000 }, () => {
+requires('tmux')('switchboard doctor', { timeout: 300_000 }, () => {
   it('is green with everything up, then names each broken part, its fix and exit code', async () => {
     const box = sandbox();
     const { goalId, a } = await team(gw.t, ['a']);
@@ -95,6 +95,12 @@ requires('tmux')('switchboard doctor', { timeout: 120_000 }, () => {
       expect(checks(green).token.detail).toContain(`PEER, agent ${a.agentId} in goal ${goalId}`);
       expect(checks(green).provider.detail).toContain(`this pane ${pane} is ${a.agentId}`);
       expect(checks(green).bin.detail).toContain(path.join(bin, 'switchboard'));
+      // two gateways named, one down: ready through the other
+      const either = await doctor({ SWITCHBOARD_URL: `http://127.0.0.1:9/graphql,${gw.url}` });
+      expect(either.code, either.stdout).toBe(0);
+      expect(checks(either).gateway.detail).toMatch(
+        /cannot reach http:\/\/127\.0\.0\.1:9\/readyz.*; ready at/,
+      );
       const human = await runCli(['doctor', '--socket', box.sock], {
         env: { ...env, TMUX_PANE: pane },
       });

@@ -1,6 +1,6 @@
 /** send, delivery, inbox, next, read, resolve, release: bounded requests and the inbox. */
 import { readFileSync } from 'node:fs';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import {
   DeliverDocument,
   DeliveryDocument,
@@ -15,7 +15,7 @@ import {
   ResolveMessageDocument,
   TakeNextMessageDocument,
 } from '../../client/index.ts';
-import { type Context, duration, examples, int, run } from '../context.ts';
+import { type Context, duration, enumArg, examples, int, run } from '../context.ts';
 import { Exit, ExitCode, usage } from '../exit-codes.ts';
 import { failureOf } from '../outcomes.ts';
 import { ago, bold, dim, inert, json, table, warn } from '../output.ts';
@@ -144,11 +144,7 @@ export function deliveryCommands(program: Command): void {
       '--key <key>',
       'idempotency key: a retry with the same key returns the original (default: random)',
     )
-    .addOption(
-      new Option('--kind <kind>', 'request or context')
-        .choices(Object.values(DeliveryKind).map((kind) => kind.toLowerCase()))
-        .default('request'),
-    )
+    .option('--kind <kind>', 'request or context', enumArg(Object.values(DeliveryKind)), 'REQUEST')
     .option('--window <duration>', 'activity window before STALLED (e.g. 10m)', duration)
     .option('--timeout <duration>', "the sender's timeout before EXPIRED (e.g. 1h)", duration)
     .option(
@@ -189,7 +185,7 @@ export function deliveryCommands(program: Command): void {
           input: {
             goalId,
             to: options.to,
-            kind: options.kind.toUpperCase() as DeliveryKind,
+            kind: options.kind as DeliveryKind,
             subject: options.subject,
             body,
             replyTo: options.replyTo,

@@ -5,6 +5,7 @@
  * check that fails says how to fix it in one line.
  */
 import type { Command } from 'commander';
+import { gatewayUrls } from '../../client/gateways.ts';
 import { ClientError, ClientErrorKind } from '../../client/index.ts';
 import { type Context, examples, run } from '../context.ts';
 import { unresolved, which } from '../executables.ts';
@@ -37,9 +38,8 @@ const fail = (check: string, detail: string, fix: string): Check => ({
 });
 const skipped = (check: string, detail: string): Check => ({ check, status: 'skipped', detail });
 
-/** The gateway and its doorbell, from /readyz. */
-async function gatewayChecks(ctx: Context): Promise<[Check, Check]> {
-  const { url, urlSource } = ctx.connection;
+/** One gateway and its doorbell, from its /readyz. */
+async function probe(url: string, urlSource: string): Promise<[Check, Check]> {
   const readyz = new URL('/readyz', url).href;
   let status: number;
   let body: { status?: string; reason?: string; since?: string; driver?: string };
@@ -83,6 +83,22 @@ async function gatewayChecks(ctx: Context): Promise<[Check, Check]> {
     ),
     skipped('doorbell', 'the gateway is not ready'),
   ];
+}
+
+/**
+ * The gateways SWITCHBOARD_URL names (one, or a comma list the client moves along): ready when
+ * one is; the doorbell of the first ready one.
+ */
+async function gatewayChecks(ctx: Context): Promise<[Check, Check]> {
+  const { url, urlSource } = ctx.connection;
+  const urls = gatewayUrls(url);
+  const probes = await Promise.all(urls.map((one) => probe(one, urlSource)));
+  if (probes.length === 1) return probes[0] as [Check, Check];
+  const ready = probes.find(([gateway]) => gateway.status === 'ok');
+  const detail = probes.map(([gateway]) => gateway.detail).join('; ');
+  if (!ready)
+    return [{ ...(probes[0] as [Check, Check])[0], detail }, (probes[0] as [Check, Check])[1]];
+  return [ok('gateway', detail), ready[1]];
 }
 
 async function tokenCheck(ctx: Context, gatewayUp: boolean): Promise<Check> {

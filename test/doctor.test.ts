@@ -21,6 +21,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   asCaller,
   BIN,
+  eventually,
   type RunResult,
   runCli,
   startGateway,
@@ -81,7 +82,11 @@ requires('tmux')('switchboard doctor', { timeout: 300_000 }, () => {
           env: { ...env, TMUX_PANE: pane, ...over },
         });
 
-      const green = await doctor();
+      // `run` returns once the pane is made; the provider binds it when it sees it.
+      const green = await eventually(async () => {
+        const result = await doctor();
+        return checks(result).provider.status === 'ok' ? result : undefined;
+      }, 'the provider binding the new pane');
       expect(green.code, green.stdout).toBe(0);
       expect(green.json().ok).toBe(true);
       expect(green.json().checks.map((c: any) => [c.check, c.status])).toEqual([

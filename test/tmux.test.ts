@@ -195,7 +195,11 @@ requires('tmux')('tmux provider', { timeout: 60_000 }, () => {
     await presenceUntil(gw, goalId, agentId, liveness('BLOCKED'), 'BLOCKED at the question');
     await type(box, pane, 'y');
     await presenceUntil(gw, goalId, agentId, liveness('DONE'), 'DONE after the answer');
-    expect(changes.items.map((c) => c.presence?.liveness)).toEqual(['IDLE', 'BLOCKED', 'DONE']);
+    // Whether a moment of work between the Enter and the question is seen depends on timing.
+    const seen = changes.items.map((c) => c.presence?.liveness);
+    expect(seen[0]).toBe('IDLE');
+    expect(seen.slice(1)).not.toContain('IDLE');
+    expect(seen.slice(-2)).toEqual(['BLOCKED', 'DONE']);
   });
 
   it('a command shorter than a look, in an IDLE or DONE pane, still reports the turn: WORKING, then DONE, and a new excerpt', async () => {

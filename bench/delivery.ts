@@ -7,7 +7,9 @@
  * same 50 senders (timed from each request's scheduled start, so a sender that falls behind
  * counts its lateness), and one at a time. The recipient is pinned (a provider sees
  * it WORKING), so each submission also resolves and records a pin. The senders run in a
- * child process, so the gateway's event loop is not also the load generator's.
+ * child process, so the gateway's event loop is not also the load generator's. On Postgres,
+ * the floor in the same run: the same row inserted bare with its NOTIFY over as many
+ * connections (bench/floors.ts), and the rate as a ratio of it.
  *
  *   node --import tsx bench/delivery.ts                 # PGlite
  *   DATABASE_URL=postgres://… node --import tsx bench/delivery.ts
@@ -16,7 +18,9 @@ import { fork } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'graphql-ws';
+import postgres from 'postgres';
 import WebSocket from 'ws';
+import { insertNotifyRate, ratio } from './floors.ts';
 import {
   benchGateway,
   figure,
@@ -184,6 +188,38 @@ async function main() {
   for (let i = 0; i < SINGLE_ROUNDS; i++) single.push(await oneRoundTrip(`single-${i}`));
 
   const median = rates[Math.floor(rates.length / 2)] as number;
+
+  // The floor, on the same database at the same concurrency: the same delivery row inserted
+  // bare (no stream head, no pin, no GraphQL), each with its NOTIFY.
+  let floorPerSecond: number | null = null;
+  if (process.env.DATABASE_URL) {
+    progress('delivery', `the floor: ${SENDERS} connections inserting the same row bare`);
+    const read = postgres(process.env.DATABASE_URL, { max: 1 });
+    const [template] = await read.unsafe(
+      'select to_jsonb(d) as row from deliveries d where goal_id = $1 limit 1',
+      [goalId],
+    );
+    await read.end();
+    const rates = [];
+    for (let run = 0; run < RUNS; run++)
+      rates.push(
+        await insertNotifyRate(
+          process.env.DATABASE_URL,
+          'deliveries',
+          template?.row as Record<string, unknown>,
+          (i) => ({
+            id: `floor-${run}-${i}`,
+            seq: run * 1_000_000 + i,
+            idempotency_key: `floor-${run}-${i}`,
+          }),
+          SENDERS,
+          PER_SENDER,
+        ),
+      );
+    floorPerSecond = Math.round(
+      rates.sort((a, b) => a - b)[Math.floor(rates.length / 2)] as number,
+    );
+  }
   const loaded = summary(underLoad);
   const alone = summary(single);
   printReport(
@@ -193,6 +229,15 @@ async function main() {
         atLeast: 500,
         source: 'issue 17',
       }),
+      figure(
+        `deliveries per second ÷ the bare INSERT + NOTIFY floor (${SENDERS} connections)`,
+        ratio(median, floorPerSecond),
+        '×',
+        { atLeast: 0.5, source: 'issue 40' },
+        floorPerSecond === null
+          ? 'Postgres only: the floor writes through its own connections'
+          : undefined,
+      ),
       figure(`submit → inbox at ${RATE} deliveries/s offered, p99`, atRate.p99, 'ms', {
         atMost: 100,
         source: 'issue 17',
@@ -213,6 +258,7 @@ async function main() {
         load: 'gateway and senders each in a child process; the recipient in this one',
       },
       submittedPerSecond: { median, runs, paced: { offered: RATE, achieved: pacedPerSecond } },
+      bareInsertNotifyPerSecond: floorPerSecond,
       submitToInboxMessagesMs: { atSaturation: loaded, atOfferedRate: atRate, oneAtATime: alone },
       delivered: sent,
       arrived: arrivedAt.size,

@@ -1,7 +1,9 @@
 /**
  * Presence: fan-out of one change to 1,000 graphql-ws subscribers (each on its own socket, in
  * a client process of their own), from sending the report to each subscriber receiving it;
- * and ingest throughput with batched reports from several providers at once.
+ * and ingest throughput with batched reports from several providers at once. Then the floor, in
+ * the same run: the same subscribers on a bare `ws` server sending one frame (bareWsFanOut), and
+ * the fan-out's p99 as a ratio of the floor's.
  *
  *   npm run bench:presence                          # PGlite
  *   DATABASE_URL=postgres://… npm run bench:presence
@@ -13,6 +15,7 @@
  * `warmedFanOut`): in one run the last receipt of rounds 1–3 came at 70–86 ms, from round 5 on
  * at 27–36 ms.
  */
+import { bareWsFanOut, ratio } from './floors.ts';
 import {
   benchGateway,
   figure,
@@ -68,6 +71,11 @@ await Promise.all(
 );
 const ingestSeconds = (performance.now() - ingestStart) / 1000;
 const reports = PROVIDERS * BATCHES * BATCH;
+await stop();
+
+// ---- the floor: the same subscribers on a bare ws server, with the gateway stopped ----
+progress('presence', `the same ${SUBSCRIBERS} subscribers on a bare ws server`);
+const floor = await bareWsFanOut(SUBSCRIBERS, CLIENT_PROCESSES, WARM_UP, ROUNDS);
 
 printReport(
   'presence',
@@ -77,6 +85,12 @@ printReport(
       atMost: 50,
       source: 'issue 17',
     }),
+    figure(
+      `fan-out to ${SUBSCRIBERS} subscribers, p99 ÷ the bare ws floor's p99`,
+      ratio(fanOutMs.p99, floor.p99),
+      '×',
+      { atMost: 1.3, source: 'issue 40' },
+    ),
     figure('ingest, batched reports', reports / ingestSeconds, 'reports/s', {
       atLeast: 2000,
       source: 'PERFORMANCE.md',
@@ -91,6 +105,7 @@ printReport(
       reportToReceiptMs: fanOutMs,
       warmUpRounds: WARM_UP,
       warmUpMs,
+      bareWsServerSendToReceiptMs: floor,
     },
     ingest: {
       providers: PROVIDERS,
@@ -100,5 +115,4 @@ printReport(
     },
   },
 );
-await stop();
 process.exit(0);

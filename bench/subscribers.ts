@@ -13,9 +13,9 @@
  * Options (env): SUBSCRIBERS (10000), ROUNDS (10), WARM_UP (2), CLIENT_PROCESSES (1 per 2,500
  * subscribers). The fan-out is timed after WARM_UP rounds, reported apart, as in bench:presence.
  */
+import { bareWsFanOut, ratio } from './floors.ts';
 import {
   benchGateway,
-  benchProcess,
   figure,
   openFileLimit,
   PRESENCE_SUBSCRIPTION,
@@ -25,7 +25,6 @@ import {
   setting,
   startSubscribers,
   warmedFanOut,
-  YOUNG_GENERATION,
 } from './support.ts';
 
 const SUBSCRIBERS = setting('SUBSCRIBERS', 10_000, 1000);
@@ -71,19 +70,7 @@ await stop();
 
 // The floor: the same subscribers on a bare ws server that sends each event, serialized once.
 progress('subscribers', `the same over a bare ws server (bench/raw-broadcast-process.ts)`);
-const raw = benchProcess('./raw-broadcast-process.ts', { execArgv: [YOUNG_GENERATION] });
-const { wsUrl: rawUrl } = await raw.next<{ wsUrl: string }>('ready');
-const rawSubscribers = await startSubscribers(
-  [{ wsUrl: rawUrl, token: 'none', count: SUBSCRIBERS }],
-  CLIENT_PROCESSES,
-);
-await rawSubscribers.connect();
-await rawSubscribers.subscribe(PRESENCE_SUBSCRIPTION, {}, 'presenceChanged.seq');
-const broadcast = async (_liveness: string, round: number) =>
-  raw.send({ type: 'broadcast', seq: String(round + 1) });
-const floor = await warmedFanOut(rawSubscribers, WARM_UP, ROUNDS, broadcast);
-await rawSubscribers.close();
-await raw.stop();
+const floor = await bareWsFanOut(SUBSCRIBERS, CLIENT_PROCESSES, WARM_UP, ROUNDS);
 
 const perConnection = (heapConnected - heapBefore) / SUBSCRIBERS;
 const perSubscription = (heapSubscribed - heapConnected) / SUBSCRIBERS;
@@ -97,13 +84,19 @@ printReport(
     }),
     figure(
       `bare ws server, one frame to ${SUBSCRIBERS} sockets, send → receipt p50`,
-      floor.fanOutMs.p50,
+      floor.p50,
       'ms',
     ),
     figure(
       `bare ws server, one frame to ${SUBSCRIBERS} sockets, send → receipt p99`,
-      floor.fanOutMs.p99,
+      floor.p99,
       'ms',
+    ),
+    figure(
+      `fan-out to ${SUBSCRIBERS} subscribers, p99 ÷ the bare ws floor's p99`,
+      ratio(fanOutMs.p99, floor.p99),
+      '×',
+      { atMost: 1.3, source: 'issue 40' },
     ),
     figure('gateway heap per idle subscription', perSubscription, 'bytes', {
       atMost: 8 * 1024,
@@ -120,7 +113,7 @@ printReport(
     reportToReceiptMs: fanOutMs,
     warmUpRounds: WARM_UP,
     warmUpMs,
-    bareWsServerSendToReceiptMs: floor.fanOutMs,
+    bareWsServerSendToReceiptMs: floor,
     gatewayHeapBytes: { before: heapBefore, connected: heapConnected, subscribed: heapSubscribed },
   },
 );

@@ -2,7 +2,9 @@
  * 1,000 concurrent identity-pinned waits on one instance, over one graphql-ws socket:
  * latency from the report that satisfies a wait to the client receiving SATISFIED, one at a
  * time and in a burst; heap per pending wait; and on Postgres the catch-up path (the LISTEN
- * connection killed, the change arriving while it reconnects).
+ * connection killed, the change arriving while it reconnects). On Postgres, the floor in the
+ * same run: a bare commit + NOTIFY heard by a LISTEN connection and sent as one ws frame
+ * (bench/floors.ts), and the waits' figures as ratios of it.
  *
  *   npm run bench:waits                          # PGlite
  *   DATABASE_URL=postgres://… npm run bench:waits
@@ -10,6 +12,7 @@
 import { createClient } from 'graphql-ws';
 import postgres from 'postgres';
 import WebSocket from 'ws';
+import { commitNotifyFrame, ratio } from './floors.ts';
 import {
   benchGateway,
   figure,
@@ -146,6 +149,12 @@ if (admin) {
   await admin.end();
 }
 
+// The floor, on the same database: a bare commit + NOTIFY heard by a LISTEN and sent as one frame.
+const floor = process.env.DATABASE_URL
+  ? await commitNotifyFrame(process.env.DATABASE_URL, SINGLE_ROUNDS)
+  : null;
+const NO_FLOOR = 'Postgres only: PGlite has no separate LISTEN connection to time';
+
 const oneAtATime = summary(single);
 const firstBurstMs = summary(firstBurst);
 const burstMs = summary(secondBurst);
@@ -162,15 +171,37 @@ printReport(
       source: 'PERFORMANCE.md',
     }),
     figure(
+      'pinned wait one at a time, p50 ÷ the commit + NOTIFY + frame floor',
+      ratio(oneAtATime.p50, floor?.p50),
+      '×',
+      { atMost: 2, source: 'issue 40' },
+      floor ? undefined : NO_FLOOR,
+    ),
+    figure(
       `first burst after start (V8 still compiling the path), ${rest.length} waits, p99`,
       firstBurstMs.p99,
       'ms',
+      { atMost: 100, source: 'issue 40' },
+    ),
+    figure(
+      'first burst p99 ÷ the commit + NOTIFY + frame floor p99',
+      ratio(firstBurstMs.p99, floor?.p99),
+      '×',
+      null,
+      floor ? undefined : NO_FLOOR,
     ),
     figure(`burst: ${rest.length} waits satisfied by two batched reports, p50`, burstMs.p50, 'ms'),
     figure(`burst: ${rest.length} waits satisfied by two batched reports, p99`, burstMs.p99, 'ms', {
       atMost: 100,
       source: 'issue 17',
     }),
+    figure(
+      'burst p99 ÷ the commit + NOTIFY + frame floor p99',
+      ratio(burstMs.p99, floor?.p99),
+      '×',
+      null,
+      floor ? undefined : NO_FLOOR,
+    ),
     figure('gateway heap per pending wait (second half)', heapPerWaitBytes, 'bytes', {
       atMost: 8 * 1024,
       source: 'issue 17',
@@ -186,6 +217,7 @@ printReport(
   {
     waits: WAITS,
     reportToSatisfiedMs: { oneAtATime, firstBurst: firstBurstMs, burst: burstMs },
+    commitNotifyFrameFloorMs: floor,
     heapPerPendingWaitBytesInGateway: {
       secondHalf: heapPerWaitBytes,
       allWaitsWithWarmUp: Math.round((heapAtAll - heapBefore) / WAITS),

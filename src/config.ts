@@ -6,6 +6,12 @@ export type DatabaseSource =
   | { readonly driver: 'postgres'; readonly url: string }
   | { readonly driver: 'pglite'; readonly dataDir: string | null };
 
+/**
+ * What carries rings between gateway instances: Postgres LISTEN/NOTIFY, or a NATS server
+ * (its URL, as `nats://host:port`, several comma-separated for a cluster).
+ */
+export type DoorbellBus = 'postgres' | { readonly nats: string };
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -22,6 +28,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** How often the doorbell proves it listens; while deaf, how often streams poll (ms). */
   readonly doorbellProbeMs: number;
+  /** SWITCHBOARD_DOORBELL: LISTEN/NOTIFY (`postgres`, the default) or a NATS server. */
+  readonly doorbell?: DoorbellBus;
   /** Where `/metrics` is served: on the main port, on a listener of its own, or not at all. */
   readonly metrics: MetricsListen;
   /** Browser origins other than the gateway's own that may call it (CORS); none by default. */
@@ -34,7 +42,80 @@ export interface Config {
   readonly tracing?: TracingConfig | null;
   /** Limits per caller and per operation; each one left out has its default (DEFAULT_LIMITS). */
   readonly limits?: Partial<Limits>;
+  /** What the retention sweep keeps; each one left out has its default (DEFAULT_RETENTION). */
+  readonly retention?: Partial<Retention>;
 }
+
+// ---- retention (docs/operations.md, "Retention") ----
+
+/**
+ * How much history the retention sweep keeps (0 keeps everything of that kind). Nothing an
+ * open wait, an unprocessed message or the inbox's active message needs is removed, and a
+ * stream resumed from before what is kept ends with a RetentionGap naming where to resume.
+ */
+export interface Retention {
+  /** Presence changes kept per goal, the newest ones (a count: it bounds a busy goal too). */
+  readonly presenceChangesPerGoal: number;
+  /** How long a finished wait is kept after it settled (ms). */
+  readonly finishedWaitsMs: number;
+  /** How long a message is kept after its recipient processed it, once its outcome is final (ms). */
+  readonly processedMessagesMs: number;
+}
+
+export const DEFAULT_RETENTION: Retention = {
+  presenceChangesPerGoal: 100_000,
+  finishedWaitsMs: 7 * 86_400_000,
+  processedMessagesMs: 30 * 86_400_000,
+};
+
+export function retentionOf(config: Pick<Config, 'retention'>): Retention {
+  return { ...DEFAULT_RETENTION, ...config.retention };
+}
+
+function parseRetention(env: NodeJS.ProcessEnv): Retention {
+  const count = env.SWITCHBOARD_RETAIN_PRESENCE_CHANGES;
+  const presenceChangesPerGoal =
+    count === undefined || count === ''
+      ? DEFAULT_RETENTION.presenceChangesPerGoal
+      : /^\d+$/.test(count)
+        ? Number(count)
+        : Number.NaN;
+  if (Number.isNaN(presenceChangesPerGoal)) {
+    throw new ConfigError(
+      `SWITCHBOARD_RETAIN_PRESENCE_CHANGES must be a count of changes per goal (0 keeps all), got "${count}"`,
+    );
+  }
+  return {
+    presenceChangesPerGoal,
+    finishedWaitsMs: parseAge(
+      'SWITCHBOARD_RETAIN_FINISHED_WAITS',
+      env.SWITCHBOARD_RETAIN_FINISHED_WAITS,
+      DEFAULT_RETENTION.finishedWaitsMs,
+    ),
+    processedMessagesMs: parseAge(
+      'SWITCHBOARD_RETAIN_PROCESSED_MESSAGES',
+      env.SWITCHBOARD_RETAIN_PROCESSED_MESSAGES,
+      DEFAULT_RETENTION.processedMessagesMs,
+    ),
+  };
+}
+
+const AGE_UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** An age with its unit (90m, 12h, 30d), or 0 to keep everything. */
+function parseAge(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (value === '0') return 0;
+  const match = /^(\d+)(m|h|d)$/.exec(value);
+  if (!match) {
+    throw new ConfigError(
+      `${name} must be an age with its unit (90m, 12h, 30d) or 0 to keep everything, got "${value}"`,
+    );
+  }
+  return Number(match[1]) * (AGE_UNITS[match[2] as string] as number);
+}
+
+// ---- end of retention ----
 
 // ---- limits per caller and per operation (docs/operations.md, "Limits") ----
 
@@ -148,11 +229,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       env.SWITCHBOARD_DOORBELL_PROBE_MS,
       1000,
     ),
+    doorbell: parseDoorbell(env.SWITCHBOARD_DOORBELL, env.DATABASE_URL),
     metrics: parseMetrics(env.SWITCHBOARD_METRICS),
     corsOrigins: parseOrigins(env.SWITCHBOARD_CORS_ORIGINS),
     drainMs: parseDrain(env.SWITCHBOARD_DRAIN_MS),
     tracing: parseTracing(env),
     limits: parseLimits(env),
+    retention: parseRetention(env),
   };
 }
 
@@ -211,6 +294,39 @@ function parseMetrics(value: string | undefined): MetricsListen {
   const port = Number(match?.[2]);
   if (!match || port > 65535) throw new ConfigError(`${METRICS_HELP}, got "${value}"`);
   return { serve: 'own', host: match[1]?.replace(/^\[|\]$/g, '') ?? '127.0.0.1', port };
+}
+
+/**
+ * SWITCHBOARD_DOORBELL: `postgres` (or unset) or NATS servers (`nats://127.0.0.1:4222`, a
+ * comma-separated list for a cluster). NATS needs DATABASE_URL: the embedded database serves one
+ * instance, whose own LISTEN is all the doorbell it needs.
+ */
+export function parseDoorbell(
+  value: string | undefined,
+  databaseUrl: string | undefined,
+): DoorbellBus {
+  const raw = value?.trim() ?? '';
+  if (raw === '' || raw === 'postgres') return 'postgres';
+  const servers = raw.split(',').map((s) => s.trim());
+  const valid = servers.every((server) => {
+    try {
+      const url = new URL(server);
+      return url.protocol === 'nats:' && url.hostname !== '' && url.pathname === '';
+    } catch {
+      return false;
+    }
+  });
+  if (!valid) {
+    throw new ConfigError(
+      `SWITCHBOARD_DOORBELL must be postgres or a NATS server such as nats://127.0.0.1:4222 (several comma-separated for a cluster), got "${raw}"`,
+    );
+  }
+  if (!databaseUrl) {
+    throw new ConfigError(
+      'SWITCHBOARD_DOORBELL=nats://… needs DATABASE_URL: the embedded database serves one instance, whose own LISTEN is its doorbell',
+    );
+  }
+  return { nats: servers.join(',') };
 }
 
 function parsePort(value: string | undefined): number {

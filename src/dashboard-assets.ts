@@ -1,7 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Encoded, encode, sendEncoded } from './http/encoded.ts';
 
 /** Where `npm run build:dashboard` (and `prepare`, on install) writes the operator dashboard. */
 export const DASHBOARD_DIST = fileURLToPath(new URL('../dashboard/dist/', import.meta.url));
@@ -22,10 +23,25 @@ const NOT_BUILT =
   '(`npm install` does it, a production install `npm ci --omit=dev` does not). ' +
   'The GraphQL API is at /graphql.\n';
 
+/** Each file's compressed forms and the size and modification time they were made from. */
+const encodedFiles = new Map<string, { version: string; encoded: Promise<Encoded> }>();
+
+async function encodedFile(file: string): Promise<Encoded> {
+  const { size, mtimeMs } = await stat(file);
+  const version = `${size}:${mtimeMs}`;
+  const cached = encodedFiles.get(file);
+  if (cached?.version === version) return cached.encoded;
+  const encoded = readFile(file).then(encode);
+  encodedFiles.set(file, { version, encoded });
+  encoded.catch(() => encodedFiles.delete(file));
+  return encoded;
+}
+
 /**
- * Serves the built dashboard: `/` is its index.html, `/assets/…` its hashed files (cached for
- * good). Answers only GET/HEAD of `/` and of files that exist under `dist`; returns false for
- * anything else, so the caller's other routes (GraphQL, health) are untouched.
+ * Serves the built dashboard: `/` is its index.html (revalidated on every visit), `/assets/…`
+ * its hashed files (cached for good), each compressed with Brotli or gzip as the client accepts.
+ * Answers only GET/HEAD of `/` and of files that exist under `dist`; returns false for anything
+ * else, so the caller's other routes (GraphQL, health) are untouched.
  */
 export async function serveDashboard(
   req: IncomingMessage,
@@ -38,21 +54,24 @@ export async function serveDashboard(
   if (!index && !urlPath.startsWith('/assets/')) return false;
   const file = path.join(dist, index ? 'index.html' : decodeURIComponent(urlPath));
   if (!file.startsWith(dist)) return false;
-  let body: Buffer;
+  let encoded: Encoded;
   try {
-    body = await readFile(file);
+    encoded = await encodedFile(file);
   } catch {
     if (!index) return false;
     res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(NOT_BUILT);
     return true;
   }
-  res.writeHead(200, {
-    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-    'content-length': body.length,
-    'x-content-type-options': 'nosniff',
-    'cache-control': index ? 'no-cache' : 'public, max-age=31536000, immutable',
-  });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  sendEncoded(
+    req,
+    res,
+    {
+      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+      'cache-control': index ? 'no-cache' : 'public, max-age=31536000, immutable',
+    },
+    encoded,
+  );
   return true;
 }

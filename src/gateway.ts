@@ -18,6 +18,7 @@ import { type PresenceChange, readPresencePage } from './presence/read.ts';
 import { PresenceSweeper } from './presence/sweeper.ts';
 import { CredentialCache, type CredentialCacheOptions } from './registry/credentials.ts';
 import { ensureAdminTokenFile, hashToken } from './registry/tokens.ts';
+import { RetentionSweep } from './retention.ts';
 import { buildServer } from './server.ts';
 import { WaitKeeper } from './waits/keeper.ts';
 
@@ -61,8 +62,9 @@ export async function startGateway(
     (await openDatabase(config.database, {
       loadDataDir: options.loadDataDir,
       onOpen: (opening) => log.info('embedded database opened', opening),
+      rings: (config.doorbell ?? 'postgres') === 'postgres' ? 'notify' : 'returned',
     }));
-  const doorbell = new Doorbell({ probeMs: config.doorbellProbeMs, log });
+  const doorbell = new Doorbell({ probeMs: config.doorbellProbeMs, log, bus: config.doorbell });
   const waits = new WaitKeeper(database.db, doorbell);
   const presence = new StreamHub(
     doorbell,
@@ -72,6 +74,7 @@ export async function startGateway(
   );
   const deliveries = new DeliveryKeeper(database.db, doorbell);
   const sweeper = new PresenceSweeper(database.db, doorbell, log);
+  const retention = new RetentionSweep(database.db, config, log);
   const ledger = new StreamHub(
     doorbell,
     'ledger',
@@ -100,6 +103,7 @@ export async function startGateway(
   let tracing: Tracing | null = null;
   const closeServices = async () => {
     await sweeper.close();
+    await retention.close();
     presence.close();
     ledger.close();
     waits.close();
@@ -112,6 +116,7 @@ export async function startGateway(
   try {
     await doorbell.open(database);
     if (options.presenceSweeper ?? true) sweeper.start();
+    retention.start();
     tracing = config.tracing ? await startTracing(config.tracing, log) : null;
     const server = buildServer(deps, tracing);
     const { port, metricsPort } = await server.start(config.port);

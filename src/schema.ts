@@ -33,6 +33,7 @@ import './delivery/graphql/notices.ts';
 import './delivery/graphql/inbox.ts';
 import './delivery/graphql/listing.ts';
 import './delivery/graphql/roster.ts';
+import './delivery/graphql/health.ts';
 import './ledger/graphql/events.ts';
 import './ledger/graphql/read.ts';
 import './ledger/graphql/checkpoint.ts';

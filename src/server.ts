@@ -6,7 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { useGraphQLSSE } from '@graphql-yoga/plugin-graphql-sse';
 import { RequestCache } from '@pothos/plugin-scope-auth';
 import { GraphQLError, getOperationAST, NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { OperationResult } from 'graphql-ws';
@@ -29,7 +29,7 @@ import {
 } from './graphql/masking.ts';
 import { screenInput } from './graphql/screen-input.ts';
 import { BatchedWebSocket } from './http/batched-websocket.ts';
-import { CSRF_HEADER, graphiqlOptions, renderGraphiQL } from './http/graphiql.ts';
+import { CSRF_HEADER, serveGraphiQL } from './http/graphiql.ts';
 import { addressOf, CallerLimits, CLOSE_TOO_MANY } from './http/limits.ts';
 import { Metrics } from './http/metrics.ts';
 import {
@@ -43,6 +43,7 @@ import {
   tagResult,
   type WithRecord,
 } from './http/operations.ts';
+import { requestGuard, STREAM_ENDPOINT, streamTokens } from './http/request-guard.ts';
 import type { Tracing } from './http/tracing.ts';
 import { schema } from './schema.ts';
 import { OpenStreams } from './streams.ts';
@@ -122,13 +123,14 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     return tagged;
   };
 
+  const sseTokens = streamTokens();
   const yoga = createYoga<Partial<SocketContext>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: config.exploration && graphiqlOptions,
+    // GraphiQL is served before Yoga (serveGraphiQL), compressed.
+    graphiql: false,
     cors: corsFor(config.corsOrigins),
-    renderGraphiQL,
     // Unexpected errors are logged once, by maskError; client mistakes are not server events.
     logging: false,
     // Bodies are bounded before Yoga sees them (bodyRefusal: a Content-Length of at most
@@ -151,7 +153,9 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         costLimit: { maxCost: 20000, exposeLimits: false },
         blockFieldSuggestion: { enabled: !config.exploration },
       }),
-      useCSRFPrevention({ requestHeaders: [CSRF_HEADER] }),
+      requestGuard(CSRF_HEADER),
+      sseTokens.plugin,
+      useGraphQLSSE({ endpoint: STREAM_ENDPOINT, authenticate: sseTokens.authenticate }),
       screenInput,
       responseSizeLimit(limits.limits.responseBytes, deps.refusals),
       streams.plugin,
@@ -211,7 +215,11 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     deps.log.debug('request', { requestId, method: req.method, path });
     const refusal = bodyRefusal(req, config.maxBodyBytes);
     if (refusal) return sendJson(res, refusal.status, { errors: [{ message: refusal.message }] });
-    void serveDashboard(req, res).then(async (served) => {
+    const servedStatic =
+      config.exploration && path === '/graphql'
+        ? serveGraphiQL(req, res)
+        : serveDashboard(req, res);
+    void servedStatic.then(async (served) => {
       if (served) return;
       const operationRecord = newRecord(requestId, 'http', req.headers);
       res.once('close', () => {
@@ -438,7 +446,7 @@ function corsFor(origins: readonly string[]) {
     return {
       origin: [origin],
       credentials: false,
-      methods: ['GET', 'POST'],
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
       allowedHeaders: ['authorization', 'content-type', 'accept', 'x-request-id', CSRF_HEADER],
       exposedHeaders: ['x-request-id'],
       maxAge: 600,

@@ -93,7 +93,7 @@ function findCycle(edges: readonly Edge[]): string[] | null {
 
 /** The process, the server and the schema entry: nothing below imports them. */
 const TOP =
-  /^src\/(main\.ts$|gateway\.ts$|server\.ts$|schema\.ts$|streams\.ts$|dashboard-assets\.ts$|http\/)/;
+  /^src\/(main\.ts$|gateway\.ts$|server\.ts$|schema\.ts$|streams\.ts$|retention\.ts$|dashboard-assets\.ts$|http\/)/;
 /** The schema toolkit (builder, context, masking, shared types, execution): below the domains. */
 const TOOLKIT = /^src\/graphql\//;
 const LOWER = /^src\/(core\/|db\/|events\/|config\.ts$|log\.ts$|root\.ts$)/;

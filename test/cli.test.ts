@@ -478,6 +478,46 @@ describe('wait', () => {
     const offered = /--until takes liveness values \(([^)]*)\)/.exec(refused.stderr)?.[1];
     expect(offered?.toUpperCase().split(',').sort()).toEqual(accepted.sort());
   });
+
+  it('every enum flag offers the values of its gateway enum and takes them in either case', async () => {
+    const { goalId, peers } = await team(gw.t);
+    const env = asCaller(gw.url, peers[0]!.token, goalId);
+    const values = async (type: string) => {
+      const { __type } = await gw.t.ok<{ __type: { enumValues: { name: string }[] } }>(
+        `{ __type(name: "${type}") { enumValues { name } } }`,
+      );
+      return __type.enumValues.map((v) => v.name).sort();
+    };
+    for (const [args, flag, type] of [
+      [['send', '--subject', 's', '--body', 'b'], '--kind', 'DeliveryKind'],
+      [['observe', peers[1]!.agentId], '--source', 'ObservationSource'],
+      [['todo', 'create', '--title', 't'], '--class', 'TaskClass'],
+      [
+        ['gate', 'open', '--granularity', 'action', '--key', 'k', '--reason', 'r'],
+        '--kind',
+        'GateKind',
+      ],
+      [
+        ['workspace', 'declare', '--repository', 'git:github.com/a/b', '--revision', 'abc'],
+        '--worktree',
+        'WorktreeKind',
+      ],
+      [['admin', 'token', 'list'], '--kind', 'CallerKind'],
+    ] as const) {
+      const refused = await runCli([...args, flag, 'no-such-value'], { env });
+      expect(refused.code, `${args.join(' ')} ${flag}`).toBe(2);
+      const offered = /expected one of ([^\n]*)/.exec(refused.stderr)?.[1];
+      expect(offered?.toUpperCase().split(', ').sort(), `${args[0]} ${flag}`).toEqual(
+        await values(type),
+      );
+      // either case: the flag takes it (whatever the gateway then answers)
+      const [first] = await values(type);
+      for (const value of [first!.toLowerCase(), first!]) {
+        const taken = await runCli([...args, flag, value, '--json'], { env });
+        expect(taken.json().error?.reason ?? '', `${flag} ${value}`).not.toMatch(/^commander\./);
+      }
+    }
+  }, 60_000);
 });
 
 describe('evidence-log, record, checkpoint', () => {
@@ -824,6 +864,104 @@ describe('admin, observe, help, completion', () => {
   }, 60_000);
 });
 
+describe('the guards a todo names: repository, write scope, capability, dependency, merged PR', () => {
+  it('todo create --repository, todo depends, capabilities set and pr merged, each read back by the frontier', async () => {
+    const { goalId, a } = await team(gw.t, ['a']);
+    const env = asCaller(gw.url, a.token, goalId);
+    const cli = (...args: string[]) => runCli([...args, '--json'], { env });
+    const frontierRow = async (id: string) =>
+      (await cli('frontier')).json().rows.find((r: any) => r.todo.id === id);
+
+    const writes = await cli(
+      'todo',
+      'create',
+      '--title',
+      'fix login',
+      '--repository',
+      'https://github.com/Acme/web.git',
+      '--write-scope',
+      'src/auth',
+    );
+    expect(writes.code).toBe(0);
+    expect(writes.json()).toMatchObject({
+      taskRepository: 'git:github.com/Acme/web',
+      writeScope: ['src/auth'],
+    });
+    const first = writes.json().id;
+    const secret = await cli(
+      'todo',
+      'create',
+      '--title',
+      'x',
+      '--repository',
+      'https://me:pw@github.com/a/b',
+    );
+    expect(secret.code).toBe(2);
+    expect(secret.json().error).toMatchObject({ code: 'USAGE', reason: 'BAD_USER_INPUT' });
+
+    const second = (await cli('todo', 'create', '--title', 'then deploy')).json().id;
+    const depends = await cli('todo', 'depends', second, first);
+    expect(depends.code).toBe(0);
+    expect(depends.json()).toMatchObject({ id: second, dependsOn: [first] });
+    expect((await frontierRow(second)).guards.map((g: any) => g.kind)).toContain('DEPENDENCY');
+    const cycle = await cli('todo', 'depends', first, second);
+    expect(cycle.code).toBe(2);
+    expect((await cli('todo', 'show', first)).json().todo.dependsOn).toEqual([]);
+    expect((await cli('todo', 'depends', second)).code).toBe(2); // neither todos nor --none
+    expect((await cli('todo', 'depends', 'no-such-todo', first)).code).toBe(11);
+    expect((await cli('todo', 'depends', second, '--none')).json().dependsOn).toEqual([]);
+
+    const gpu = (await cli('todo', 'create', '--title', 'train', '--capability', 'gpu')).json().id;
+    expect((await frontierRow(gpu)).guards.map((g: any) => g.kind)).toEqual(['CAPABILITY']);
+    const caps = await cli('capabilities', 'set', 'gpu', 'typescript');
+    expect(caps.code).toBe(0);
+    expect(caps.json()).toMatchObject({
+      __typename: 'AgentCapabilities',
+      capabilities: ['gpu', 'typescript'],
+    });
+    expect(await frontierRow(gpu)).toMatchObject({ runnable: true, guards: [] });
+    expect((await cli('capabilities', 'set', 'not a name')).code).toBe(2);
+    expect((await cli('capabilities', 'set', '--none')).json().capabilities).toEqual([]);
+
+    const waiting = (
+      await cli(
+        'todo',
+        'create',
+        '--title',
+        'after merge',
+        '--resume-when',
+        'pr_merged:acme/web#42',
+      )
+    ).json().id;
+    expect((await frontierRow(waiting)).guards.map((g: any) => g.kind)).toEqual([
+      'RESUME_CONDITION',
+    ]);
+    const merged = await cli('pr', 'merged', 'git:github.com/acme/web', '42');
+    expect(merged.code).toBe(0);
+    expect(merged.json()).toMatchObject({
+      __typename: 'ExternalEvent',
+      replayed: false,
+      waitingTodoIds: [waiting],
+      fact: { kind: 'PR_MERGED', repository: 'git:github.com/acme/web', ref: '42' },
+    });
+    expect(await frontierRow(waiting)).toMatchObject({ runnable: true, guards: [] });
+    expect((await cli('pr', 'merged', 'git:github.com/acme/web', '#42')).json().replayed).toBe(
+      true,
+    );
+    const badTime = await cli(
+      'pr',
+      'merged',
+      'git:github.com/acme/web',
+      '43',
+      '--observed-at',
+      'yesterday',
+    );
+    expect(badTime.code).toBe(2);
+    const human = await runCli(['pr', 'merged', 'git:github.com/acme/web', '42'], { env });
+    expect(human.stdout).toContain('git:github.com/acme/web#42 merged (recorded before');
+  }, 60_000);
+});
+
 describe('handoffs, workspaces, replan obligations, goal closure', () => {
   it('todo handoff and packet, workspace declare, replan owed, goal closure and close, with their codes', async () => {
     const { goalId, peers } = await team(gw.t, ['a', 'b']);
@@ -965,10 +1103,13 @@ describe('more verbs', () => {
     const id = inbox.messages[0].id;
     const followed = await runCli(['delivery', id, '--follow', '--json'], { env });
     expect(followed.code).toBe(6);
-    const changes = followed.stdout
+    const lines = followed.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
+    // JSON lines: each change, then the failure's own line
+    const changes = lines.slice(0, -1);
+    expect(lines.at(-1).error).toMatchObject({ code: 'TIMED_OUT', exitCode: 6, reason: 'EXPIRED' });
     expect(changes.map((c) => c.outcome).filter((o) => o !== 'SUBMITTED')).toEqual([
       'STALLED',
       'EXPIRED',

@@ -25,6 +25,7 @@ import { database, t } from './support/gateway-per-file.ts';
 import {
   countingDatabase,
   createGoal,
+  doorbellBus,
   driver,
   eventually,
   issueCredential,
@@ -226,7 +227,7 @@ describe(`credentials: list and rotate (${driver})`, () => {
 describe(`the credential cache (${driver})`, () => {
   let doorbell: Doorbell;
   beforeAll(async () => {
-    doorbell = new Doorbell({ probeMs: 1000 });
+    doorbell = new Doorbell({ probeMs: 1000, bus: doorbellBus });
     await doorbell.open(database);
   });
   afterAll(async () => {

@@ -363,6 +363,39 @@ requires('chromium')(`dashboard (${driver})`, () => {
     await screenshot(page, `many-agents-${driver}`);
   });
 
+  it('pages a directory of 500 agents 100 at a time, sorts by a column and filters across pages', async () => {
+    const goalId = await createGoal(t);
+    const ids = Array.from({ length: 500 }, (_, i) => `agent-${String(i).padStart(3, '0')}`);
+    for (let i = 0; i < ids.length; i += 50)
+      await Promise.all(ids.slice(i, i + 50).map((id) => registerAgent(t, goalId, id)));
+    const provider = await registerProvider(t, [goalId]);
+    await provider.report([
+      { goalId, agentId: 'agent-377', liveness: 'BLOCKED', providerSessionRef: 'w1:p1' },
+      { goalId, agentId: 'agent-001', liveness: 'WORKING', providerSessionRef: 'w1:p2' },
+    ]);
+    const page = await open(t.adminToken, `/g/${goalId}`);
+    const rows = page.locator('[data-testid="directory"] tbody tr');
+    await page.locator('tr[data-agent="agent-099"]').waitFor();
+    expect(await rows.count()).toBe(100);
+    const pager = page.getByTestId('directory-pager');
+    expect(await pager.locator('output').textContent()).toBe('rows 1–100 of 500');
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await page.locator('tr[data-agent="agent-100"]').waitFor();
+    expect(await rows.count()).toBe(100);
+    // Sorted by liveness, blocked comes first (from any page).
+    await page.locator('[data-sort="liveness"]').click();
+    await expect.poll(() => rows.first().getAttribute('data-agent')).toBe('agent-377');
+    expect(await page.locator('th[aria-sort="ascending"]').textContent()).toContain('Liveness');
+    await page.locator('[data-sort="agent"]').click();
+    await page.locator('[data-sort="agent"]').click();
+    await expect.poll(() => rows.first().getAttribute('data-agent')).toBe('agent-499');
+    // The filter searches every page, not only the one shown.
+    await page.getByLabel('Filter agents').fill('agent-37');
+    await expect.poll(() => rows.count()).toBe(10);
+    expect(await page.getByTestId('directory-pager').count()).toBe(0);
+    await screenshot(page, `directory-500-${driver}`);
+  });
+
   it('follows prefers-color-scheme, with text contrast of at least 4.5:1 in both', async () => {
     const { goalId } = await gatedGoal();
     const provider = await registerProvider(t, [goalId]);

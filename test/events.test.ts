@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { Doorbell, type Ring, ring } from '../src/events/doorbell.ts';
 import { follow } from '../src/events/follow.ts';
-import { driver, eventually, openTestDatabase, uid } from './support/harness.ts';
+import { doorbellBus, driver, eventually, openTestDatabase, uid } from './support/harness.ts';
 
 let database: Database;
 let doorbell: Doorbell;
 
 beforeAll(async () => {
   database = await openTestDatabase();
-  doorbell = new Doorbell({ probeMs: 200 });
+  doorbell = new Doorbell({ probeMs: 200, bus: doorbellBus });
   await doorbell.open(database);
 });
 afterAll(async () => {
@@ -18,7 +18,11 @@ afterAll(async () => {
   await database?.close();
 });
 
-describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
+/** The LISTEN connection's own faults (test/doorbell-nats.test.ts has the NATS connection's). */
+const onListen = driver === 'postgres' && doorbellBus === 'postgres';
+const bus = doorbellBus === 'postgres' ? 'LISTEN/NOTIFY' : 'NATS';
+
+describe(`doorbell: ${bus} (${driver})`, () => {
   it('rings on commit, never on rollback, for the matching key and the wildcard', async () => {
     const id = uid('cred');
     const heard: Ring[] = [];
@@ -44,7 +48,7 @@ describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
     expect(heard).toHaveLength(1);
   });
 
-  it('ignores payloads that are not rings', async () => {
+  it.runIf(doorbellBus === 'postgres')('ignores payloads that are not rings', async () => {
     await database.db.execute(sql`select pg_notify('switchboard', 'not json')`);
     const id = uid('cred');
     const heard: Ring[] = [];
@@ -53,7 +57,7 @@ describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
     await eventually(() => (heard.length === 1 ? true : undefined), 'the ring after the junk');
   });
 
-  it.skipIf(driver === 'pglite')(
+  it.runIf(onListen)(
     'tells listeners to catch up when the LISTEN connection is killed and comes back',
     async () => {
       let reconnects = 0;
@@ -67,36 +71,31 @@ describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
     },
   );
 
-  it.skipIf(driver === 'pglite')(
-    'a burst of kills of its LISTEN connection never leaves it deaf',
-    async () => {
-      const relistens = doorbell.stats.relistens;
-      const until = Date.now() + 2_000;
-      while (Date.now() < until) await killListener(doorbell);
+  it.runIf(onListen)('a burst of kills of its LISTEN connection never leaves it deaf', async () => {
+    const relistens = doorbell.stats.relistens;
+    const until = Date.now() + 2_000;
+    while (Date.now() < until) await killListener(doorbell);
+    await eventually(
+      () => (doorbell.status().listening ? true : undefined),
+      'listening again after the burst',
+      5_000,
+    );
+    expect(doorbell.stats.relistens).toBeGreaterThan(relistens);
+    await expectRingHeard(doorbell);
+  });
+
+  it.runIf(onListen)('notices its listening connection close at once, not at the next probe', () =>
+    withSlowDoorbell(async (slow) => {
+      await killListener(slow);
       await eventually(
-        () => (doorbell.status().listening ? true : undefined),
-        'listening again after the burst',
-        5_000,
+        () => (slow.stats.relistens > 0 && slow.status().listening ? true : undefined),
+        'a new listening connection',
+        3_000,
       );
-      expect(doorbell.stats.relistens).toBeGreaterThan(relistens);
-      await expectRingHeard(doorbell);
-    },
+    }),
   );
 
-  it.skipIf(driver === 'pglite')(
-    'notices its listening connection close at once, not at the next probe',
-    () =>
-      withSlowDoorbell(async (slow) => {
-        await killListener(slow);
-        await eventually(
-          () => (slow.stats.relistens > 0 && slow.status().listening ? true : undefined),
-          'a new listening connection',
-          3_000,
-        );
-      }),
-  );
-
-  it.skipIf(driver === 'pglite')(
+  it.runIf(onListen)(
     'a listening connection killed while its first probe is out is replaced at once',
     () =>
       withSlowDoorbell(async (slow) => {
@@ -110,7 +109,7 @@ describe(`doorbell: LISTEN/NOTIFY (${driver})`, () => {
       }),
   );
 
-  it.skipIf(driver === 'pglite')(
+  it.runIf(onListen)(
     'while it cannot listen it says why and polls; then listens again and catches up',
     async () => {
       let catchUps = 0;

@@ -595,6 +595,80 @@ describe('work', () => {
   }, 60_000);
 });
 
+describe('the guards a todo names', () => {
+  it('create_todo with repository and write scope, set_dependencies, set_capabilities, record_merged_pr', async () => {
+    const { sessions } = await teamWithSessions(['a'], ['--no-channel']);
+    const a = sessions[0]!;
+    const row = async (id: string) =>
+      (await a.ok('frontier')).rows.find((r: any) => r.todo.id === id);
+
+    const writes = await a.ok('create_todo', {
+      title: 'fix login',
+      class: 'blocker',
+      repository: 'git@github.com:Acme/web.git',
+      write_scope: ['src/auth/**'],
+    });
+    expect(writes).toMatchObject({
+      type: 'Todo',
+      taskClass: 'BLOCKER',
+      taskRepository: 'git:github.com/Acme/web',
+      writeScope: ['src/auth/**'],
+    });
+    const then = await a.ok('create_todo', { title: 'deploy', depends_on: [writes.id] });
+    expect(then).toMatchObject({ type: 'Todo', dependsOn: [writes.id] });
+    // a cycle is input the gateway refuses: an isError result the agent can read
+    const cycle = await a.call('set_dependencies', { todo: writes.id, depends_on: [then.id] });
+    expect(cycle.isError).toBe(true);
+    expect(textOf(cycle)).toMatch(/cycle/i);
+    expect(await a.ok('set_dependencies', { todo: then.id, depends_on: [] })).toMatchObject({
+      type: 'Todo',
+      dependsOn: [],
+    });
+    expect(await a.ok('set_dependencies', { todo: 'no-such-todo', depends_on: [] })).toMatchObject({
+      type: 'UnknownTodo',
+    });
+
+    const gpu = await gw.t.ok(CreateTodoDocument, {
+      input: {
+        goalId: writes.goalId,
+        title: 'train',
+        taskClass: 'ADVANCEMENT_TASK',
+        requiredCapability: 'gpu',
+      },
+    });
+    expect((await row(gpu.createTodo.id)).guards.map((g: any) => g.kind)).toEqual(['CAPABILITY']);
+    expect(await a.ok('set_capabilities', { capabilities: ['gpu'] })).toMatchObject({
+      type: 'AgentCapabilities',
+      capabilities: ['gpu'],
+    });
+    expect(await row(gpu.createTodo.id)).toMatchObject({ runnable: true, guards: [] });
+
+    const waiting = await gw.t.ok(CreateTodoDocument, {
+      input: {
+        goalId: writes.goalId,
+        title: 'after merge',
+        taskClass: 'ADVANCEMENT_TASK',
+        resumeWhen: ['pr_merged:acme/web#7'],
+      },
+    });
+    const merged = await a.ok('record_merged_pr', {
+      repository: 'https://github.com/acme/web',
+      number: '7',
+    });
+    expect(merged).toMatchObject({
+      type: 'ExternalEvent',
+      replayed: false,
+      waitingTodoIds: [waiting.createTodo.id],
+      fact: { repository: 'git:github.com/acme/web', ref: '7' },
+    });
+    expect(await row(waiting.createTodo.id)).toMatchObject({ runnable: true, guards: [] });
+    expect(
+      (await a.ok('record_merged_pr', { repository: 'git:github.com/acme/web', number: '#7' }))
+        .replayed,
+    ).toBe(true);
+  }, 60_000);
+});
+
 describe('handoffs, workspaces, replan obligations, goal closure', () => {
   it('declare_workspace, handoff_todo, handoff_packet, replan_owed, goal_closure, close_goal, with typed refusals', async () => {
     const { goalId, peers, sessions } = await teamWithSessions(['a', 'b']);

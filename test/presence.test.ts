@@ -437,6 +437,7 @@ describe(`presenceChanged (${driver})`, () => {
         previousLiveness: null,
         presence: null,
         scopeGap: { goalId, reason: 'AUDIENCE_NOT_AUTHORIZED' },
+        retentionGap: null,
       },
     ]);
     await client.dispose();

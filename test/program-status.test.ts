@@ -129,19 +129,14 @@ async function setup(extra: string[] = []) {
 }
 
 requires('tmux')('programs announce their own state (OSC 7501)', { timeout: 60_000 }, () => {
-  it('blocked(permission) printed in a pane reads BLOCKED within 500 ms, and a delivery to it is refused AGENT_BLOCKED before any byte is written', async () => {
+  it('blocked(permission) printed in a pane reads BLOCKED on the stream, and a delivery to it is refused AGENT_BLOCKED before any byte is written', async () => {
     const { box, goalId, peers, agentId, pane, changes } = await setup();
-    // Typed, then Enter: the stand-in prints the sequence as it reads the Enter.
-    await box.tmux('send-keys', '-t', pane, '-l', 'osc blocked permission');
-    const started = Date.now();
-    await box.tmux('send-keys', '-t', pane, 'Enter');
-    let arrived = 0;
-    for (const deadline = started + 5000; Date.now() < deadline && !arrived; ) {
-      if (changes.items.some((c) => c.presence?.liveness === 'BLOCKED')) arrived = Date.now();
-      else await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    expect(arrived, 'BLOCKED on the stream').toBeGreaterThan(0);
-    expect(arrived - started).toBeLessThan(500);
+    // How fast is bench:presence-accuracy's to measure; here, that it arrives, from the program.
+    await type(box, pane, 'osc blocked permission');
+    await eventually(
+      () => changes.items.find((c) => c.presence?.liveness === 'BLOCKED'),
+      'BLOCKED on the stream',
+    );
     expect(await presenceOf(gw, goalId, agentId)).toMatchObject({
       liveness: 'BLOCKED',
       basis: 'PROGRAM_STATUS',

@@ -2,11 +2,10 @@
  * The README's ten-minute walk, run as a reader pastes it: every ```sh block after a
  * `<!-- walk … -->` comment, in order, in one bash with `set -euo pipefail`, in a folder that
  * looks like a clone after `npm start` (`.switchboard/admin-token`) against a real gateway.
- * `npx switchboard` in a clone runs the clone's own bin; here an `npx` first on PATH runs the
- * same built CLI, so the README's text runs unchanged.
+ * `switchboard` is on PATH as `npm link` puts it there: a link to the built bin.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -29,9 +28,7 @@ afterAll(async () => {
 it('the README walk runs top to bottom against a started gateway, each expected refusal with its exit code', async () => {
   const blocks = walkOf(readFileSync('README.md', 'utf8'));
   expect(blocks.length).toBeGreaterThanOrEqual(5);
-  expect(blocks[0]).toMatch(
-    /^npx switchboard login operator --token-file \.switchboard\/admin-token/,
-  );
+  expect(blocks[0]).toMatch(/^switchboard login operator --token-file \.switchboard\/admin-token/);
   // On Postgres the test database outlives a run: the goal gets a fresh id, nothing else changes.
   const goal = uid('tour');
   const script = blocks.join('\n').replace(/(goal create |--goal )tour\b/g, `$1${goal}`);
@@ -43,11 +40,7 @@ it('the README walk runs top to bottom against a started gateway, each expected 
   });
   const bin = path.join(clone, 'bin');
   mkdirSync(bin);
-  writeFileSync(
-    path.join(bin, 'npx'),
-    `#!/bin/sh\n[ "$1" = switchboard ] || { echo "only npx switchboard here" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${BIN}" "$@"\n`,
-  );
-  chmodSync(path.join(bin, 'npx'), 0o755);
+  symlinkSync(BIN, path.join(bin, 'switchboard'));
   writeFileSync(path.join(clone, 'walk.sh'), script);
 
   // Asynchronously: the gateway runs in this process and must keep answering meanwhile.

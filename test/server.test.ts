@@ -287,15 +287,19 @@ describe(`http surface (${driver})`, () => {
     expect(status).toBe(411);
   });
 
-  it('blocks cross-site simple requests (CSRF prevention)', async () => {
-    const result = await fetch(`${t.url}?query=${encodeURIComponent('{ me { kind } }')}`, {
-      headers: { authorization: `Bearer ${t.adminToken}` },
-    });
-    expect(result.status).toBe(403);
-    const allowed = await fetch(`${t.url}?query=${encodeURIComponent('{ me { kind } }')}`, {
-      headers: { authorization: `Bearer ${t.adminToken}`, 'x-graphql-yoga-csrf': '1' },
-    });
-    expect(await allowed.json()).toEqual({ data: { me: { kind: 'ADMIN' } } });
+  it('blocks cross-site simple requests (CSRF prevention): one needs Authorization or the CSRF header', async () => {
+    const url = `${t.url}?query=${encodeURIComponent('{ me { kind } }')}`;
+    const forged = await fetch(url);
+    expect(forged.status).toBe(403);
+    expect((await forged.json()).errors[0].extensions.code).toBe('CSRF_HEADER_REQUIRED');
+    // a page can set neither header cross-site without a CORS preflight
+    for (const headers of [
+      { authorization: `Bearer ${t.adminToken}` } as Record<string, string>,
+      { authorization: `Bearer ${t.adminToken}`, 'x-graphql-yoga-csrf': '1' },
+    ]) {
+      const allowed = await fetch(url, { headers });
+      expect(await allowed.json()).toEqual({ data: { me: { kind: 'ADMIN' } } });
+    }
   });
 
   // Depth is limited too, but no registry type nests deep enough to reach the limit yet.

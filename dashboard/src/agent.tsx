@@ -1,13 +1,22 @@
 import { useEffect, useState } from 'preact/hooks';
 import {
+  DirectoryDocument,
   EvidenceLedgerDocument,
   type EvidenceLedgerQuery,
   ledgerEvents,
   ObserveDocument,
 } from '../../src/client/index.ts';
-import { ErrorNotice, Loading, ScopeGapNotice, Section } from './common.tsx';
-import { ago, href, words } from './format.ts';
-import { useConnection, useLoad, useNow, usePresencePulse } from './hooks.ts';
+import { RetireAgent, SendMessage } from './actions.tsx';
+import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section, TodoLink, When } from './common.tsx';
+import { BASIS_WORDS, COVERAGE_GAP_WORDS, href, words } from './format.ts';
+import {
+  type Names,
+  useConnection,
+  useGoalWork,
+  useLoad,
+  useNow,
+  usePresencePulse,
+} from './hooks.ts';
 import { DeliveriesView, WaitsView } from './traffic.tsx';
 
 type Ledger = EvidenceLedgerQuery['evidenceLedger'];
@@ -22,12 +31,24 @@ export const LEDGER_PAGE = 20;
  * latest bounded observation (advisory).
  */
 export function AgentPage(props: { goalId: string; agentId: string }) {
-  const { pulse, stopped } = usePresencePulse(props.goalId);
+  const pulse = usePresencePulse(props.goalId);
+  const work = useGoalWork(props.goalId);
+  // A message sent from this page is re-read at once (a delivery writes no presence change).
+  const [sent, setSent] = useState(0);
   return (
     <>
       <h2 class="page-title">
         Agent <code>{props.agentId}</code>
       </h2>
+      <AgentSummary {...props} pulse={pulse + work.pulse} names={work.names} />
+      <div class="actions" data-testid="agent-actions">
+        <SendMessage
+          goalId={props.goalId}
+          agentId={props.agentId}
+          onDone={() => setSent((n) => n + 1)}
+        />
+        <RetireAgent goalId={props.goalId} agentId={props.agentId} />
+      </div>
       <nav class="on-page" aria-label="On this page">
         <button type="button" class="linklike" onClick={() => jump('waits-title')}>
           Pending waits
@@ -45,12 +66,84 @@ export function AgentPage(props: { goalId: string; agentId: string }) {
           Observation
         </button>
       </nav>
-      {stopped && <ErrorNotice error={`live updates stopped: ${stopped}`} />}
       <WaitsView {...props} pulse={pulse} />
-      <DeliveriesView {...props} pulse={pulse} />
-      <LedgerView {...props} />
+      <DeliveriesView {...props} pulse={pulse + sent} />
+      <LedgerView {...props} names={work.names} />
       <ObservationView {...props} pulse={pulse} />
     </>
+  );
+}
+
+/**
+ * What the agent is doing, first: its liveness and where that comes from (the provider's
+ * `explain`, the basis, when observed), its host and model, and the todo it claims. Its
+ * directory row, re-read whenever presence or the goal's work changes.
+ */
+function AgentSummary(props: {
+  goalId: string;
+  agentId: string;
+  pulse: number;
+  names: Names | undefined;
+}) {
+  const { client } = useConnection();
+  const now = useNow();
+  const { data, error } = useLoad(
+    () => client.request(DirectoryDocument, { goalId: props.goalId, limit: 1000 }),
+    [client, props.goalId, props.pulse],
+  );
+  if (!data) return error ? <ErrorNotice error={error} /> : <Loading what="the agent" />;
+  const { directory } = data;
+  if (directory.scopeGap) return null;
+  const row = directory.rows.find((r) => r.agentId === props.agentId);
+  if (!row) return <p class="muted">Not in this goal’s directory.</p>;
+  const p = row.presence;
+  return (
+    <dl class="fields agent-summary" data-testid="agent-summary">
+      <div>
+        <dt>Liveness</dt>
+        <dd data-liveness={p?.liveness ?? 'NONE'}>
+          <Pill value={p?.liveness} />
+          {p?.coverageGap && (
+            <span class="muted"> {COVERAGE_GAP_WORDS[p.coverageGap] ?? words(p.coverageGap)}</span>
+          )}
+          {p?.blockedKind && <span class="muted"> waits for {words(p.blockedKind)}</span>}
+        </dd>
+      </div>
+      <div>
+        <dt>Source</dt>
+        <dd data-testid="agent-source">
+          {p ? (
+            <>
+              {p.explain ?? 'no explanation given'} · {BASIS_WORDS[p.basis] ?? words(p.basis)} via{' '}
+              <code>{p.provider}</code>, <When at={p.observedAt} now={now} prefix="observed " />
+            </>
+          ) : (
+            'no provider has reported this agent'
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Host</dt>
+        <dd>{row.hostSurface}</dd>
+      </div>
+      <div>
+        <dt>Model</dt>
+        <dd>{row.agentModel}</dd>
+      </div>
+      <div>
+        <dt>Claimed todo</dt>
+        <dd data-testid="agent-claim">
+          {row.work.todoId ? (
+            <>
+              <TodoLink goalId={props.goalId} todoId={row.work.todoId} names={props.names} />{' '}
+              <span class="muted">lease {words(row.work.lease)}</span>
+            </>
+          ) : (
+            <span class="muted">none</span>
+          )}
+        </dd>
+      </div>
+    </dl>
   );
 }
 
@@ -64,7 +157,7 @@ function jump(id: string) {
 }
 
 /** The agent's evidence ledger, newest first, one page at a time (older pages appended). */
-function LedgerView(props: { goalId: string; agentId: string }) {
+function LedgerView(props: { goalId: string; agentId: string; names: Names | undefined }) {
   const { client } = useConnection();
   const now = useNow(5000);
   const [first, setFirst] = useState<Ledger>();
@@ -105,21 +198,16 @@ function LedgerView(props: { goalId: string; agentId: string }) {
   useEffect(() => {
     if (headSeq === null) return;
     const abort = new AbortController();
+    const stream = connection.stream(abort.signal, 'ledger');
     void (async () => {
       try {
-        const stream = ledgerEvents(
-          connection.stream(abort.signal),
-          props.goalId,
-          props.agentId,
-          headSeq,
-        );
-        for await (const item of stream) {
-          if (item.__typename !== 'LedgerEvent') return;
+        for await (const item of ledgerEvents(stream, props.goalId, props.agentId, headSeq)) {
+          if (item.__typename !== 'LedgerEvent')
+            return stream.complete('this token does not cover this ledger');
           setLive((rows) => (rows.some((r) => r.seq === item.seq) ? rows : [...rows, item]));
         }
       } catch (failure) {
-        if (!abort.signal.aborted)
-          setError(`ledger updates stopped: ${(failure as Error).message}`);
+        if (!abort.signal.aborted) stream.fail(`ledger: ${(failure as Error).message}`);
       }
     })();
     return () => abort.abort();
@@ -185,10 +273,12 @@ function LedgerView(props: { goalId: string; agentId: string }) {
                   </span>
                 )}{' '}
                 <span class="summary">{event.summary}</span>{' '}
-                {event.todoId && <a href={href.todo(props.goalId, event.todoId)}>{event.todoId}</a>}{' '}
-                <time class="muted" dateTime={event.recordedAt}>
-                  {ago(event.recordedAt, now)}
-                </time>
+                {event.todoId && (
+                  <TodoLink goalId={props.goalId} todoId={event.todoId} names={props.names} />
+                )}{' '}
+                <span class="muted">
+                  <When at={event.recordedAt} now={now} />
+                </span>
               </li>
             ))}
           </ol>
@@ -222,7 +312,9 @@ function LedgerView(props: { goalId: string; agentId: string }) {
                     )}
                   </td>
                   <td>{row.handoffState ? words(row.handoffState) : '—'}</td>
-                  <td>{ago(row.latestMaterialAt, now)}</td>
+                  <td>
+                    <When at={row.latestMaterialAt} now={now} />
+                  </td>
                   <td>{row.visionSummary ?? '—'}</td>
                 </tr>
               ))}
@@ -261,7 +353,8 @@ function ObservationView(props: { goalId: string; agentId: string; pulse: number
           <p class="notice advisory">
             Advisory: a bounded excerpt ({observation.lines.length} of at most{' '}
             {observation.lineBound} lines) from {observation.provider}, captured{' '}
-            {observation.capturedAt}. It is not evidence; the work graph and ledger are.
+            <When at={observation.capturedAt} now={Date.now()} />. It is not evidence; the work
+            graph and ledger are.
             {observation.limits.length > 0 &&
               ` Limits: ${observation.limits.map(words).join(', ')}.`}
           </p>

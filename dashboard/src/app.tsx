@@ -1,11 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { GoalsDocument, WhoamiDocument } from '../../src/client/index.ts';
+import { ActionLog, ActionLogContext, CredentialsPage, type Done } from './actions.tsx';
 import { AgentPage } from './agent.tsx';
 import { ErrorNotice, Loading } from './common.tsx';
 import { DeliveryPage } from './delivery.tsx';
 import { href, parseRoute, type Route } from './format.ts';
 import { ConnectionContext, useConnection, useLoad } from './hooks.ts';
 import { InboxPage } from './inbox.tsx';
+import type { StreamStatus } from './live.ts';
 import { Overview } from './overview.tsx';
 import {
   type Connection,
@@ -17,11 +19,6 @@ import {
   saveSession,
 } from './session.ts';
 import { TodoPage, WorkPage } from './work.tsx';
-
-type LinkState =
-  | { state: 'idle' }
-  | { state: 'connected' }
-  | { state: 'reconnecting'; reason: string; attempt: number };
 
 function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
@@ -35,19 +32,7 @@ function useRoute(): Route {
 
 export function App() {
   const [session, setSession] = useState<Session | null>(loadSession);
-  const [link, setLink] = useState<LinkState>({ state: 'idle' });
-  const connection = useMemo<Connection | null>(
-    () =>
-      session &&
-      connect(session, (event) =>
-        setLink(
-          event.state === 'connected'
-            ? { state: 'connected' }
-            : { state: 'reconnecting', reason: event.reason, attempt: event.attempt },
-        ),
-      ),
-    [session],
-  );
+  const connection = useMemo<Connection | null>(() => session && connect(session), [session]);
   const route = useRoute();
   const header = useRef<HTMLElement>(null);
   // Sticky table headings sit under the sticky page header, whose height wraps with the width.
@@ -71,7 +56,6 @@ export function App() {
           session={session}
           onConnect={(next) => {
             saveSession(next);
-            setLink({ state: 'idle' });
             setSession(next);
           }}
           onForget={() => {
@@ -79,7 +63,7 @@ export function App() {
             setSession(null);
           }}
         />
-        <LinkPill link={link} connected={connection !== null} />
+        <LinkPill connection={connection} />
       </header>
       <main>
         {connection ? (
@@ -94,25 +78,50 @@ export function App() {
   );
 }
 
-function LinkPill(props: { link: LinkState; connected: boolean }) {
-  const { link } = props;
-  const text = !props.connected
-    ? 'not connected'
-    : link.state === 'connected'
-      ? 'live'
-      : link.state === 'reconnecting'
-        ? `reconnecting (attempt ${link.attempt}: ${link.reason})`
-        : 'connected (this view has no live stream)';
+/** What the page's streams are doing: `live` only while every one of them is connected. */
+function LinkPill(props: { connection: Connection | null }) {
+  const { connection } = props;
+  const [, setRevision] = useState(0);
+  useEffect(
+    () => connection?.live.subscribe(() => setRevision(connection.live.revision)),
+    [connection],
+  );
+  const streams = connection?.live.snapshot() ?? [];
+  const find = (state: StreamStatus['state']) =>
+    streams.find((stream) => stream.status.state === state)?.status;
+  const down = find('down');
+  const reconnecting = find('reconnecting');
+  const complete = find('complete');
+  const [state, text] = !connection
+    ? ['none', 'not connected']
+    : down?.state === 'down'
+      ? ['down', `down since ${clock(down.since)}: ${down.reason}`]
+      : reconnecting?.state === 'reconnecting'
+        ? [
+            'reconnecting',
+            `reconnecting since ${clock(reconnecting.since)} (attempt ${reconnecting.attempt}: ${reconnecting.reason})`,
+          ]
+        : find('connecting')
+          ? ['connecting', 'connecting…']
+          : find('live')
+            ? ['connected', 'live']
+            : complete?.state === 'complete'
+              ? ['complete', `up to date: ${complete.reason}`]
+              : ['idle', 'connected (nothing on this page changes live)'];
   return (
     <output
-      class={`link link-${props.connected ? link.state : 'none'}`}
+      class={`link link-${state}`}
       data-testid="link"
+      data-streams={streams.map((stream) => `${stream.name}:${stream.status.state}`).join(' ')}
       aria-live="polite"
     >
       {text}
     </output>
   );
 }
+
+/** "14:03:07", the local time of `at` (epoch ms). */
+const clock = (at: number) => new Date(at).toLocaleTimeString();
 
 function ConnectForm(props: {
   session: Session | null;
@@ -168,6 +177,7 @@ function Routed(props: { route: Route }) {
   // Read in parallel with the view's own queries: a goal view does not wait for it.
   const me = useLoad(() => client.request(WhoamiDocument), [client]);
   const caller = me.data?.me;
+  const [done, setDone] = useState<Done>();
   if (route.view === 'home') {
     if (!me.data)
       return me.error ? <ErrorNotice error={me.error} /> : <Loading what="your token" />;
@@ -175,7 +185,7 @@ function Routed(props: { route: Route }) {
   }
   const goalId = route.goalId;
   return (
-    <>
+    <ActionLogContext.Provider value={setDone}>
       <nav class="tabs" aria-label="Goal views">
         <span>
           Goal <code>{goalId}</code>
@@ -191,6 +201,14 @@ function Routed(props: { route: Route }) {
             Inbox
           </a>
         )}
+        {caller && caller.kind !== 'PEER' && (
+          <a
+            href={href.credentials(goalId)}
+            aria-current={route.view === 'credentials' ? 'page' : undefined}
+          >
+            Credentials
+          </a>
+        )}
         {caller && (
           <span class="muted">
             as {caller.kind.toLowerCase()}
@@ -198,13 +216,20 @@ function Routed(props: { route: Route }) {
           </span>
         )}
       </nav>
-      {route.view === 'goal' && <Overview goalId={goalId} />}
+      <ActionLog done={done} onClose={() => setDone(undefined)} />
+      {route.view === 'goal' && (
+        <Overview
+          goalId={goalId}
+          operator={caller?.kind === 'ADMIN' || caller?.kind === 'STEWARD'}
+        />
+      )}
       {route.view === 'agent' && <AgentPage goalId={goalId} agentId={route.agentId} />}
       {route.view === 'work' && <WorkPage goalId={goalId} />}
       {route.view === 'todo' && <TodoPage goalId={goalId} todoId={route.todoId} />}
       {route.view === 'inbox' && <InboxPage goalId={goalId} />}
       {route.view === 'delivery' && <DeliveryPage goalId={goalId} deliveryId={route.deliveryId} />}
-    </>
+      {route.view === 'credentials' && <CredentialsPage goalId={goalId} />}
+    </ActionLogContext.Provider>
   );
 }
 

@@ -5,9 +5,9 @@ import {
   type DeliveryQuery,
   deliveryOutcomes,
 } from '../../src/client/index.ts';
-import { ErrorNotice, Loading, Section } from './common.tsx';
-import { href, words } from './format.ts';
-import { useConnection } from './hooks.ts';
+import { ErrorNotice, Loading, Section, Until, When } from './common.tsx';
+import { duration, exact, href, words } from './format.ts';
+import { useConnection, useNow } from './hooks.ts';
 
 type Delivery = Extract<DeliveryQuery['delivery'], { __typename: 'Delivery' }>;
 type Change = Delivery['history'][number];
@@ -85,8 +85,8 @@ export function Timeline(props: {
           >
             {step.label}
           </span>{' '}
-          <time dateTime={step.at} title={step.at}>
-            {props.compact ? new Date(step.at).toLocaleTimeString() : step.at}
+          <time dateTime={step.at} title={exact(step.at)}>
+            {new Date(step.at).toLocaleTimeString()}
           </time>
           {step.detail && <span class="muted"> · {step.detail}</span>}
           {step.final && <strong> · final</strong>}
@@ -110,31 +110,38 @@ export function DeliveryPage(props: { goalId: string; deliveryId: string }) {
   const [delivery, setDelivery] = useState<Delivery | null>();
   const [history, setHistory] = useState<Change[]>([]);
   const [error, setError] = useState<string>();
+  const now = useNow();
 
   useEffect(() => {
     const abort = new AbortController();
+    const stream = connection.stream(abort.signal, 'delivery');
     void (async () => {
       try {
         const { delivery: found } = await connection.client.request(DeliveryDocument, {
           id: props.deliveryId,
         });
         if (abort.signal.aborted) return;
-        if (found.__typename !== 'Delivery') return setDelivery(null);
+        if (found.__typename !== 'Delivery') {
+          setDelivery(null);
+          return stream.complete('no such delivery for this token');
+        }
         setDelivery(found);
         setHistory(found.history);
-        const final = found.history.some((change) => change.final);
-        if (final) return;
-        const stream = deliveryOutcomes(
-          connection.stream(abort.signal),
+        if (found.history.some((change) => change.final))
+          return stream.complete('the outcome is final');
+        for await (const event of deliveryOutcomes(
+          stream,
           props.deliveryId,
           found.outcomeVersion,
-        );
-        for await (const event of stream as AsyncGenerator<DeliveryOutcomeEvent>) {
-          if (event.__typename !== 'DeliveryOutcomeChange') return;
+        ) as AsyncGenerator<DeliveryOutcomeEvent>) {
+          if (event.__typename !== 'DeliveryOutcomeChange') break;
           setHistory((changes) => [...changes, event]);
         }
+        stream.complete('the outcome is final');
       } catch (failure) {
-        if (!abort.signal.aborted) setError((failure as Error).message);
+        if (abort.signal.aborted) return;
+        setError((failure as Error).message);
+        stream.fail((failure as Error).message);
       }
     })();
     return () => abort.abort();
@@ -168,7 +175,18 @@ export function DeliveryPage(props: { goalId: string; deliveryId: string }) {
             about <a href={href.todo(props.goalId, delivery.todoId)}>{delivery.todoId}</a>
           </>
         )}
-        . Activity window {delivery.activityWindowMs} ms, deadline {delivery.deadline}.
+        . Activity is awaited for {duration(delivery.activityWindowMs)} after submission; the
+        deadline{' '}
+        {Date.parse(delivery.deadline) > now ? (
+          <>
+            is <Until at={delivery.deadline} now={now} />
+          </>
+        ) : (
+          <>
+            was <When at={delivery.deadline} now={now} />
+          </>
+        )}
+        .
       </p>
       <p class="muted">{delivery.bodyPreview}</p>
       <Section title="Outcome timeline" id="timeline-title">

@@ -42,6 +42,24 @@ export function ago(iso: string | null | undefined, now: number): string {
   return `${Math.round(hours / 24)} d ago`;
 }
 
+/** The exact local date and time of an ISO timestamp, for a tooltip. */
+export function exact(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+  });
+}
+
+/** A span of milliseconds in words: "0.05 s", "5 s", "2 min", "3 h". */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${ms / 1000} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 90) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `${minutes} min`;
+  return `${Math.round(minutes / 60)} h`;
+}
+
 /** "in 45 s", "in 12 min", "in 2 h" (or "now" once it has passed). */
 export function until(iso: string, now: number): string {
   const seconds = Math.round((Date.parse(iso) - now) / 1000);
@@ -54,7 +72,7 @@ export function until(iso: string, now: number): string {
 
 export const words = (value: string) => value.toLowerCase().replaceAll('_', ' ');
 
-/** Hash routes: #/g/<goal>[/agent/<id> | /work | /todo/<id> | /inbox]. */
+/** Hash routes: #/g/<goal>[/agent/<id> | /work | /todo/<id> | /inbox | /delivery/<id> | /credentials]. */
 export const href = {
   goal: (goalId: string) => `#/g/${encodeURIComponent(goalId)}`,
   agent: (goalId: string, agentId: string) =>
@@ -63,6 +81,7 @@ export const href = {
     `#/g/${encodeURIComponent(goalId)}/todo/${encodeURIComponent(todoId)}`,
   work: (goalId: string) => `#/g/${encodeURIComponent(goalId)}/work`,
   inbox: (goalId: string) => `#/g/${encodeURIComponent(goalId)}/inbox`,
+  credentials: (goalId: string) => `#/g/${encodeURIComponent(goalId)}/credentials`,
   delivery: (goalId: string, deliveryId: string) =>
     `#/g/${encodeURIComponent(goalId)}/delivery/${encodeURIComponent(deliveryId)}`,
 };
@@ -74,6 +93,7 @@ export type Route =
   | { view: 'todo'; goalId: string; todoId: string }
   | { view: 'work'; goalId: string }
   | { view: 'inbox'; goalId: string }
+  | { view: 'credentials'; goalId: string }
   | { view: 'delivery'; goalId: string; deliveryId: string };
 
 export function parseRoute(hash: string): Route {
@@ -86,5 +106,6 @@ export function parseRoute(hash: string): Route {
     return { view: 'delivery', goalId, deliveryId: parts[3] };
   if (parts[2] === 'work') return { view: 'work', goalId };
   if (parts[2] === 'inbox') return { view: 'inbox', goalId };
+  if (parts[2] === 'credentials') return { view: 'credentials', goalId };
   return { view: 'goal', goalId };
 }

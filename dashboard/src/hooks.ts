@@ -5,7 +5,13 @@ import {
   ClientErrorKind,
   DirectoryDocument,
   directoryPresenceSeq,
+  GatesDocument,
+  goalLedgerEvents,
+  type LedgerStreamItem,
+  ledgerEvents,
   presenceChanges,
+  TodoTitlesDocument,
+  WhoamiDocument,
 } from '../../src/client/index.ts';
 import type { Connection } from './session.ts';
 
@@ -65,29 +71,26 @@ export function useNow(ms = 1000): number {
  * directory read, and the counter moves once when that read is in: a change made before the
  * stream subscribes, or while it reconnects to a restarted gateway, is not missed.
  */
-export function usePresencePulse(goalId: string): {
-  pulse: number;
-  stopped: string | undefined;
-} {
+export function usePresencePulse(goalId: string): number {
   const connection = useConnection();
   const [pulse, setPulse] = useState(0);
-  const [stopped, setStopped] = useState<string>();
   useEffect(() => {
     const abort = new AbortController();
+    const stream = connection.stream(abort.signal, 'presence');
     let timer: ReturnType<typeof setTimeout> | undefined;
     void (async () => {
       const after = await presenceCursor(connection, goalId, abort.signal);
       if (abort.signal.aborted) return;
       setPulse((n) => n + 1);
+      if (after === undefined) return stream.complete('this token does not cover the goal');
       try {
-        const stream = connection.stream(abort.signal);
         for await (const change of presenceChanges(stream, goalId, undefined, after)) {
-          if (change.scopeGap) return;
+          if (change.scopeGap) return stream.complete('this token does not cover the goal');
           clearTimeout(timer);
           timer = setTimeout(() => setPulse((n) => n + 1), 150);
         }
       } catch (failure) {
-        if (!abort.signal.aborted) setStopped((failure as Error).message);
+        if (!abort.signal.aborted) stream.fail((failure as Error).message);
       }
     })();
     return () => {
@@ -95,26 +98,36 @@ export function usePresencePulse(goalId: string): {
       clearTimeout(timer);
     };
   }, [connection, goalId]);
-  return { pulse, stopped };
+  return pulse;
 }
 
 /**
  * The presence seq a directory read of the goal reflects, the read retried every second while
  * the gateway is unreachable or failing; undefined once the view is gone, for a scope gap, or
- * when the read is refused (the stream then says why).
+ * when the read is refused.
  */
 async function presenceCursor(
   connection: Connection,
   goalId: string,
   signal: AbortSignal,
 ): Promise<string | undefined> {
+  return retried(signal, async () => {
+    const { directory } = await connection.client.request(DirectoryDocument, {
+      goalId,
+      limit: 1000,
+    });
+    return directory.scopeGap ? undefined : directoryPresenceSeq(directory);
+  });
+}
+
+/** `read`, retried every second while the gateway is unreachable or failing. */
+async function retried<T>(
+  signal: AbortSignal,
+  read: () => Promise<T | undefined>,
+): Promise<T | undefined> {
   for (;;) {
     try {
-      const { directory } = await connection.client.request(DirectoryDocument, {
-        goalId,
-        limit: 1000,
-      });
-      return directory.scopeGap ? undefined : directoryPresenceSeq(directory);
+      return await read();
     } catch (failure) {
       const transient =
         failure instanceof ClientError &&
@@ -123,6 +136,75 @@ async function presenceCursor(
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
+}
+
+/** A todo's title and status, and a gate's reason: what a page writes beside an id. */
+export interface Names {
+  todos: ReadonlyMap<string, { title: string; status: string }>;
+  gates: ReadonlyMap<string, { reason: string; state: string; scope: string }>;
+}
+
+/**
+ * The goal's work as it changes: a counter that moves after each settled burst of ledger rows
+ * (every work-graph change writes one), with the todo titles and gate reasons re-read then.
+ * Rows are followed after the ledgerSeq of the first titles read, so none committed after it
+ * is missed. An ADMIN or STEWARD follows the whole goal; a PEER, its own agent's ledger.
+ */
+export function useGoalWork(goalId: string): { pulse: number; names: Names | undefined } {
+  const connection = useConnection();
+  const [pulse, setPulse] = useState(0);
+  const [names, setNames] = useState<Names>();
+  useEffect(() => {
+    const abort = new AbortController();
+    const stream = connection.stream(abort.signal, 'work');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const read = () =>
+      retried(abort.signal, async () => {
+        const [{ todos }, { gates }] = await Promise.all([
+          connection.client.request(TodoTitlesDocument, { goalId, limit: 5000 }),
+          connection.client.request(GatesDocument, { goalId }),
+        ]);
+        if (abort.signal.aborted || todos.scopeGap) return undefined;
+        setNames({
+          todos: new Map(todos.rows.map((row) => [row.id, row])),
+          gates: new Map(gates.rows.map((row) => [row.id, row])),
+        });
+        setPulse((n) => n + 1);
+        return todos.ledgerSeq;
+      });
+    void (async () => {
+      const after = await read();
+      if (abort.signal.aborted) return;
+      if (after === undefined) return stream.complete('this token does not cover the goal');
+      try {
+        let rows: AsyncGenerator<LedgerStreamItem> = goalLedgerEvents(stream, goalId, after);
+        for (;;) {
+          let gap: string | undefined;
+          for await (const row of rows) {
+            if (row.__typename === 'ScopeGap') {
+              gap = row.reason;
+              break;
+            }
+            clearTimeout(timer);
+            timer = setTimeout(read, 150);
+          }
+          if (gap === undefined) return stream.fail('the gateway ended the ledger stream');
+          if (gap !== 'NOT_OWN_LEDGER')
+            return stream.complete('this token does not cover the goal');
+          const { me } = await connection.client.request(WhoamiDocument);
+          if (!me.agentId) return stream.complete('this token has no ledger to follow');
+          rows = ledgerEvents(stream, goalId, me.agentId, after);
+        }
+      } catch (failure) {
+        if (!abort.signal.aborted) stream.fail((failure as Error).message);
+      }
+    })();
+    return () => {
+      abort.abort();
+      clearTimeout(timer);
+    };
+  }, [connection, goalId]);
+  return { pulse, names };
 }
 
 /**

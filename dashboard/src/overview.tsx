@@ -1,13 +1,15 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import {
   DirectoryDocument,
   type DirectoryQuery,
   directoryPresenceSeq,
   presenceChanges,
 } from '../../src/client/index.ts';
-import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section } from './common.tsx';
-import { ago, BASIS_WORDS, COVERAGE_GAP_WORDS, href, REASON_WORDS, words } from './format.ts';
-import { useConnection, useNow } from './hooks.ts';
+import { DecideGate, TakeBackClaim } from './actions.tsx';
+import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section, TodoLink, When } from './common.tsx';
+import { BASIS_WORDS, COVERAGE_GAP_WORDS, href, REASON_WORDS, words } from './format.ts';
+import { HealthPanel } from './health.tsx';
+import { type Names, useConnection, useGoalWork, useNow } from './hooks.ts';
 
 type Packet = DirectoryQuery['directory'];
 type Row = Packet['rows'][number];
@@ -16,9 +18,10 @@ type AttentionRow = Packet['rollup'][number];
 /**
  * The directory packet of a goal, kept live: the gateway's presence stream (graphql-ws,
  * resumed by seq after a drop) patches rows as changes arrive, and a settled burst of changes
- * re-reads the packet so the rollup's annotations and the work columns follow. No polling.
+ * re-reads the packet so the rollup's annotations and the work columns follow; so does each
+ * change of the goal's work (`workPulse`). No polling.
  */
-function useLiveDirectory(goalId: string) {
+function useLiveDirectory(goalId: string, workPulse: number) {
   const connection = useConnection();
   const [packet, setPacket] = useState<Packet>();
   const [error, setError] = useState<string>();
@@ -26,6 +29,7 @@ function useLiveDirectory(goalId: string) {
 
   useEffect(() => {
     const abort = new AbortController();
+    const stream = connection.stream(abort.signal, 'presence');
     let timer: ReturnType<typeof setTimeout> | undefined;
     const read = () =>
       connection.client.request(DirectoryDocument, { goalId, limit: 1000 }).then(
@@ -47,11 +51,16 @@ function useLiveDirectory(goalId: string) {
       // Changes are followed from the first read's seq, so none made after it is missed:
       // not before the stream subscribes, nor while it reconnects to a restarted gateway.
       const first = await read();
-      const after = first && !first.scopeGap ? directoryPresenceSeq(first) : undefined;
+      if (!first) return stream.fail('the directory could not be read');
+      if (first.scopeGap) return stream.complete('this token does not cover the goal');
       try {
-        const stream = connection.stream(abort.signal);
-        for await (const change of presenceChanges(stream, goalId, undefined, after)) {
-          if (change.scopeGap) return;
+        for await (const change of presenceChanges(
+          stream,
+          goalId,
+          undefined,
+          directoryPresenceSeq(first),
+        )) {
+          if (change.scopeGap) return stream.complete('this token does not cover the goal');
           setPacket(
             (current) =>
               current && {
@@ -66,7 +75,7 @@ function useLiveDirectory(goalId: string) {
           refresh.current();
         }
       } catch (failure) {
-        if (!abort.signal.aborted) setError(`live updates stopped: ${(failure as Error).message}`);
+        if (!abort.signal.aborted) stream.fail((failure as Error).message);
       }
     })();
     return () => {
@@ -74,11 +83,17 @@ function useLiveDirectory(goalId: string) {
       clearTimeout(timer);
     };
   }, [connection, goalId]);
+  // The first work pulse is the first titles read, not a change.
+  useEffect(() => {
+    if (workPulse > 1) refresh.current();
+  }, [workPulse]);
   return { packet, error };
 }
 
-export function Overview(props: { goalId: string }) {
-  const { packet, error } = useLiveDirectory(props.goalId);
+/** A goal: delivery health (for an operator), attention, providers, the directory. */
+export function Overview(props: { goalId: string; operator: boolean }) {
+  const { pulse, names } = useGoalWork(props.goalId);
+  const { packet, error } = useLiveDirectory(props.goalId, pulse);
   if (!packet) return error ? <ErrorNotice error={error} /> : <Loading what="the directory" />;
   return (
     <>
@@ -87,15 +102,28 @@ export function Overview(props: { goalId: string }) {
         <ScopeGapNotice gap={packet.scopeGap} what="the directory and attention rollup" />
       ) : (
         <>
-          <Attention goalId={props.goalId} rows={packet.rollup} />
-          <Directory packet={packet} />
+          {props.operator && (
+            <HealthPanel
+              goalId={props.goalId}
+              directoryAt={packet.collectedAt}
+              rollup={packet.rollup}
+              providers={new Set(packet.rows.flatMap((row) => row.presence?.provider ?? [])).size}
+            />
+          )}
+          <Attention goalId={props.goalId} rows={packet.rollup} names={names} />
+          <Providers packet={packet} />
+          <Directory packet={packet} names={names} />
         </>
       )}
     </>
   );
 }
 
-export function Attention(props: { goalId: string; rows: readonly AttentionRow[] }) {
+export function Attention(props: {
+  goalId: string;
+  rows: readonly AttentionRow[];
+  names: Names | undefined;
+}) {
   const now = useNow();
   return (
     <Section title="Needs attention" id="attention-title">
@@ -132,13 +160,13 @@ export function Attention(props: { goalId: string; rows: readonly AttentionRow[]
               {row.todoId && (
                 <>
                   {' '}
-                  todo <a href={href.todo(props.goalId, row.todoId)}>{row.todoId}</a>
+                  todo <TodoLink goalId={props.goalId} todoId={row.todoId} names={props.names} />
                 </>
               )}
               {row.gateId && (
                 <>
                   {' '}
-                  gate <code>{row.gateId}</code>
+                  gate <GateName gateId={row.gateId} names={props.names} />
                 </>
               )}
               {row.deliveryId && (
@@ -148,7 +176,28 @@ export function Attention(props: { goalId: string; rows: readonly AttentionRow[]
                   <a href={href.delivery(props.goalId, row.deliveryId)}>{row.deliveryId}</a>
                 </>
               )}
-              {row.since && <span class="muted"> since {ago(row.since, now)}</span>}
+              {row.since && (
+                <span class="muted">
+                  {' '}
+                  <When at={row.since} now={now} prefix="since " />
+                </span>
+              )}
+              {row.reason === 'BLOCKED_ON_GATE' && row.gateId && row.todoId && (
+                <DecideGate
+                  goalId={props.goalId}
+                  gateId={row.gateId}
+                  gate={gateWords(row.gateId, props.names)}
+                  todo={todoWords(row.todoId, props.names)}
+                />
+              )}
+              {row.reason === 'STALE_CLAIM' && row.agentId && row.todoId && (
+                <TakeBackClaim
+                  goalId={props.goalId}
+                  todoId={row.todoId}
+                  agentId={row.agentId}
+                  todo={todoWords(row.todoId, props.names)}
+                />
+              )}
               {row.liveness && (
                 <span class="annotation" title="Presence is an annotation: it never ranks a row">
                   {' '}
@@ -178,9 +227,104 @@ function presenceNotes(row: Row): string[] {
     if (p.reportedLiveness && p.reportedLiveness !== p.liveness)
       notes.push(`reported ${words(p.reportedLiveness)}`);
   }
-  for (const limit of row.observationLimits) notes.push(words(limit));
   return notes;
 }
+
+/** A todo in a sentence: “its title” (its id). */
+export const todoWords = (todoId: string, names: Names | undefined) => {
+  const title = names?.todos.get(todoId)?.title;
+  return title ? `“${title}” (${todoId})` : todoId;
+};
+
+/** A gate in a sentence: “its reason” on its scope (its id). */
+const gateWords = (gateId: string, names: Names | undefined) => {
+  const gate = names?.gates.get(gateId);
+  return gate ? `“${gate.reason}” on ${gate.scope} (${gateId})` : gateId;
+};
+
+/** A gate by its reason, its id beside it. */
+function GateName(props: { gateId: string; names: Names | undefined }) {
+  const gate = props.names?.gates.get(props.gateId);
+  return (
+    <span data-gate={props.gateId}>
+      {gate ? `“${gate.reason}” (${gate.scope})` : ''}
+      <span class="id"> {props.gateId}</span>
+    </span>
+  );
+}
+
+/**
+ * The providers reporting in this goal, each with the limits it declared once: what its
+ * observations cannot show (its contract), not events that happened to an agent.
+ */
+function Providers(props: { packet: Packet }) {
+  const providers = new Map<string, { agents: number; limits: Set<string> }>();
+  for (const row of props.packet.rows) {
+    const provider = row.presence?.provider;
+    if (!provider) continue;
+    const entry = providers.get(provider) ?? { agents: 0, limits: new Set<string>() };
+    entry.agents++;
+    for (const limit of row.observationLimits) entry.limits.add(limit);
+    providers.set(provider, entry);
+  }
+  if (providers.size === 0) return null;
+  return (
+    <Section title="Providers" id="providers-title">
+      <ul class="providers" data-testid="providers">
+        {[...providers].map(([provider, entry]) => (
+          <li key={provider} data-provider={provider}>
+            <code>{provider}</code> reports {entry.agents} {entry.agents === 1 ? 'agent' : 'agents'}
+            {entry.limits.size > 0 && (
+              <span class="muted">
+                {' '}
+                · declared limits of its observations: {[...entry.limits].map(words).join('; ')}
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+/** Rows of the directory shown at once; the rest are a page away. */
+export const DIRECTORY_PAGE = 100;
+
+/** Liveness in the order an operator looks for trouble: blocked and unknown first. */
+const LIVENESS_ORDER = [
+  'BLOCKED',
+  'UNREACHABLE',
+  'UNKNOWN',
+  'NO_PRESENCE',
+  'WORKING',
+  'IDLE',
+  'DONE',
+];
+
+type SortKey = 'agent' | 'model' | 'host' | 'liveness' | 'observed' | 'todo';
+const SORTS: Record<
+  SortKey,
+  { label: string; value: (row: Row, todoTitle: (row: Row) => string) => string | number }
+> = {
+  agent: { label: 'Agent', value: (row) => row.agentId },
+  model: { label: 'Model', value: (row) => row.agentModel },
+  host: { label: 'Host', value: (row) => row.hostSurface },
+  liveness: {
+    label: 'Liveness',
+    value: (row) => {
+      const at = LIVENESS_ORDER.indexOf(livenessOf(row));
+      return at === -1 ? LIVENESS_ORDER.length : at;
+    },
+  },
+  observed: {
+    label: 'Observed',
+    value: (row) => (row.presence ? -Date.parse(row.presence.observedAt) : 0),
+  },
+  todo: { label: 'Claimed todo', value: (row, todoTitle) => todoTitle(row) || '\uffff' },
+};
+
+const compare = (a: string | number, b: string | number) =>
+  typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b));
 
 /** The liveness of a row as the filter and the counts name it. */
 const livenessOf = (row: Row) => row.presence?.liveness ?? 'NO_PRESENCE';
@@ -190,22 +334,67 @@ const livenessOf = (row: Row) => row.presence?.liveness ?? 'NO_PRESENCE';
  * view under the page header as the page scrolls, a count per liveness doubles as a filter,
  * and a text filter narrows rows by agent, model, host or todo.
  */
-export function Directory(props: { packet: Packet }) {
+export function Directory(props: { packet: Packet; names: Names | undefined }) {
   const { packet } = props;
   const now = useNow();
   const [text, setText] = useState('');
   const [liveness, setLiveness] = useState<string | null>(null);
+  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({
+    key: 'agent',
+    descending: false,
+  });
+  const [page, setPage] = useState(0);
   const counts = new Map<string, number>();
   for (const row of packet.rows)
     counts.set(livenessOf(row), (counts.get(livenessOf(row)) ?? 0) + 1);
   const needle = text.trim().toLowerCase();
-  const rows = packet.rows.filter(
-    (row) =>
-      (liveness === null || livenessOf(row) === liveness) &&
-      (needle === '' ||
-        [row.agentId, row.agentModel, row.hostSurface, row.work.todoId ?? ''].some((v) =>
-          v.toLowerCase().includes(needle),
-        )),
+  const rows = useMemo(() => {
+    const todoTitle = (row: Row) =>
+      (row.work.todoId && props.names?.todos.get(row.work.todoId)?.title) || '';
+    const filtered = packet.rows.filter(
+      (row) =>
+        (liveness === null || livenessOf(row) === liveness) &&
+        (needle === '' ||
+          [
+            row.agentId,
+            row.agentModel,
+            row.hostSurface,
+            row.work.todoId ?? '',
+            todoTitle(row),
+          ].some((v) => v.toLowerCase().includes(needle))),
+    );
+    const value = SORTS[sort.key].value;
+    const sign = sort.descending ? -1 : 1;
+    return filtered.sort(
+      (a, b) =>
+        sign * compare(value(a, todoTitle), value(b, todoTitle)) ||
+        a.agentId.localeCompare(b.agentId),
+    );
+  }, [packet.rows, props.names, liveness, needle, sort]);
+  const pages = Math.max(1, Math.ceil(rows.length / DIRECTORY_PAGE));
+  const shownPage = Math.min(page, pages - 1);
+  const shown = rows.slice(shownPage * DIRECTORY_PAGE, (shownPage + 1) * DIRECTORY_PAGE);
+  const heading = (key: SortKey) => (
+    <th
+      scope="col"
+      aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : undefined}
+    >
+      <button
+        type="button"
+        class="linklike sort"
+        data-sort={key}
+        onClick={() => {
+          setSort((current) => ({
+            key,
+            descending: current.key === key ? !current.descending : false,
+          }));
+          setPage(0);
+        }}
+      >
+        {SORTS[key].label}
+        {sort.key === key ? (sort.descending ? ' ▼' : ' ▲') : ''}
+      </button>
+    </th>
   );
   return (
     <Section title={`Directory (${packet.rows.length} agents)`} id="directory-title">
@@ -217,7 +406,10 @@ export function Directory(props: { packet: Packet }) {
             name="agent-filter"
             value={text}
             placeholder="agent, model, host or todo"
-            onInput={(event) => setText(event.currentTarget.value)}
+            onInput={(event) => {
+              setText(event.currentTarget.value);
+              setPage(0);
+            }}
           />
         </label>
         <fieldset class="liveness-filter">
@@ -228,7 +420,10 @@ export function Directory(props: { packet: Packet }) {
               type="button"
               aria-pressed={liveness === value}
               data-liveness-filter={value}
-              onClick={() => setLiveness((current) => (current === value ? null : value))}
+              onClick={() => {
+                setLiveness((current) => (current === value ? null : value));
+                setPage(0);
+              }}
             >
               <Pill value={value} /> {count}
             </button>
@@ -244,19 +439,19 @@ export function Directory(props: { packet: Packet }) {
         <table class="directory" data-testid="directory">
           <thead>
             <tr>
-              <th scope="col">Agent</th>
-              <th scope="col">Model</th>
-              <th scope="col">Host</th>
-              <th scope="col">Liveness</th>
+              {heading('agent')}
+              {heading('model')}
+              {heading('host')}
+              {heading('liveness')}
               <th scope="col">Basis</th>
-              <th scope="col">Observed</th>
+              {heading('observed')}
               <th scope="col">Notes</th>
-              <th scope="col">Claimed todo</th>
+              {heading('todo')}
               <th scope="col">Lease</th>
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
+            {shown.map((row) => (
               <tr key={row.agentId} data-agent={row.agentId}>
                 <th scope="row">
                   <a href={href.agent(packet.goalId, row.agentId)}>{row.agentId}</a>
@@ -271,9 +466,7 @@ export function Directory(props: { packet: Packet }) {
                 </td>
                 <td>
                   {row.presence ? (
-                    <time dateTime={row.presence.observedAt} title={row.presence.observedAt}>
-                      observed {ago(row.presence.observedAt, now)}
-                    </time>
+                    <When at={row.presence.observedAt} now={now} prefix="observed " />
                   ) : (
                     '—'
                   )}
@@ -281,7 +474,7 @@ export function Directory(props: { packet: Packet }) {
                 <td class="notes">{presenceNotes(row).join('; ')}</td>
                 <td>
                   {row.work.todoId ? (
-                    <a href={href.todo(packet.goalId, row.work.todoId)}>{row.work.todoId}</a>
+                    <TodoLink goalId={packet.goalId} todoId={row.work.todoId} names={props.names} />
                   ) : (
                     <span class="muted">none</span>
                   )}
@@ -292,12 +485,30 @@ export function Directory(props: { packet: Packet }) {
           </tbody>
         </table>
       </div>
+      {pages > 1 && (
+        <nav class="pager" aria-label="Directory pages" data-testid="directory-pager">
+          <button type="button" disabled={shownPage === 0} onClick={() => setPage(shownPage - 1)}>
+            Previous
+          </button>{' '}
+          <output>
+            rows {shownPage * DIRECTORY_PAGE + 1}–{shownPage * DIRECTORY_PAGE + shown.length} of{' '}
+            {rows.length}
+          </output>{' '}
+          <button
+            type="button"
+            disabled={shownPage === pages - 1}
+            onClick={() => setPage(shownPage + 1)}
+          >
+            Next
+          </button>
+        </nav>
+      )}
       <p class="muted" data-testid="directory-footer">
         {packet.registeredAgentCount} registered
         {packet.omittedRowCount > 0 && (
           <strong class="truncated"> · {packet.omittedRowCount} more not shown (truncated)</strong>
         )}{' '}
-        · collected {ago(packet.collectedAt, now)} · scope {packet.scope} · audience{' '}
+        · collected <When at={packet.collectedAt} now={now} /> · scope {packet.scope} · audience{' '}
         {packet.audience ? words(packet.audience) : 'none'}
       </p>
       {packet.limitations.length > 0 && (

@@ -7,6 +7,7 @@ import {
   type StreamOptions,
   type SwitchboardClient,
 } from '../../src/client/index.ts';
+import { LiveStreams, type StreamHandle } from './live.ts';
 
 export interface Session {
   readonly url: string;
@@ -37,24 +38,33 @@ export function forgetSession(): void {
 export interface Connection {
   readonly session: Session;
   readonly client: SwitchboardClient;
-  /** Options for a resumable stream; `onConnection` feeds the page's connection state. */
-  stream(signal: AbortSignal): StreamOptions;
+  /** The streams the open page follows, for the link pill. */
+  readonly live: LiveStreams;
+  /**
+   * Options for a resumable stream named `name`, registered with the page's live state until
+   * `signal` aborts; `fail` and `complete` say why it stopped.
+   */
+  stream(signal: AbortSignal, name: string): StreamOptions & Omit<StreamHandle, 'onConnection'>;
 }
 export type { StreamOptions };
 
-export function connect(
-  session: Session,
-  onConnection: NonNullable<StreamOptions['onConnection']>,
-): Connection {
+export function connect(session: Session): Connection {
+  const live = new LiveStreams();
   return {
     session,
+    live,
     client: createClient({ url: session.url, token: session.token, requestTimeoutMs: 15_000 }),
-    stream: (signal) => ({
-      url: session.url,
-      token: session.token,
-      signal,
-      onConnection,
-      backoff: { initialMs: 100, maxMs: 2000 },
-    }),
+    stream: (signal, name) => {
+      const handle = live.open(name, signal);
+      return {
+        url: session.url,
+        token: session.token,
+        signal,
+        onConnection: handle.onConnection,
+        backoff: { initialMs: 100, maxMs: 2000 },
+        fail: handle.fail,
+        complete: handle.complete,
+      };
+    },
   };
 }

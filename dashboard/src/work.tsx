@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import {
   AgentsDocument,
@@ -7,21 +8,24 @@ import {
   TodoTransitionsDocument,
   WhoamiDocument,
 } from '../../src/client/index.ts';
-import { ErrorNotice, Loading, ScopeGapNotice, Section } from './common.tsx';
+import { TakeBackClaim } from './actions.tsx';
+import { ErrorNotice, Loading, ScopeGapNotice, Section, TodoLink, Until, When } from './common.tsx';
 import { href, words } from './format.ts';
 import { layoutTodoGraph } from './graph.ts';
-import { useConnection, useLoad } from './hooks.ts';
+import { useConnection, useGoalWork, useLoad, useNow } from './hooks.ts';
 
+/** The work graph, re-read whenever the goal's work changes (useGoalWork). */
 export function WorkPage(props: { goalId: string }) {
   const { client } = useConnection();
   const { goalId } = props;
+  const { pulse } = useGoalWork(goalId);
   const work = useLoad(
     () =>
       Promise.all([
         client.request(TodosDocument, { goalId, limit: 500 }),
         client.request(GatesDocument, { goalId }),
       ]),
-    [client, goalId],
+    [client, goalId, pulse],
   );
   if (!work.data)
     return work.error ? <ErrorNotice error={work.error} /> : <Loading what="the work graph" />;
@@ -29,7 +33,7 @@ export function WorkPage(props: { goalId: string }) {
   if (todos.scopeGap) return <ScopeGapNotice gap={todos.scopeGap} what="the work graph" />;
   return (
     <>
-      <FrontierView goalId={goalId} />
+      <FrontierView goalId={goalId} pulse={pulse} />
       <Section title="Todo graph" id="graph-title">
         <TodoGraph goalId={goalId} todos={todos.rows} gates={gates.rows} />
         {todos.omittedRowCount > 0 && (
@@ -41,7 +45,7 @@ export function WorkPage(props: { goalId: string }) {
 }
 
 /** An agent's frontier (the gateway computes it per agent): each todo with its guards. */
-function FrontierView(props: { goalId: string }) {
+function FrontierView(props: { goalId: string; pulse: number }) {
   const { client } = useConnection();
   const { goalId } = props;
   const me = useLoad(() => client.request(WhoamiDocument), [client]);
@@ -52,7 +56,7 @@ function FrontierView(props: { goalId: string }) {
   const loaded = useLoad(
     () =>
       agentId ? client.request(FrontierDocument, { goalId, agentId }) : Promise.resolve(undefined),
-    [client, goalId, agentId],
+    [client, goalId, agentId, props.pulse],
   );
   const frontier = loaded.data?.frontier;
   return (
@@ -215,16 +219,19 @@ function TodoGraph(props: { goalId: string; todos: Todos; gates: Gates }) {
   );
 }
 
+/** One todo: its fields and transitions, re-read whenever the goal's work changes. */
 export function TodoPage(props: { goalId: string; todoId: string }) {
   const { client } = useConnection();
   const { goalId, todoId } = props;
+  const { pulse, names } = useGoalWork(goalId);
+  const now = useNow();
   const loaded = useLoad(
     () =>
       Promise.all([
         client.request(TodosDocument, { goalId, limit: 1000 }),
         client.request(TodoTransitionsDocument, { goalId, todoId }),
       ]),
-    [client, goalId, todoId],
+    [client, goalId, todoId, pulse],
   );
   if (!loaded.data)
     return loaded.error ? <ErrorNotice error={loaded.error} /> : <Loading what="the todo" />;
@@ -237,43 +244,136 @@ export function TodoPage(props: { goalId: string; todoId: string }) {
         No todo <code>{todoId}</code> in this goal.
       </p>
     );
-  const fields: [string, unknown][] = [
+  const todoList = (ids: readonly string[]) =>
+    ids.length === 0 ? (
+      <span class="muted">none</span>
+    ) : (
+      ids.map((id, i) => (
+        <span key={id}>
+          {i > 0 && ', '}
+          <TodoLink goalId={goalId} todoId={id} names={names} />
+        </span>
+      ))
+    );
+  const none = <span class="muted">none</span>;
+  const fields: [string, ComponentChildren][] = [
     ['Status', words(todo.status)],
     ['Task class', words(todo.taskClass)],
     ['Priority', todo.priority],
-    ['Claimed by', todo.claim ? `${todo.claim.agentId} (${todo.claim.claimedAt})` : '—'],
-    ['Lease', todo.lease ? `${words(todo.lease.state)} · holder ${todo.lease.holder}` : '—'],
-    ['Depends on', todo.dependsOn.join(', ') || '—'],
-    ['Decision scopes', todo.requiredDecisionScopes.join(', ') || '—'],
-    ['Capability', todo.requiredCapability ?? '—'],
-    ['Successor of', todo.successorOf ?? '—'],
-    ['Superseded by', todo.supersededBy ?? '—'],
-    ['Evidence', todo.evidenceRefs.join(', ') || '—'],
+    [
+      'Claimed by',
+      todo.claim ? (
+        <>
+          <a href={href.agent(goalId, todo.claim.agentId)}>{todo.claim.agentId}</a>,{' '}
+          <When at={todo.claim.claimedAt} now={now} />
+          <TakeBackClaim
+            goalId={goalId}
+            todoId={todo.id}
+            agentId={todo.claim.agentId}
+            todo={`“${todo.title}” (${todo.id})`}
+          />
+        </>
+      ) : (
+        none
+      ),
+    ],
+    [
+      'Lease',
+      todo.lease ? (
+        <>
+          {words(todo.lease.state)}
+          {todo.lease.holder ? `, held by ${todo.lease.holder}` : ', held by nobody'}
+          {todo.lease.expiresAt && (
+            <>
+              , {Date.parse(todo.lease.expiresAt) > now ? 'expires ' : 'expired '}
+              {Date.parse(todo.lease.expiresAt) > now ? (
+                <Until at={todo.lease.expiresAt} now={now} />
+              ) : (
+                <When at={todo.lease.expiresAt} now={now} />
+              )}
+            </>
+          )}
+        </>
+      ) : (
+        none
+      ),
+    ],
+    ['Depends on', todoList(todo.dependsOn)],
+    ['Decision scopes', todo.requiredDecisionScopes.join(', ') || none],
+    ['Capability', todo.requiredCapability ?? none],
+    ['Successor of', todo.successorOf ? todoList([todo.successorOf]) : none],
+    ['Superseded by', todo.supersededBy ? todoList([todo.supersededBy]) : none],
+    ['Evidence', todo.evidenceRefs.join(', ') || none],
   ];
   return (
     <>
       <h2 class="page-title">
         Todo <code>{todo.id}</code>: {todo.title}
       </h2>
-      <dl class="fields">
+      <dl class="fields" data-testid="todo-fields">
         {fields.map(([name, value]) => (
           <div key={name}>
             <dt>{name}</dt>
-            <dd>{String(value)}</dd>
+            <dd>{value}</dd>
           </div>
         ))}
       </dl>
       <Section title="Transitions" id="transitions-title">
-        <ol>
+        <ol data-testid="transitions">
           {todoTransitions.rows.map((row) => (
-            <li key={row.seq}>
-              #{row.seq} {words(row.kind)}: {row.fromStatus ? words(row.fromStatus) : '∅'} →{' '}
-              {row.toStatus ? words(row.toStatus) : '∅'}{' '}
-              {row.detail && <span class="muted">{row.detail}</span>}
+            <li key={row.seq} data-kind={row.kind}>
+              <When at={row.at} now={now} /> · {words(row.kind)}:{' '}
+              {row.fromStatus
+                ? `${words(row.fromStatus)} → ${row.toStatus ? words(row.toStatus) : 'removed'}`
+                : `created ${row.toStatus ? words(row.toStatus) : ''}`}
+              {row.actor.agentId && (
+                <>
+                  {' '}
+                  by <a href={href.agent(goalId, row.actor.agentId)}>{row.actor.agentId}</a>
+                </>
+              )}
+              <TransitionDetail detail={row.detail} />
             </li>
           ))}
         </ol>
       </Section>
     </>
+  );
+}
+
+/** A transition's detail (a JSON object) as "name: value" pairs; nothing for an empty one. */
+function TransitionDetail(props: { detail: string }) {
+  let entries: [string, unknown][];
+  try {
+    entries = Object.entries(JSON.parse(props.detail) as Record<string, unknown>);
+  } catch {
+    entries = [['detail', props.detail]];
+  }
+  const shown = entries.filter(
+    ([, value]) =>
+      value !== null &&
+      value !== undefined &&
+      value !== '' &&
+      !(Array.isArray(value) && value.length === 0),
+  );
+  if (shown.length === 0) return null;
+  return (
+    <span class="muted">
+      {' '}
+      (
+      {shown
+        .map(
+          ([name, value]) =>
+            `${words(name.replace(/([a-z])([A-Z])/g, '$1_$2'))}: ${
+              Array.isArray(value)
+                ? value.join(', ')
+                : typeof value === 'object'
+                  ? JSON.stringify(value)
+                  : String(value)
+            }`,
+        )
+        .join('; ')}
+      )
+    </span>
   );
 }

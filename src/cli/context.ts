@@ -138,7 +138,7 @@ export class Context {
    */
   async finish<T>(packet: T, human: Human<T>, failure?: Exit): Promise<void> {
     if (failure) {
-      if (this.json) process.stdout.write(`${json(packet, 2)}\n`);
+      failure.result = packet;
       throw failure;
     }
     await this.print(packet, human);
@@ -159,7 +159,11 @@ export function explain(error: ClientError, connection: Connection): Exit {
         connection.urlSource === 'default'
           ? 'is the gateway running (npm start)? set SWITCHBOARD_URL or --url'
           : `is the gateway running? (url from ${connection.urlSource === 'env' ? 'SWITCHBOARD_URL' : connection.urlSource === 'flag' ? '--url' : `profile ${connection.profileName}`})`;
-      return new Exit(ExitCode.SERVER_UNREACHABLE, `cannot reach ${connection.url}: ${hint}`);
+      return new Exit(
+        ExitCode.SERVER_UNREACHABLE,
+        `cannot reach ${connection.url}: ${hint}`,
+        error.kind,
+      );
     }
     case ClientErrorKind.UNAUTHENTICATED:
       return new Exit(
@@ -167,13 +171,22 @@ export function explain(error: ClientError, connection: Connection): Exit {
         connection.token
           ? 'the gateway refused the token (bad or revoked): run `switchboard login` or set SWITCHBOARD_TOKEN'
           : 'no token: run `switchboard login` or set SWITCHBOARD_TOKEN',
+        error.kind,
       );
     case ClientErrorKind.FORBIDDEN:
-      return new Exit(ExitCode.SCOPE_GAP, `forbidden for this credential: ${error.message}`);
+      return new Exit(
+        ExitCode.SCOPE_GAP,
+        `forbidden for this credential: ${error.message}`,
+        error.kind,
+      );
     case ClientErrorKind.BAD_USER_INPUT:
-      return new Exit(ExitCode.USAGE, `refused input: ${error.message}`);
+      return new Exit(ExitCode.USAGE, `refused input: ${error.message}`, error.kind);
     default:
-      return new Exit(ExitCode.ERROR, `the gateway failed: ${error.message} (rerun with --debug)`);
+      return new Exit(
+        ExitCode.ERROR,
+        `the gateway failed: ${error.message} (rerun with --debug)`,
+        error.kind,
+      );
   }
 }
 

@@ -52,15 +52,41 @@ export const EXIT_CODE_MEANINGS: readonly [ExitCode, keyof typeof ExitCode, stri
   [12, 'EMPTY', '`next`: no unprocessed message to take'],
 ];
 
-/** Ends the command with `code`; `message` (one line) goes to stderr unless empty. */
+/**
+ * Ends the command with `code`; `message` (one line) goes to stderr unless empty. `reason` names
+ * the outcome finer than the code (a result type, an outcome, the gateway's error code);
+ * `result` is the packet the gateway answered, when it answered one.
+ */
 export class Exit extends Error {
   override readonly name = 'Exit';
+  result?: unknown;
   constructor(
     readonly code: ExitCode,
     message = '',
+    readonly reason?: string,
   ) {
     super(message);
   }
+}
+
+const NAMES = Object.fromEntries(Object.entries(ExitCode).map(([name, code]) => [code, name]));
+
+/**
+ * What `--json` prints on stdout for a failure: one object with an `error` member
+ * (`code`: the exit code's name, `exitCode`, `message`, and `reason` when there is one) beside
+ * the packet's own fields when the gateway answered one.
+ */
+export function failureJson(exit: Exit, message: string): Record<string, unknown> {
+  const error = {
+    code: NAMES[exit.code] ?? 'ERROR',
+    exitCode: exit.code,
+    message,
+    ...(exit.reason ? { reason: exit.reason } : {}),
+  };
+  const packet = exit.result;
+  return packet !== null && typeof packet === 'object' && !Array.isArray(packet)
+    ? { error, ...packet }
+    : { error };
 }
 
 export const usage = (message: string) => new Exit(ExitCode.USAGE, message);

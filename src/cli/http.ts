@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { Transport } from '../client/client.ts';
 
-export const nodeTransport: Transport = async ({ url, headers, body, timeoutMs }) => {
+export const nodeTransport: Transport = async ({ url, headers, body, timeoutMs, signal }) => {
   // TLS costs start-up time: load it only for an https gateway.
   const client = url.startsWith('https:') ? (await import('node:https')).default : http;
   return new Promise((resolve, reject) => {
@@ -17,6 +17,7 @@ export const nodeTransport: Transport = async ({ url, headers, body, timeoutMs }
         agent: false,
         headers: { ...headers, connection: 'close', 'content-length': Buffer.byteLength(body) },
         timeout: timeoutMs,
+        signal,
       },
       (response) => {
         const chunks: Buffer[] = [];

@@ -6,9 +6,11 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ClientError } from '../client/errors.ts';
 import { adminCommand } from './commands/admin.ts';
+import { capabilitiesCommand } from './commands/capabilities.ts';
 import { completionCommand } from './commands/completion.ts';
 import { deliveryCommands } from './commands/delivery.ts';
 import { directoryCommands } from './commands/directory.ts';
+import { doctorCommand } from './commands/doctor.ts';
 import { frontierCommand } from './commands/frontier.ts';
 import { gateCommand } from './commands/gate.ts';
 import { goalCommand } from './commands/goal.ts';
@@ -16,6 +18,7 @@ import { helpCommand } from './commands/help.ts';
 import { leaseCommand } from './commands/lease.ts';
 import { ledgerCommands } from './commands/ledger.ts';
 import { mcpCommand } from './commands/mcp.ts';
+import { prCommand } from './commands/pr.ts';
 import { sessionCommands } from './commands/session.ts';
 import { tmuxCommands } from './commands/tmux.ts';
 import { todoCommand } from './commands/todo.ts';
@@ -23,8 +26,8 @@ import { visionCommand } from './commands/vision.ts';
 import { waitCommand } from './commands/wait.ts';
 import { workspaceCommand } from './commands/workspace.ts';
 import { current, explain, resolveConnection } from './context.ts';
-import { Exit, ExitCode } from './exit-codes.ts';
-import { inert } from './output.ts';
+import { Exit, ExitCode, failureJson } from './exit-codes.ts';
+import { inert, json } from './output.ts';
 
 declare const SWITCHBOARD_VERSION: string;
 
@@ -74,7 +77,10 @@ Example:
     gateCommand,
     leaseCommand,
     visionCommand,
+    capabilitiesCommand,
+    prCommand,
     tmuxCommands,
+    doctorCommand,
     adminCommand,
     mcpCommand,
     helpCommand,
@@ -90,13 +96,19 @@ Example:
   return program;
 }
 
-function report(error: unknown, debug: boolean): number {
+function report(error: unknown, debug: boolean, asJson: boolean): number {
   const context = current.context;
   // Messages quote what the gateway answered (reasons, refused input): shown inert.
   const safe = (text: string) => inert(context ? context.redact(text) : text);
   if (error instanceof CommanderError) {
     // commander already printed its one line (or the help / version).
-    return error.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+    if (error.exitCode === 0) return ExitCode.OK;
+    if (asJson) {
+      const exit = new Exit(ExitCode.USAGE, '', error.code);
+      const message = context ? context.redact(error.message) : error.message;
+      process.stdout.write(`${json(failureJson(exit, message.replace(/^error: /, '')))}\n`);
+    }
+    return ExitCode.USAGE;
   }
   let exit: Exit;
   if (error instanceof Exit) exit = error;
@@ -109,6 +121,10 @@ function report(error: unknown, debug: boolean): number {
       `unexpected error: ${error instanceof Error ? error.message : String(error)} (rerun with --debug)`,
     );
   if (exit.message) process.stderr.write(`switchboard: ${safe(exit.message)}\n`);
+  if (asJson) {
+    const message = context ? context.redact(exit.message) : exit.message;
+    process.stdout.write(`${json(failureJson(exit, message))}\n`);
+  }
   if (debug && !(error instanceof Exit)) {
     const detail =
       error instanceof ClientError
@@ -134,7 +150,9 @@ function safeConnection() {
 }
 
 export async function main(argv = process.argv): Promise<void> {
-  const debug = argv.includes('--debug');
+  // Flags of the switchboard command itself: not those of a command run after `--`.
+  const own = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const debug = own.includes('--debug');
   // A reader that stops early (`switchboard todo list | head`) closes the pipe: the rest of
   // the output has nowhere to go, which is no error of ours.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -150,7 +168,7 @@ export async function main(argv = process.argv): Promise<void> {
     }
     await program.parseAsync(argv);
   } catch (error) {
-    process.exitCode = report(error, debug);
+    process.exitCode = report(error, debug, current.context?.json ?? own.includes('--json'));
   }
 }
 

@@ -78,7 +78,7 @@ function describe(result: Typed): string {
 /** An Exit for a typed non-success result, or undefined when `result` is a success type. */
 export function failureOf(result: Typed): Exit | undefined {
   const code = result.__typename ? CODES[result.__typename] : undefined;
-  return code === undefined ? undefined : new Exit(code, describe(result));
+  return code === undefined ? undefined : new Exit(code, describe(result), result.__typename);
 }
 
 /** Same, for a packet whose `scopeGap` field is set. */

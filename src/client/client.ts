@@ -9,6 +9,7 @@ import {
   errorFromGraphQL,
   type GraphQLErrorShape,
 } from './errors.ts';
+import { gatewayReady, gatewayUrls, watchReadiness } from './gateways.ts';
 import type { TypedDocumentString } from './generated/graphql.ts';
 
 /** One HTTP POST, as the client needs it; the default is global fetch (browsers, Node). */
@@ -17,25 +18,31 @@ export type Transport = (request: {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
+  /** Aborts the request: the client left this gateway for another. */
+  signal?: AbortSignal;
 }) => Promise<{ status: number; text: string }>;
 
 /** A Transport over a fetch implementation. */
 export function fetchTransport(
   doFetch: typeof fetch = globalThis.fetch.bind(globalThis),
 ): Transport {
-  return async ({ url, headers, body, timeoutMs }) => {
+  return async ({ url, headers, body, timeoutMs, signal }) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
     const response = await doFetch(url, {
       method: 'POST',
       headers,
       body,
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
     });
     return { status: response.status, text: await response.text() };
   };
 }
 
 export interface ClientOptions {
-  /** The gateway's GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql. */
+  /**
+   * The gateway's GraphQL endpoint, e.g. http://127.0.0.1:4000/graphql; several gateways of one
+   * deployment separated by commas (./gateways.ts).
+   */
   url: string;
   /** The bearer token; sent only in the Authorization header. */
   token?: string | null;
@@ -48,6 +55,7 @@ export interface ClientOptions {
 }
 
 export interface SwitchboardClient {
+  /** The gateway in use (with several, the one that answered last). */
   readonly url: string;
   /** Runs a query or mutation; resolves with `data`, or rejects with a ClientError. */
   request<Result, Variables>(
@@ -66,56 +74,103 @@ function operationName(source: string): string | undefined {
 export function createClient(options: ClientOptions): SwitchboardClient {
   const transport = options.transport ?? fetchTransport(options.fetch);
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
+  const urls = gatewayUrls(options.url);
+  /** The gateway that answered last: the next request starts there. */
+  let current = 0;
+
+  /** One POST; with several gateways, aborted when its gateway says it is not ready. */
+  const send = (url: string, headers: Record<string, string>, body: string) => {
+    if (urls.length === 1) return transport({ url, headers, body, timeoutMs });
+    const abandon = new AbortController();
+    const sent = transport({ url, headers, body, timeoutMs, signal: abandon.signal });
+    return new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const stop = watchReadiness(url, () => {
+        reject(new Error(`${url} is not ready`));
+        abandon.abort();
+      });
+      sent.then(
+        (response) => {
+          stop();
+          resolve(response);
+        },
+        (error: unknown) => {
+          stop();
+          reject(error);
+        },
+      );
+    });
+  };
+
   return {
-    url: options.url,
+    get url() {
+      return urls[current] as string;
+    },
     async request(document, ...rest) {
       const query = document.toString();
       const variables = rest[0] ?? {};
-      let response: { status: number; text: string };
-      try {
-        response = await transport({
-          url: options.url,
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/graphql-response+json, application/json',
-            ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-          },
-          body: JSON.stringify({ query, variables, operationName: operationName(query) }),
-          timeoutMs,
-        });
-      } catch (cause) {
-        throw new ClientError(ClientErrorKind.UNREACHABLE, `cannot reach ${options.url}`, {
-          cause,
-        });
-      }
-      let body: { data?: unknown; errors?: GraphQLErrorShape[] };
-      try {
-        body = JSON.parse(response.text) as typeof body;
-      } catch (cause) {
-        if (response.status === 401)
-          throw new ClientError(ClientErrorKind.UNAUTHENTICATED, 'the gateway refused the token', {
-            status: 401,
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json, application/json',
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      };
+      const body = JSON.stringify({ query, variables, operationName: operationName(query) });
+      for (let tried = 1; ; tried++) {
+        const url = urls[current] as string;
+        const last = tried >= urls.length;
+        let response: { status: number; text: string };
+        try {
+          response = await send(url, headers, body);
+        } catch (cause) {
+          if (!last) {
+            current = (current + 1) % urls.length;
+            continue;
+          }
+          throw new ClientError(ClientErrorKind.UNREACHABLE, `cannot reach ${options.url}`, {
+            cause,
           });
-        throw new ClientError(
-          ClientErrorKind.SERVER,
-          `${options.url} answered ${response.status} without GraphQL JSON: is it a Switchboard gateway?`,
-          { status: response.status, cause },
-        );
+        }
+        if (response.status === 503 && !last) {
+          current = (current + 1) % urls.length;
+          continue;
+        }
+        try {
+          return parse(url, response) as never;
+        } catch (error) {
+          // A failure of the gateway itself (its database gone, say): the next one, if this
+          // one says it is not ready.
+          const server = error instanceof ClientError && error.kind === ClientErrorKind.SERVER;
+          if (!server || last || (await gatewayReady(url))) throw error;
+          current = (current + 1) % urls.length;
+        }
       }
-      if (body.errors?.length) throw errorFromGraphQL(body.errors, response.status);
-      if (response.status === 401)
-        throw new ClientError(ClientErrorKind.UNAUTHENTICATED, 'the gateway refused the token', {
-          status: 401,
-        });
-      if (response.status >= 300 || body.data == null)
-        throw new ClientError(
-          ClientErrorKind.SERVER,
-          `${options.url} answered ${response.status}`,
-          {
-            status: response.status,
-          },
-        );
-      return body.data as never;
     },
   };
+}
+
+/** A gateway's answer as data, or the ClientError it amounts to. */
+function parse(url: string, response: { status: number; text: string }): unknown {
+  let body: { data?: unknown; errors?: GraphQLErrorShape[] };
+  try {
+    body = JSON.parse(response.text) as typeof body;
+  } catch (cause) {
+    if (response.status === 401)
+      throw new ClientError(ClientErrorKind.UNAUTHENTICATED, 'the gateway refused the token', {
+        status: 401,
+      });
+    throw new ClientError(
+      ClientErrorKind.SERVER,
+      `${url} answered ${response.status} without GraphQL JSON: is it a Switchboard gateway?`,
+      { status: response.status, cause },
+    );
+  }
+  if (body.errors?.length) throw errorFromGraphQL(body.errors, response.status);
+  if (response.status === 401)
+    throw new ClientError(ClientErrorKind.UNAUTHENTICATED, 'the gateway refused the token', {
+      status: 401,
+    });
+  if (response.status >= 300 || body.data == null)
+    throw new ClientError(ClientErrorKind.SERVER, `${url} answered ${response.status}`, {
+      status: response.status,
+    });
+  return body.data;
 }

@@ -12,10 +12,14 @@ import {
   errorFromGraphQL,
   type GraphQLErrorShape,
 } from './errors.ts';
+import { gatewayUrls, watchReadiness } from './gateways.ts';
 import {
   DeliveryOutcomeDocument,
   type DeliveryOutcomeSubscription,
   FollowWaitDocument,
+  GoalLedgerEventsDocument,
+  type GoalLedgerEventsSubscription,
+  type GoalLedgerEventsSubscriptionVariables,
   InboxMessagesDocument,
   type InboxMessagesSubscription,
   type InboxMessagesSubscriptionVariables,
@@ -29,7 +33,11 @@ import {
 } from './generated/graphql.ts';
 
 export interface StreamOptions {
-  /** The gateway's GraphQL endpoint over http(s); the socket URL is derived from it. */
+  /**
+   * The gateway's GraphQL endpoint over http(s); the socket URL is derived from it. Several
+   * gateways separated by commas: a stream that fails, or whose gateway says it is not ready,
+   * resumes on the next (./gateways.ts).
+   */
   url: string;
   token?: string | null;
   /** A WebSocket constructor; defaults to the global one (browsers, Node ≥ 22). */
@@ -102,12 +110,15 @@ export async function* resumable<Result, Variables>(
   variables: () => Variables,
 ): AsyncGenerator<Result> {
   const backoff = options.backoff ?? { initialMs: 100, maxMs: 2000 };
+  const urls = gatewayUrls(options.url);
   let delay = backoff.initialMs;
   for (let attempt = 1; ; attempt++) {
     if (options.signal?.aborted) return;
+    const url = urls[(attempt - 1) % urls.length] as string;
     let connected = false;
+    let unready = false;
     const client = createWsClient({
-      url: socketUrl(options.url),
+      url: socketUrl(url),
       webSocketImpl: options.webSocketImpl,
       lazy: true,
       retryAttempts: 0,
@@ -122,6 +133,15 @@ export async function* resumable<Result, Variables>(
     });
     const abort = () => void client.dispose();
     options.signal?.addEventListener('abort', abort);
+    // With several gateways, one that says it is not ready (cut off from the database, its
+    // streams silent) is left for the next, from the same cursor.
+    const unwatch =
+      urls.length > 1
+        ? watchReadiness(url, () => {
+            unready = true;
+            void client.dispose();
+          })
+        : () => {};
     const iterator = client.iterate<Result>({
       query: document.toString(),
       variables: variables() as Record<string, unknown>,
@@ -136,10 +156,12 @@ export async function* resumable<Result, Variables>(
         if (errors?.length) throw errorFromGraphQL(errors);
         if (result.data) yield result.data as Result;
       }
-      return;
+      if (!unready) return;
+      failure = new Error(`${url} is not ready`);
     } catch (error) {
-      failure = error;
+      failure = unready ? new Error(`${url} is not ready`) : error;
     } finally {
+      unwatch();
       options.signal?.removeEventListener('abort', abort);
       await iterator.return?.();
       await client.dispose();
@@ -150,7 +172,7 @@ export async function* resumable<Result, Variables>(
     if (options.giveUpAt !== undefined && Date.now() + delay > options.giveUpAt)
       throw new ClientError(
         ClientErrorKind.UNREACHABLE,
-        `cannot reach ${options.url} (${describe(failure)})`,
+        `cannot reach ${url} (${describe(failure)})`,
         { cause: failure },
       );
     if (connected) delay = backoff.initialMs;
@@ -262,6 +284,28 @@ export function ledgerEvents(
       d.ledgerEvents.__typename === 'LedgerEvent'
         ? { item: d.ledgerEvents, seq: d.ledgerEvents.seq }
         : { item: d.ledgerEvents },
+  );
+}
+
+/** Every ledger row of a goal after seq `after` (omitted: from now on); ADMIN or STEWARD. */
+export function goalLedgerEvents(
+  options: StreamOptions,
+  goalId: string,
+  after?: string,
+): AsyncGenerator<LedgerStreamItem> {
+  return bySeq<
+    GoalLedgerEventsSubscription,
+    GoalLedgerEventsSubscriptionVariables,
+    LedgerStreamItem
+  >(
+    options,
+    GoalLedgerEventsDocument,
+    (cursor) => ({ goalId, after: cursor }),
+    after,
+    (d) =>
+      d.goalLedgerEvents.__typename === 'LedgerEvent'
+        ? { item: d.goalLedgerEvents, seq: d.goalLedgerEvents.seq }
+        : { item: d.goalLedgerEvents },
   );
 }
 

@@ -21,12 +21,32 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Queryable = Db | Tx;
 
 /**
- * An open database: Drizzle for queries plus the two things Drizzle does not cover —
- * LISTEN (the doorbell between instances) and a liveness ping.
+ * How a commit's rings leave it (events/doorbell.ts `ringSql`): `notify`, by `pg_notify` in the
+ * transaction, which Postgres delivers when it commits; `returned`, in the column RING_COLUMN of
+ * the statement that writes them, handed to `onCommit` handlers once the transaction committed
+ * (the doorbell on NATS), with no NOTIFY sent.
+ */
+export type Rings = 'notify' | 'returned';
+
+/** The column of a statement's result that carries its ring (null when it was sent by NOTIFY). */
+export const RING_COLUMN = 'switchboard_ring';
+/** The setting that tells `ringSql` in the database how rings leave (`returned` or unset). */
+export const RINGS_SETTING = 'switchboard.rings';
+
+/**
+ * An open database: Drizzle for queries plus the things Drizzle does not cover — LISTEN (the
+ * doorbell between instances), rings handed over after commit, and a liveness ping.
  */
 export interface Database {
   readonly driver: DatabaseSource['driver'];
   readonly db: Db;
+  readonly rings: Rings;
+  /**
+   * With `rings: 'returned'`, calls `handler` with the rings of each commit, after it: a
+   * transaction's once it committed, a single statement's once it returned. A rolled-back
+   * transaction hands over nothing.
+   */
+  onCommit(handler: (rings: readonly string[]) => void): () => void;
   /**
    * Opens a listening connection of its own for `channel` and resolves once its LISTEN is in
    * place; `onNotify` gets each payload. On Postgres the connection is never reconnected
@@ -82,6 +102,8 @@ export interface OpenOptions {
   readonly template?: string | null;
   /** Says which way the embedded database was opened (fresh, template, resumed). */
   readonly onOpen?: (how: PgliteOpening) => void;
+  /** How commits ring (default `notify`); `returned` needs Postgres. */
+  readonly rings?: Rings;
 }
 
 /** How openDatabase found the embedded database, for the start-up log. */
@@ -95,9 +117,15 @@ export async function openDatabase(
   source: DatabaseSource,
   options: OpenOptions = {},
 ): Promise<Database> {
-  return source.driver === 'postgres'
-    ? openPostgres(source.url, options.migrationsFolder ?? migrationsFolder)
-    : openPglite(source.dataDir, options);
+  const rings = options.rings ?? 'notify';
+  if (source.driver === 'postgres')
+    return openPostgres(source.url, options.migrationsFolder ?? migrationsFolder, rings);
+  if (rings !== 'notify') {
+    throw new ConfigError(
+      'SWITCHBOARD_DOORBELL: a doorbell other than postgres needs DATABASE_URL (a Postgres several instances share); the embedded database has one instance, whose own LISTEN is its doorbell',
+    );
+  }
+  return openPglite(source.dataDir, options);
 }
 
 /**
@@ -109,7 +137,7 @@ export async function openDatabase(
 export const reconnectBackoff = (retries: number): number =>
   Math.min(0.05 * 2 ** Math.max(0, retries - 1), 0.25);
 
-async function openPostgres(url: string, folder: string): Promise<Database> {
+async function openPostgres(url: string, folder: string, rings: Rings): Promise<Database> {
   await migrateWithLock(url, folder);
   const max = 10;
   // Named, so that pg_stat_activity tells this instance's pool apart (pool()).
@@ -118,13 +146,27 @@ async function openPostgres(url: string, folder: string): Promise<Database> {
     max,
     onnotice: () => {},
     connect_timeout: 10,
-    connection: { application_name: name },
+    connection: {
+      application_name: name,
+      ...(rings === 'returned' ? { [RINGS_SETTING]: 'returned' } : {}),
+    },
     backoff: reconnectBackoff,
   });
-  const db = drizzlePostgres(preparing(client)) as unknown as Db;
+  const handlers = new Set<(rings: readonly string[]) => void>();
+  const committed = (rings: readonly string[]) => {
+    for (const handler of handlers) handler(rings);
+  };
+  const db = drizzlePostgres(
+    preparing(client, rings === 'returned' ? committed : null),
+  ) as unknown as Db;
   return {
     driver: 'postgres',
     db,
+    rings,
+    onCommit(handler) {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
     async listen(channel, name, onNotify, onClose) {
       // One connection, LISTEN sent as a plain query rather than through sql.listen(), so that
       // its close reaches onClose instead of a silent reconnect; no lifetime limits, so it
@@ -174,6 +216,8 @@ async function openPostgres(url: string, folder: string): Promise<Database> {
 }
 
 type Sql = postgres.Sql | postgres.TransactionSql;
+/** Where the rings a statement returned go: straight out, or held until its transaction ends. */
+type RingSink = (rings: readonly string[]) => void;
 
 /**
  * The client as Drizzle should see it: every statement it sends is a named prepared statement
@@ -182,26 +226,80 @@ type Sql = postgres.Sql | postgres.TransactionSql;
  * execute), so this halves the round trips of nearly every query once a connection has seen
  * it (Drizzle asks for `prepare: false` on every unnamed query: that is overridden).
  * Transactions and savepoints hand their callbacks a client that prepares too.
+ *
+ * With a `sink` (rings returned), the rings of a statement that carries RING_COLUMN go to it:
+ * outside a transaction once the statement returned (it committed), inside one once the
+ * transaction committed (a savepoint's join its transaction's when it is released).
  */
-function preparing<T extends Sql>(sql: T): T {
+function preparing<T extends Sql>(sql: T, sink: RingSink | null): T {
   return new Proxy(sql, {
     get(target, property) {
       if (property === 'unsafe') {
-        return (query: string, parameters?: postgres.ParameterOrJSON<never>[], options = {}) =>
-          target.unsafe(query, parameters, { ...options, prepare: true });
+        return (query: string, parameters?: postgres.ParameterOrJSON<never>[], options = {}) => {
+          const pending = target.unsafe(query, parameters, { ...options, prepare: true });
+          return sink && query.includes(RING_COLUMN) ? collectingRings(pending, sink) : pending;
+        };
       }
       if (property === 'begin' || property === 'savepoint') {
         return (...args: unknown[]) => {
           const callback = args.pop() as (tx: postgres.TransactionSql) => unknown;
-          return (Reflect.get(target, property) as (...a: unknown[]) => unknown)(
+          const held: string[] = [];
+          const run = (Reflect.get(target, property) as (...a: unknown[]) => Promise<unknown>)(
             ...args,
-            (tx: postgres.TransactionSql) => callback(preparing(tx)),
+            (tx: postgres.TransactionSql) =>
+              callback(preparing(tx, sink && ((rings) => held.push(...rings)))),
           );
+          if (!sink) return run;
+          return run.then((result) => {
+            if (held.length > 0) sink(held);
+            return result;
+          });
         };
       }
       return Reflect.get(target, property);
     },
   });
+}
+
+/**
+ * A pending postgres.js query whose result's rings go to `sink` before its caller sees it.
+ * `values()` and `raw()` switch the query's row format and return it: they return this proxy.
+ */
+function collectingRings<Q extends Promise<unknown>>(query: Q, sink: RingSink): Q {
+  const proxy: Q = new Proxy(query, {
+    get(target, property) {
+      if (property === 'values' || property === 'raw') {
+        return () => {
+          (Reflect.get(target, property) as () => unknown).call(target);
+          return proxy;
+        };
+      }
+      if (property === 'then') {
+        return (resolve: (value: unknown) => unknown, reject: (error: unknown) => unknown) =>
+          target
+            .then((result) => {
+              sink(ringsOf(result as postgres.RowList<postgres.Row[]>));
+              return result;
+            })
+            .then(resolve, reject);
+      }
+      const value = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return proxy;
+}
+
+/** The rings in a result: its RING_COLUMN's values, rows as objects or as arrays. */
+function ringsOf(result: postgres.RowList<postgres.Row[]>): string[] {
+  const column = result.columns?.findIndex((c) => c.name === RING_COLUMN) ?? -1;
+  if (column < 0) return [];
+  const rings: string[] = [];
+  for (const row of result as unknown as (postgres.Row | unknown[])[]) {
+    const ring = Array.isArray(row) ? row[column] : (row as postgres.Row)[RING_COLUMN];
+    if (typeof ring === 'string') rings.push(ring);
+  }
+  return rings;
 }
 
 /** Runs migrations on one dedicated connection holding an advisory lock, so instances starting together do not race. */
@@ -258,6 +356,8 @@ async function openPglite(dataDir: string | null, options: OpenOptions): Promise
   return {
     driver: 'pglite',
     db,
+    rings: 'notify',
+    onCommit: () => () => {},
     async listen(channel, name, onNotify) {
       const unlisten = await client.listen(channel, onNotify);
       return { name, close: () => unlisten() };

@@ -8,7 +8,7 @@ import type { Db, Queryable, Tx } from '../db/database.ts';
 import { prepared, rowsOf } from '../db/sql.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
-import { readHead } from '../events/sequence.ts';
+import { type RetentionGap, readHead, retentionGap } from '../events/sequence.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import { recipientIn } from './sender.ts';
@@ -367,7 +367,8 @@ const inboxPage = prepared('inbox_page', (db) =>
  * Messages arriving in the caller's inbox after `after` (or from now), in sequence order,
  * each once, as a live stream. The sequence is the goal's inbox stream (gap-free under its
  * head lock), so a recipient's own messages skip the numbers of other recipients' messages;
- * resuming after N never misses or repeats one of its own.
+ * resuming after N never misses or repeats one of its own. Resumed from before what retention
+ * kept: one RetentionGap, then the end.
  */
 export async function followInbox(
   db: Db,
@@ -375,12 +376,14 @@ export async function followInbox(
   caller: PeerCaller,
   goalId: string,
   after: string | null,
-): Promise<AsyncIterable<InboxMessage | ScopeGap | UnknownAgent>> {
+): Promise<AsyncIterable<InboxMessage | ScopeGap | UnknownAgent | RetentionGap>> {
   const recipient = await recipientOf(db, caller, goalId);
   if (typeof recipient !== 'string') {
     return single(recipient);
   }
   const start = after === null ? await readHead(db, goalId, 'inbox') : BigInt(after);
+  const gap = await retentionGap(db, goalId, 'inbox', start);
+  if (gap) return single(gap);
   const read = async (cursor: bigint): Promise<Batch<InboxMessage, bigint>> => {
     const rows = await inboxPage(db).execute({ goalId, recipient, cursor: String(cursor) });
     return {

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
-import type { Database, Listener, Queryable } from '../db/database.ts';
+import type { DoorbellBus } from '../config.ts';
+import {
+  type Database,
+  type Listener,
+  type Queryable,
+  RING_COLUMN,
+  RINGS_SETTING,
+} from '../db/database.ts';
 import type { Logger } from '../log.ts';
+import { CATCH_UP, type RingLine } from './line.ts';
+import { NatsLine } from './nats.ts';
 
 /** The one LISTEN/NOTIFY channel every gateway instance shares. */
 export const DOORBELL_CHANNEL = 'switchboard';
@@ -9,7 +18,8 @@ export const DOORBELL_CHANNEL = 'switchboard';
 /**
  * Every kind of ring, and what its `id` and `seq` name. A ring is only a doorbell: whoever
  * hears it re-reads the tables from its own cursor, so a lost ring delays an event and never
- * loses one. Every ring is built by `ringSql`, in the statement whose commit it announces.
+ * loses one. Every ring is built by `ringSql`, in the statement whose commit it announces, and
+ * is sent only once that commit succeeded.
  */
 export const ringKinds = {
   credential: 'id: a credential that was revoked or whose agent retired; seq: 0',
@@ -42,22 +52,25 @@ export interface DoorbellOptions {
    */
   readonly probeMs: number;
   readonly log?: Logger;
+  /** What carries the rings: Postgres LISTEN/NOTIFY (the default) or a NATS server. */
+  readonly bus?: DoorbellBus;
 }
 
 const RELISTEN_BACKOFF_MS = [50, 100, 200, 250] as const;
 
 /**
- * Fans one LISTEN connection out to in-process handlers keyed by (kind, id), and knows
- * whether that connection really listens: a probe it sends itself must come back. When one
- * does not (the connection died, or came back without its LISTEN, or the database is down),
- * it opens a new connection with a short bounded backoff, polls in the meantime, and once
- * listening again tells everyone to catch up from their cursors.
+ * Fans one listening connection (LISTEN on Postgres, or a subscription on NATS) out to
+ * in-process handlers keyed by (kind, id), and knows whether that connection really listens: a
+ * probe it sends itself must come back. When one does not (the connection died, or came back
+ * without its LISTEN, or the database or NATS is down), it opens a new connection with a short
+ * bounded backoff, polls in the meantime, and once listening again tells everyone to catch up
+ * from their cursors.
  */
 export class Doorbell {
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly catchUps = new Set<() => void>();
   private readonly probeId = randomUUID();
-  private database: Database | null = null;
+  private line: RingLine | null = null;
   private listener: Listener | null = null;
   private current: DoorbellStatus = {
     listening: false,
@@ -84,7 +97,9 @@ export class Doorbell {
 
   /** Starts listening; resolves once the LISTEN is in place and a probe has come back. */
   async open(database: Database): Promise<void> {
-    this.database = database;
+    const bus = this.options.bus ?? 'postgres';
+    const line = bus === 'postgres' ? postgresLine(database) : new NatsLine(bus.nats, database);
+    this.line = line;
     await this.listen();
     this.current = { listening: true };
     this.probeTimer = setInterval(() => void this.checkProbe(), this.options.probeMs);
@@ -93,6 +108,11 @@ export class Doorbell {
 
   status(): DoorbellStatus {
     return this.current;
+  }
+
+  /** Rings of this instance's commits it could not send (NATS down; all caught up after). */
+  get unsent(): number {
+    return this.line?.unsent ?? 0;
   }
 
   /** The `application_name` of its listening connections (operators and tests find them by it). */
@@ -105,6 +125,7 @@ export class Doorbell {
     if (this.probeTimer) clearInterval(this.probeTimer);
     this.stopPolling();
     await this.relistening;
+    this.line?.close();
     await this.closeListener();
     this.handlers.clear();
     this.catchUps.clear();
@@ -133,13 +154,12 @@ export class Doorbell {
 
   /** Opens a listening connection and proves it with a probe, or throws. */
   private async listen(): Promise<void> {
-    const database = this.database as Database;
+    const line = this.line as RingLine;
     // A close before the LISTEN is in place fails this call instead (listener still null); a
     // close while the first probe is out fails it at once, not after the probe's timeout.
     let listener: Listener | null = null;
     let proving: ((error: Error) => void) | null = null;
-    listener = await database.listen(
-      DOORBELL_CHANNEL,
+    listener = await line.listen(
       this.connectionName,
       (payload) => this.dispatch(payload),
       // Only the current connection counts: a replaced or closing one may report late.
@@ -169,8 +189,7 @@ export class Doorbell {
   private async sendProbe(arrived: () => void): Promise<void> {
     const seq = ++this.probeSeq;
     this.probe = { seq, sentAt: performance.now(), arrived };
-    await (this.database as Database).notify(
-      DOORBELL_CHANNEL,
+    await (this.line as RingLine).send(
       JSON.stringify({ kind: 'probe', id: this.probeId, seq: String(seq) }),
     );
   }
@@ -197,8 +216,9 @@ export class Doorbell {
     }
   }
 
-  private deaf(reason: string): void {
+  private deaf(why: string): void {
     if (this.closed || this.relistening) return;
+    const reason = `${(this.line as RingLine).name}: ${why}`;
     this.current = { listening: false, reason, since: new Date() };
     this.options.log?.warn('doorbell deaf: polling until it listens again', { reason });
     this.startPolling();
@@ -215,7 +235,7 @@ export class Doorbell {
         break;
       } catch (error) {
         if (!this.current.listening) {
-          const reason = `cannot listen: ${describe(error)}`;
+          const reason = `${(this.line as RingLine).name}: cannot listen: ${describe(error)}`;
           this.current = { listening: false, reason, since: this.current.since };
         }
         const backoff = RELISTEN_BACKOFF_MS[Math.min(attempt, RELISTEN_BACKOFF_MS.length - 1)];
@@ -260,6 +280,10 @@ export class Doorbell {
   }
 
   private dispatch(payload: string): void {
+    if (payload === CATCH_UP) {
+      this.catchUp();
+      return;
+    }
     let ring: Ring | { kind: 'probe'; id: string; seq: string };
     try {
       ring = JSON.parse(payload);
@@ -285,13 +309,35 @@ export class Doorbell {
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** Rings over Postgres: LISTEN and NOTIFY on DOORBELL_CHANNEL. */
+function postgresLine(database: Database): RingLine {
+  if (database.rings !== 'notify') {
+    throw new Error(
+      "a LISTEN/NOTIFY doorbell needs a database opened with rings: 'notify' (its commits would not NOTIFY)",
+    );
+  }
+  return {
+    name: 'LISTEN/NOTIFY',
+    unsent: 0,
+    listen: (name, onMessage, onClose) =>
+      database.listen(DOORBELL_CHANNEL, name, onMessage, onClose),
+    send: (payload) => database.notify(DOORBELL_CHANNEL, payload),
+    close: () => {},
+  };
+}
+
 /**
- * The SQL expression that rings: `pg_notify` of one `Ring`, delivered when the transaction
- * commits (never if it rolls back). `id` and `seq` may be columns of the statement it is in.
+ * The select-list item that rings: one `Ring`, sent only if the transaction commits (never if
+ * it rolls back). How depends on the database (`Database.rings`): by `pg_notify`, which
+ * Postgres delivers on commit; or returned as the column RING_COLUMN, which the database hands
+ * to the doorbell after the commit (NATS), with no NOTIFY and so no NOTIFY lock at commit.
+ * `id` and `seq` may be columns of the statement it is in.
  */
 export function ringSql(kind: RingKind, id: SQL | string, seq: SQL | string): SQL {
-  return sql`pg_notify(${DOORBELL_CHANNEL}, json_build_object(
-    'kind', ${kind}::text, 'id', (${id})::text, 'seq', (${seq})::text)::text)`;
+  return sql`(select case when current_setting(${RINGS_SETTING}, true) = 'returned' then ring.r
+      else (select null::text from pg_notify(${DOORBELL_CHANNEL}, ring.r)) end
+    from (select json_build_object('kind', ${kind}::text, 'id', (${id})::text,
+      'seq', (${seq})::text)::text as r) ring) as ${sql.raw(RING_COLUMN)}`;
 }
 
 /** Rings the doorbell when `tx` commits (and never if it rolls back). */

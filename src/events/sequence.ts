@@ -116,3 +116,32 @@ export function minSeq(values: readonly bigint[], fallback: bigint): bigint {
   for (const value of values) if (value < min) min = value;
   return min;
 }
+
+/**
+ * A stream resumed from before what retention kept: `after` is the cursor given, and
+ * `resumeAfter` the oldest one a reader can resume from without missing an item (after
+ * re-reading the current state, which retention never removes).
+ */
+export interface RetentionGap {
+  readonly type: 'RetentionGap';
+  readonly goalId: string;
+  readonly after: bigint;
+  readonly resumeAfter: bigint;
+}
+
+/** The gap a reader resuming `stream` after `after` would fall into; null when there is none. */
+export async function retentionGap(
+  db: Queryable,
+  goalId: string,
+  stream: Stream,
+  after: bigint,
+): Promise<RetentionGap | null> {
+  const [row] = rowsOf<{ pruned: string }>(
+    await db.execute(
+      sql`select pruned_through::text as pruned from stream_heads
+        where goal_id = ${goalId} and stream = ${stream}`,
+    ),
+  );
+  const resumeAfter = BigInt(row?.pruned ?? 0);
+  return after < resumeAfter ? { type: 'RetentionGap', goalId, after, resumeAfter } : null;
+}

@@ -12,6 +12,11 @@ export const streamHeadsTable = pgTable(
     goalId: text('goal_id').notNull(),
     stream: text('stream').notNull(),
     seq: bigint('seq', { mode: 'bigint' }).notNull().default(sql`0`),
+    /**
+     * The highest number of this stream whose item retention removed (0: none): a reader
+     * resuming after a lower one would miss items, and gets a RetentionGap instead.
+     */
+    prunedThrough: bigint('pruned_through', { mode: 'bigint' }).notNull().default(sql`0`),
   },
   (t) => [primaryKey({ columns: [t.goalId, t.stream] })],
 );

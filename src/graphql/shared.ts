@@ -2,6 +2,7 @@ import type { ObjectRef } from '@pothos/core';
 import type { callerKinds } from '../core/caller.ts';
 import type { Listing } from '../core/results.ts';
 import type { ScopeGap, scopeGapReasons } from '../core/scope.ts';
+import type { RetentionGap } from '../events/sequence.ts';
 import { builder } from './builder.ts';
 
 /**
@@ -36,6 +37,22 @@ export const ScopeGapRef = builder.objectRef<ScopeGap>('ScopeGap').implement({
       type: ScopeGapReasonEnum,
       resolve: (gap) => gap.reason,
       description: 'Why.',
+    }),
+  }),
+});
+
+export const RetentionGapRef = builder.objectRef<RetentionGap>('RetentionGap').implement({
+  description:
+    'A stream resumed from before what retention keeps (docs/operations.md, "Retention"): items after `after` were removed. Re-read the current state (the directory, the inbox), then resume after `resumeAfter`. The stream ends with it.',
+  fields: (t) => ({
+    goalId: t.exposeID('goalId', { description: 'The goal.' }),
+    after: t.expose('after', {
+      type: 'Seq',
+      description: 'The cursor the stream was resumed from.',
+    }),
+    resumeAfter: t.expose('resumeAfter', {
+      type: 'Seq',
+      description: 'The oldest cursor the stream resumes from without missing an item.',
     }),
   }),
 });

@@ -131,7 +131,7 @@ export class Metrics {
     const { doorbell } = this.sources;
     new Gauge({
       name: 'switchboard_doorbell_listening',
-      help: '1 while the doorbell (LISTEN/NOTIFY) is proven to hear rings; 0 while deaf (streams then poll).',
+      help: '1 while the doorbell (LISTEN/NOTIFY or NATS) is proven to hear rings; 0 while deaf (streams then poll).',
       registers,
       collect() {
         this.set(doorbell.status().listening ? 1 : 0);
@@ -157,7 +157,7 @@ export class Metrics {
     });
     new Gauge({
       name: 'switchboard_doorbell_lag_seconds',
-      help: "Round trip of the doorbell's last probe: from its NOTIFY to hearing it, the delay every ring has.",
+      help: "Round trip of the doorbell's last probe: from sending it (NOTIFY or NATS) to hearing it, the delay every ring has.",
       registers,
       collect() {
         const ms = doorbell.stats.probeRoundTripMs;
@@ -172,6 +172,15 @@ export class Metrics {
       collect() {
         this.reset();
         for (const [kind, count] of Object.entries(doorbell.stats.rings)) this.inc({ kind }, count);
+      },
+    });
+    new Counter({
+      name: 'switchboard_doorbell_unsent_rings_total',
+      help: "Rings of this instance's commits not sent for want of a NATS connection (every instance catches up once it is back); 0 on LISTEN/NOTIFY.",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(doorbell.unsent);
       },
     });
   }

@@ -10,6 +10,8 @@ import { single } from '../core/stream.ts';
 import { validateId } from '../core/validate.ts';
 import type { Db, Queryable } from '../db/database.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
+import { readHead } from '../events/sequence.ts';
+import { checkGoalScope } from '../registry/scope.ts';
 import { checkLedgerAccess } from './access.ts';
 import { eventOf, type LedgerEvent } from './append.ts';
 import { LEDGER_LIMITS } from './limits.ts';
@@ -83,4 +85,27 @@ export async function ledgerEvents(
       return relevance === null ? [] : [{ ...e, relevance }];
     });
   });
+}
+
+/**
+ * Every ledger row of a goal after `after` (or from now), live, in seq order, exactly once,
+ * unscoped (relevance null): what an operator's view follows to re-read the work graph when
+ * anything in the goal changes. ADMIN, or a STEWARD of the goal; a PEER reads its own agent's
+ * ledger instead (a NOT_OWN_LEDGER gap); a goal out of scope is one ScopeGap, then the end.
+ */
+export async function goalLedgerEvents(
+  db: Db,
+  hub: StreamHub<LedgerEvent>,
+  caller: Caller | null,
+  goalIdArg: string,
+  after: string | null,
+): Promise<AsyncIterable<LedgerEvent | ScopeGap>> {
+  const goalId = validateId('goalId', goalIdArg);
+  const gap: ScopeGap | null =
+    caller?.kind === 'PEER'
+      ? { type: 'ScopeGap', goalId, reason: 'NOT_OWN_LEDGER' }
+      : await checkGoalScope(db, caller, goalId);
+  if (gap) return single(gap);
+  const start = after === null ? await readHead(db, goalId, 'ledger') : BigInt(after);
+  return hub.subscribe(goalId, start, undefined, async (items) => items);
 }

@@ -4,7 +4,7 @@ import type { ScopeGap } from '../core/scope.ts';
 import { single } from '../core/stream.ts';
 import type { Db } from '../db/database.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
-import { readHead } from '../events/sequence.ts';
+import { type RetentionGap, readHead, retentionGap } from '../events/sequence.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import {
   type BlockedKind,
@@ -83,13 +83,15 @@ export interface PresenceChange {
   readonly presence: Presence | null;
   readonly previousLiveness: Liveness | null;
   readonly scopeGap: ScopeGap | null;
+  readonly retentionGap: RetentionGap | null;
 }
 
 const STREAM_PAGE = 500;
 
 /**
  * Every change of presence in a goal after `after` (or from now), gap-free and in order,
- * as a live stream. Out of scope: one change carrying the scope gap, then the end.
+ * as a live stream. Out of scope: one change carrying the scope gap, then the end; resumed
+ * from before what retention kept: one carrying the retention gap, then the end.
  */
 export async function presenceChanges(
   db: Db,
@@ -108,9 +110,22 @@ export async function presenceChanges(
       presence: null,
       previousLiveness: null,
       scopeGap: gap,
+      retentionGap: null,
     });
   }
   const start = after === null ? await readHead(db, goalId, 'presence') : BigInt(after);
+  const retention = await retentionGap(db, goalId, 'presence', start);
+  if (retention) {
+    return single({
+      goalId,
+      agentId: null,
+      seq: null,
+      presence: null,
+      previousLiveness: null,
+      scopeGap: null,
+      retentionGap: retention,
+    });
+  }
   return hub.subscribe(
     goalId,
     start,
@@ -149,5 +164,6 @@ function changeOf(row: PresenceChangeRow): PresenceChange {
     }),
     previousLiveness: row.previousLiveness,
     scopeGap: null,
+    retentionGap: null,
   };
 }

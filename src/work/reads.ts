@@ -22,6 +22,8 @@ import { visionsOfGoal } from './visions.ts';
 
 export type TodoListing = Listing<Todo> & {
   readonly seq: string;
+  /** The goal ledger's head in the same snapshot: follow goalLedgerEvents after it. */
+  readonly ledgerSeq: string;
   readonly omittedRowCount: number;
 };
 
@@ -46,7 +48,7 @@ export async function listTodos(
     throw new InputError(`limit must be an integer from 1 to ${LIMITS.maxTodosPage}`, 'limit');
   }
   const gap = await checkGoalScope(db, caller, goalId);
-  if (gap) return { goalId, rows: [], scopeGap: gap, seq: '0', omittedRowCount: 0 };
+  if (gap) return { goalId, rows: [], scopeGap: gap, seq: '0', ledgerSeq: '0', omittedRowCount: 0 };
   return db.transaction(
     async (tx) => {
       const rows = await tx
@@ -66,6 +68,7 @@ export async function listTodos(
         rows: rows.map(({ total: _, ...todo }) => todo),
         scopeGap: null,
         seq: await currentSeq(tx, goalId),
+        ledgerSeq: String(await readHead(tx, goalId, 'ledger')),
         omittedRowCount: total - rows.length,
       };
     },

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { type Client, createClient } from 'graphql-ws';
+import postgres from 'postgres';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 import {
@@ -15,12 +16,22 @@ import {
   ReportPresenceDocument,
   type TypedDocumentString,
 } from '../../src/client/generated/graphql.ts';
-import type { Config } from '../../src/config.ts';
+import { type Config, parseDoorbell } from '../../src/config.ts';
 import { type Database, type Db, openDatabase } from '../../src/db/database.ts';
 import { type Gateway, type GatewayOptions, startGateway } from '../../src/gateway.ts';
 import { createLogger } from '../../src/log.ts';
 
 export const driver = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+/**
+ * The doorbell under test: LISTEN/NOTIFY, or NATS when SWITCHBOARD_DOORBELL names a server
+ * (with TEST_DATABASE_URL; .ci/run runs the event, wait, delivery and stream tests both ways).
+ */
+export const doorbellBus = parseDoorbell(
+  process.env.SWITCHBOARD_DOORBELL,
+  process.env.TEST_DATABASE_URL,
+);
+/** How the test database's commits ring, for `doorbellBus`. */
+export const testRings = doorbellBus === 'postgres' ? 'notify' : 'returned';
 
 /** A fresh id, so tests sharing a database never see each other's rows. */
 export const uid = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
@@ -28,13 +39,37 @@ export const uid = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 /** The database under test: a restored PGlite template, or the run's real Postgres. */
 export async function openTestDatabase(): Promise<Database> {
   const url = process.env.TEST_DATABASE_URL;
-  if (url) return openDatabase({ driver: 'postgres', url });
+  if (url) return openDatabase({ driver: 'postgres', url }, { rings: testRings });
   const dump = inject('pgliteDump');
   if (!dump) throw new Error('global setup did not provide a PGlite dump');
   return openDatabase(
     { driver: 'pglite', dataDir: null },
     { loadDataDir: new Blob([readFileSync(dump)]) },
   );
+}
+
+/**
+ * A database of the test's own: on Postgres a new, migrated database beside the run's (for a
+ * test whose work spans every goal of its database, such as the retention sweep), dropped
+ * when closed; on PGlite what openTestDatabase gives (each file's is already its own).
+ */
+export async function openPrivateTestDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return openTestDatabase();
+  const name = `${new URL(url).pathname.slice(1)}_${randomUUID().slice(0, 8)}`.toLowerCase();
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  const database = await openDatabase({ driver: 'postgres', url: own.href });
+  const close = database.close.bind(database);
+  return Object.assign(database, {
+    close: async () => {
+      await close();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  });
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -51,6 +86,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     staleClaimMs: 3_600_000,
     logLevel: 'silent',
     doorbellProbeMs: 1000,
+    doorbell: doorbellBus,
     metrics: { serve: 'main' },
     corsOrigins: [],
     drainMs: 0,

@@ -4,6 +4,7 @@
  * `npm test` on a fresh machine runs everything it can. With SWITCHBOARD_REQUIRE_REAL_PARTS=1
  * (.ci/run sets it) a missing part fails the run instead: CI skips nothing.
  */
+import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe } from 'vitest';
@@ -29,11 +30,31 @@ const PARTS = {
       ? undefined
       : `chromium not found at ${CHROMIUM} — apt-get install chromium`,
   tmux: () => (onPath('tmux') ? undefined : 'tmux not found — apt-get install tmux'),
+  /** The doorbell's NATS faults run a NATS server of their own. */
+  'nats-server': () =>
+    onPath('nats-server') ? undefined : 'nats-server not found — apt-get install nats-server',
   /** The fault suite creates, kills and restarts a Postgres cluster of its own. */
   'postgres cluster': () => {
     if (!onPath('pg_createcluster'))
       return 'pg_createcluster not found — apt-get install postgresql';
     if (process.getuid?.() !== 0) return 'not root — the fault suite creates a Postgres cluster';
+    return undefined;
+  },
+  /** The fleet (test/support/fleet.ts): namespaces, veth, netem, its own Postgres, tmux. */
+  'network namespaces': () => {
+    if (process.getuid?.() !== 0) return 'not root — the fleet builds network namespaces';
+    const missing = ['ip', 'tc', 'runuser'].filter((command) => !onPath(command));
+    if (missing.length)
+      return `${missing.join(', ')} not found — apt-get install iproute2 util-linux`;
+    if (!executable('/usr/lib/postgresql/15/bin/initdb'))
+      return '/usr/lib/postgresql/15/bin/initdb not found — apt-get install postgresql-15';
+    const probe = `sbf-probe-${process.pid}`;
+    try {
+      execFileSync('ip', ['netns', 'add', probe], { stdio: 'pipe' });
+      execFileSync('ip', ['netns', 'del', probe], { stdio: 'pipe' });
+    } catch (error) {
+      return `network namespaces cannot be made here: ${String((error as Error).message).split('\n')[0]}`;
+    }
     return undefined;
   },
   /** What `npm run mcp:conformance` (run by .ci/run before the tests) wrote. */

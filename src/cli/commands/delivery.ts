@@ -1,6 +1,6 @@
 /** send, delivery, inbox, next, read, resolve, release: bounded requests and the inbox. */
 import { readFileSync } from 'node:fs';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import {
   DeliverDocument,
   DeliveryDocument,
@@ -15,7 +15,7 @@ import {
   ResolveMessageDocument,
   TakeNextMessageDocument,
 } from '../../client/index.ts';
-import { type Context, duration, examples, int, run } from '../context.ts';
+import { type Context, duration, enumArg, examples, int, run } from '../context.ts';
 import { Exit, ExitCode, usage } from '../exit-codes.ts';
 import { failureOf } from '../outcomes.ts';
 import { ago, bold, dim, inert, json, table, warn } from '../output.ts';
@@ -34,16 +34,19 @@ export function outcomeExit(outcome: DeliveryOutcome, id: string): Exit | undefi
       return new Exit(
         ExitCode.STALLED,
         `delivery ${id} STALLED: no activity observed within its window`,
+        outcome,
       );
     case 'EXPIRED':
       return new Exit(
         ExitCode.TIMED_OUT,
         `delivery ${id} EXPIRED: the sender's timeout passed with no activity`,
+        outcome,
       );
     case 'UNREACHABLE':
       return new Exit(
         ExitCode.NOT_RUNNING,
         `delivery ${id} UNREACHABLE: the pinned recipient is gone`,
+        outcome,
       );
     default:
       return undefined;
@@ -141,11 +144,7 @@ export function deliveryCommands(program: Command): void {
       '--key <key>',
       'idempotency key: a retry with the same key returns the original (default: random)',
     )
-    .addOption(
-      new Option('--kind <kind>', 'request or context')
-        .choices(Object.values(DeliveryKind).map((kind) => kind.toLowerCase()))
-        .default('request'),
-    )
+    .option('--kind <kind>', 'request or context', enumArg(Object.values(DeliveryKind)), 'REQUEST')
     .option('--window <duration>', 'activity window before STALLED (e.g. 10m)', duration)
     .option('--timeout <duration>', "the sender's timeout before EXPIRED (e.g. 1h)", duration)
     .option(
@@ -186,7 +185,7 @@ export function deliveryCommands(program: Command): void {
           input: {
             goalId,
             to: options.to,
-            kind: options.kind.toUpperCase() as DeliveryKind,
+            kind: options.kind as DeliveryKind,
             subject: options.subject,
             body,
             replyTo: options.replyTo,
@@ -220,7 +219,7 @@ export function deliveryCommands(program: Command): void {
           return ctx.finish(
             deliver,
             () => undefined,
-            new Exit(code, `refused ${deliver.reason}: ${why}${choices}`),
+            new Exit(code, `refused ${deliver.reason}: ${why}${choices}`, deliver.reason),
           );
         }
         if (deliver.__typename === 'IdempotencyConflict')
@@ -391,7 +390,11 @@ export function deliveryCommands(program: Command): void {
             if (inbox.__typename !== 'Inbox')
               return ctx.finish(inbox, () => undefined, failureOf(inbox));
             if (!inbox.activeMessageId)
-              throw new Exit(ExitCode.EMPTY, 'no active message: `switchboard next` takes one');
+              throw new Exit(
+                ExitCode.EMPTY,
+                'no active message: `switchboard next` takes one',
+                'InboxEmpty',
+              );
             id = inbox.activeMessageId;
           }
           if (!id) throw usage(`${verb} needs a message id, or --active`);

@@ -1,5 +1,5 @@
 /** directory, attention, observe, discover, peers, peer: who is there and what is known. */
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import {
   AddPeerDocument,
   AttentionDocument,
@@ -13,7 +13,7 @@ import {
   type RosterFieldsFragment,
   SetPrimaryPeerDocument,
 } from '../../client/index.ts';
-import { duration, examples, int, run } from '../context.ts';
+import { duration, enumArg, examples, int, run } from '../context.ts';
 import { usage } from '../exit-codes.ts';
 import { failureOf, scopeGapOf } from '../outcomes.ts';
 import { ago, dim, liveness, plural, table, warn } from '../output.ts';
@@ -146,10 +146,11 @@ export function directoryCommands(program: Command): void {
   program
     .command('observe <agent>')
     .description("a bounded, advisory excerpt of an agent's terminal (never evidence)")
-    .addOption(
-      new Option('--source <source>', 'which capture')
-        .choices(Object.values(ObservationSource).map((source) => source.toLowerCase()))
-        .default('recent'),
+    .option(
+      '--source <source>',
+      `which capture (${Object.values(ObservationSource).join(', ').toLowerCase()})`,
+      enumArg(Object.values(ObservationSource)),
+      'RECENT',
     )
     .option('--lines <n>', 'most lines wanted', int, 40)
     .addHelpText('after', examples('switchboard observe reviewer --source recent --lines 20'))
@@ -159,7 +160,7 @@ export function directoryCommands(program: Command): void {
         const { observe } = await ctx.client.request(ObserveDocument, {
           goalId,
           agentId: agent,
-          source: options.source.toUpperCase() as ObservationSource,
+          source: options.source as ObservationSource,
           lines: options.lines,
         });
         await ctx.finish(

@@ -14,19 +14,20 @@ import {
 } from '../../client/index.ts';
 import type { TmuxServer } from '../../providers/tmux/connection.ts';
 import { type Context, collect, duration, examples, run } from '../context.ts';
+import { runningBin, shellWord, unresolved } from '../executables.ts';
 import { Exit, ExitCode, usage } from '../exit-codes.ts';
 
-interface ServerArgs {
+export interface ServerArgs {
   socket?: string;
   socketName?: string;
 }
 
-const serverOf = (o: ServerArgs): TmuxServer => ({
+export const serverOf = (o: ServerArgs): TmuxServer => ({
   socketPath: o.socket,
   socketName: o.socketName,
 });
 
-const withServer = (command: Command) =>
+export const withServer = (command: Command) =>
   command
     .option(
       '--socket <path>',
@@ -34,10 +35,16 @@ const withServer = (command: Command) =>
     )
     .option('--socket-name <name>', 'the tmux server socket name (tmux -L)');
 
-/** The provider's hook socket: the pane's environment, else the tmux server's option. */
-async function hookSocket(server: TmuxServer): Promise<string | undefined> {
+/**
+ * The provider's hook socket: the pane's environment, else the tmux server's option. A hook
+ * outside tmux asks no tmux server (`anywhere` asks the default one too).
+ */
+export async function hookSocket(
+  server: TmuxServer,
+  anywhere = false,
+): Promise<string | undefined> {
   if (process.env.SWITCHBOARD_HOOK_SOCKET) return process.env.SWITCHBOARD_HOOK_SOCKET;
-  if (!process.env.TMUX && !server.socketPath && !server.socketName) return undefined;
+  if (!anywhere && !process.env.TMUX && !server.socketPath && !server.socketName) return undefined;
   const { tmux } = await import('../../providers/tmux/connection.ts');
   const out = await tmux(server, ['show-options', '-gqv', '@switchboard_hook_socket']).catch(
     () => '',
@@ -136,7 +143,7 @@ export function tmuxCommands(program: Command): void {
       >(async (ctx, o) => {
         const server = serverOf(o);
         if (o.status) {
-          const socket = o.hookSocket ?? (await hookSocket(server));
+          const socket = o.hookSocket ?? (await hookSocket(server, true));
           if (!socket)
             throw new Exit(ExitCode.NOT_RUNNING, 'no tmux provider found for this tmux server');
           const { askProvider } = await import('../../providers/tmux/hooks.ts');
@@ -301,7 +308,7 @@ export function tmuxCommands(program: Command): void {
           import('../../providers/tmux/connection.ts'),
           import('../../providers/tmux/pane-key.ts'),
         ]);
-        const socket = await hookSocket(server).catch(() => undefined);
+        const socket = await hookSocket(server, true).catch(() => undefined);
         // The pane's key, in its process's environment only: its hooks prove the pane with it.
         const key = newPaneKey();
         const env: string[] = [`SWITCHBOARD_AGENT=${agent}`, `${PANE_KEY_ENV}=${key.key}`];
@@ -496,8 +503,8 @@ export function tmuxCommands(program: Command): void {
       .command(`${action} <agent>`)
       .description(
         action === 'install'
-          ? 'write the Claude Code hook configuration (idempotent)'
-          : 'remove exactly the hook configuration install wrote',
+          ? 'write the Claude Code hook configuration with the absolute path of this switchboard (idempotent)'
+          : 'remove the hook configuration install wrote: the file as it was before, when nothing else changed',
       )
       .option('--project', 'this project: .claude/settings.json (default)')
       .option('--user', 'your user: ~/.claude/settings.json')
@@ -512,15 +519,32 @@ export function tmuxCommands(program: Command): void {
         run<{ project?: boolean; user?: boolean }, [string]>(async (ctx, o, agent) => {
           if (agent !== 'claude-code')
             throw usage(
-              'only claude-code hooks can be installed (codex: set notify = ["switchboard", "hook", "codex"])',
+              'only claude-code hooks can be installed (codex: set notify = ["/absolute/path/to/switchboard", "hook", "codex"])',
             );
-          const mod = await import('../../providers/tmux/hooks.ts');
+          const [mod, { readOriginals, writeOriginals }] = await Promise.all([
+            import('../../providers/tmux/hooks.ts'),
+            import('../hook-originals.ts'),
+          ]);
           const file = mod.claudeSettingsPath(o.user ? 'user' : 'project');
+          const originals = readOriginals();
           let events: string[];
           try {
-            events =
-              action === 'install' ? mod.installClaudeHooks(file) : mod.uninstallClaudeHooks(file);
+            if (action === 'install') {
+              const installed = mod.installClaudeHooks(file, hookCommand(mod.HOOK_ARGS));
+              events = installed.events;
+              if (events.length && !(file in originals)) {
+                originals[file] = installed.before;
+                writeOriginals(originals);
+              }
+            } else {
+              events = mod.uninstallClaudeHooks(file, originals[file]);
+              if (file in originals) {
+                delete originals[file];
+                writeOriginals(originals);
+              }
+            }
           } catch (error) {
+            if (error instanceof Exit) throw error;
             throw new Exit(ExitCode.ERROR, (error as Error).message);
           }
           await ctx.print({ file, action, events }, () =>
@@ -530,6 +554,27 @@ export function tmuxCommands(program: Command): void {
           );
         }),
       );
+}
+
+/**
+ * The hook command: this switchboard bin by its absolute path, so it runs whatever PATH the
+ * agent starts its hooks with; refused (nothing written) when it would not run as written.
+ */
+function hookCommand(args: string): string {
+  const bin = runningBin();
+  if (!bin)
+    throw new Exit(
+      ExitCode.ERROR,
+      'cannot tell where the switchboard bin is: run `npm link` in the clone, then `switchboard hooks install claude-code` (nothing was written)',
+    );
+  const command = `${shellWord(bin)} ${args}`;
+  const why = unresolved(command);
+  if (why)
+    throw new Exit(
+      ExitCode.ERROR,
+      `the hook command would not run: ${why}; fix that, then install again (nothing was written)`,
+    );
+  return command;
 }
 
 /** Every `--goal X` / `--goal=X` of the command line, in order. */

@@ -11,6 +11,7 @@ import {
   HandoffTodoDocument,
   ReleaseClaimDocument,
   ResumeTodoDocument,
+  SetDependenciesDocument,
   SupersedeTodoDocument,
   TaskClass,
   type TodoFieldsFragment,
@@ -81,7 +82,7 @@ export function todoCommand(program: Command): void {
   const todo = program
     .command('todo')
     .description(
-      "the goal's todos: list, show, create, claim, release, complete, supersede, defer, resume, close",
+      "the goal's todos: list, show, create, depends, claim, release, complete, supersede, defer, resume, close",
     );
 
   todo
@@ -182,7 +183,7 @@ export function todoCommand(program: Command): void {
     .option('--depends-on <id>', 'a dependency (repeatable)', collect)
     .option(
       '--resume-when <condition>',
-      'todo_done:<id>, gate_resolved:<id>, capacity_available:<cap> (repeatable)',
+      'todo_done:<id>, gate_resolved:<id>, capacity_available:<cap>, pr_merged:<owner/repo>#<n> (repeatable)',
       collect,
     )
     .option(
@@ -191,12 +192,17 @@ export function todoCommand(program: Command): void {
       collect,
     )
     .option('--capability <name>', 'required capability')
+    .option(
+      '--repository <repo>',
+      'the repository it writes to: git:github.com/owner/repo or a URL without credentials',
+    )
     .option('--write-scope <glob>', 'relative path or glob it writes (repeatable)', collect)
     .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
     .addHelpText(
       'after',
       examples(
         'switchboard todo create --title "add CLI tests" --priority 5 --write-scope "test/**"',
+        'switchboard todo create --title "fix login" --repository git:github.com/acme/web --write-scope src/auth',
       ),
     )
     .action(
@@ -208,6 +214,7 @@ export function todoCommand(program: Command): void {
         resumeWhen?: string[];
         scope?: string[];
         capability?: string;
+        repository?: string;
         writeScope?: string[];
         agent?: string;
       }>(async (ctx, o) => {
@@ -222,11 +229,34 @@ export function todoCommand(program: Command): void {
             resumeWhen: o.resumeWhen,
             requiredDecisionScopes: o.scope,
             requiredCapability: o.capability,
+            taskRepository: o.repository,
             writeScope: o.writeScope,
             agentId: o.agent,
           },
         });
         await todoResult(ctx, createTodo as TodoLike);
+      }),
+    );
+
+  todo
+    .command('depends <id> [todos...]')
+    .description(
+      "replace a live todo's dependencies with these todos (--none: no dependency); a cycle or an unknown id is refused",
+    )
+    .option('--none', 'depend on nothing')
+    .option('--agent <id>', 'act for this agent (ADMIN/STEWARD)')
+    .addHelpText(
+      'after',
+      examples('switchboard todo depends t-3 t-1 t-2', 'switchboard todo depends t-3 --none'),
+    )
+    .action(
+      run<{ none?: boolean; agent?: string }, [string, string[]]>(async (ctx, o, id, todos) => {
+        if (Boolean(o.none) === todos.length > 0)
+          throw usage('name the todos it depends on, or pass --none');
+        const { setDependencies } = await ctx.client.request(SetDependenciesDocument, {
+          input: { goalId: await ctx.goal(), todoId: id, dependsOn: todos, agentId: o.agent },
+        });
+        await todoResult(ctx, setDependencies as TodoLike);
       }),
     );
 
@@ -365,7 +395,7 @@ export function todoCommand(program: Command): void {
     .description('DEFERRED until resume conditions hold')
     .requiredOption(
       '--resume-when <condition>',
-      'todo_done:<id>, gate_resolved:<id>, capacity_available:<cap> (repeatable)',
+      'todo_done:<id>, gate_resolved:<id>, capacity_available:<cap>, pr_merged:<owner/repo>#<n> (repeatable)',
       collect,
     )
     .option('--reason <text>', 'why')

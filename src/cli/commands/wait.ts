@@ -35,18 +35,24 @@ export function waitExit(wait: WaitFieldsFragment): Exit | undefined {
       return new Exit(
         ExitCode.TIMED_OUT,
         `TIMED_OUT: no accepted change (${wait.accept.join(',')}) within ${wait.timeoutMs / 1000} s`,
+        wait.status,
       );
     case 'NOT_RUNNING':
-      return new Exit(ExitCode.NOT_RUNNING, `NOT_RUNNING: ${who}: ${wait.reason ?? 'not running'}`);
+      return new Exit(
+        ExitCode.NOT_RUNNING,
+        `NOT_RUNNING: ${who}: ${wait.reason ?? 'not running'}`,
+        wait.status,
+      );
     case 'UNREACHABLE':
-      return new Exit(ExitCode.NOT_RUNNING, `UNREACHABLE: ${who} is unreachable`);
+      return new Exit(ExitCode.NOT_RUNNING, `UNREACHABLE: ${who} is unreachable`, wait.status);
     case 'UNOBSERVABLE':
       return new Exit(
         ExitCode.REFUSED,
         `UNOBSERVABLE: ${wait.reason ?? 'the provider cannot pin waits'}`,
+        wait.status,
       );
     default:
-      return new Exit(ExitCode.ERROR, `the wait ended ${wait.status}`);
+      return new Exit(ExitCode.ERROR, `the wait ended ${wait.status}`, wait.status);
   }
 }
 

@@ -441,6 +441,13 @@ export const EvidenceFreshness = {
 } as const;
 
 export type EvidenceFreshness = typeof EvidenceFreshness[keyof typeof EvidenceFreshness];
+/** An external fact a resume condition can name. */
+export const ExternalEventKind = {
+  /** A pull request was merged in a repository; satisfies `pr_merged:` conditions naming that repository and number. */
+  PrMerged: 'PR_MERGED'
+} as const;
+
+export type ExternalEventKind = typeof ExternalEventKind[keyof typeof ExternalEventKind];
 /** How current what is known of an agent is. Never a statement about its work. */
 export const Freshness = {
   /** A provider reports it now, within its TTL. */
@@ -906,6 +913,22 @@ export type RecordEventInput = {
   todoId?: string | number | null | undefined;
 };
 
+/** An external fact to record in a goal. */
+export type RecordExternalEventInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** The goal. */
+  goalId: string | number;
+  /** What happened. */
+  kind: ExternalEventKind;
+  /** When it was observed; not in the future. */
+  observedAt: string;
+  /** PR_MERGED: the pull request number (`123` or `#123`). */
+  ref: string;
+  /** The repository, without credentials: `git:github.com/owner/repo` (an https or `git@host:` URL is accepted and stored in that form; a URL with credentials is refused). */
+  repository: string;
+};
+
 /** A new agent identity in a goal. */
 export type RegisterAgentInput = {
   /** 1-64 letters, digits, ".", "_" or "-". */
@@ -1065,6 +1088,28 @@ export const ScopeGapReason = {
 } as const;
 
 export type ScopeGapReason = typeof ScopeGapReason[keyof typeof ScopeGapReason];
+/** Replaces the acting agent's declared capabilities in the goal. */
+export type SetCapabilitiesInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** Names (letters, digits, '.', '_', '-'), at most 32; an empty list declares none. */
+  capabilities: Array<string>;
+  /** The goal. */
+  goalId: string | number;
+};
+
+/** Replaces a live todo's dependencies (a replanning write). */
+export type SetDependenciesInput = {
+  /** ADMIN/STEWARD: the active agent of the goal to act for (needed to claim, lease or set vision/capabilities). A PEER always acts as itself and may only name itself. */
+  agentId?: string | number | null | undefined;
+  /** Existing todos of the goal, at most 50. A cycle is refused. */
+  dependsOn: Array<string | number>;
+  /** The goal. */
+  goalId: string | number;
+  /** The todo. */
+  todoId: string | number;
+};
+
 /** Replaces the acting agent's vision in the goal. */
 export type SetVisionInput = {
   /** Up to 500 characters. */
@@ -1288,6 +1333,8 @@ export const WorktreeKind = {
 } as const;
 
 export type WorktreeKind = typeof WorktreeKind[keyof typeof WorktreeKind];
+export type RetentionGapFieldsFragment = { goalId: string, after: string, resumeAfter: string };
+
 export type ScopeGapFieldsFragment = { goalId: string, reason: ScopeGapReason };
 
 export type ActorFieldsFragment = { kind: CallerKind, agentId: string | null };
@@ -1427,6 +1474,7 @@ export type InboxMessagesSubscriptionVariables = Exact<{
 
 export type InboxMessagesSubscription = { inboxMessages:
     | { __typename: 'InboxMessage', id: string, goalId: string, seq: string, from: string | null, to: string, kind: DeliveryKind, subject: string, body: string, bodyPreview: string, threadId: string, replyTo: string | null, todoId: string | null, submittedAt: string, readAt: string | null, processedAt: string | null, takenAt: string | null, takeCount: number, pushedAt: string | null, pushCount: number, active: boolean, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null } }
+    | { __typename: 'RetentionGap', goalId: string, after: string, resumeAfter: string }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
    };
@@ -1441,6 +1489,15 @@ export type DeliveriesQueryVariables = Exact<{
 
 
 export type DeliveriesQuery = { deliveries: { goalId: string, agentId: string, direction: DeliveryDirection, hasOlder: boolean, olderCursor: string | null, limitations: Array<DeliveryListingLimitation>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rows: Array<{ id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, pushedAt: string | null, pushCount: number, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } }> } };
+
+export type DeliveryAlertFieldsFragment = { deliveryId: string, to: string, from: string | null, subject: string, since: string };
+
+export type DeliveryHealthQueryVariables = Exact<{
+  goalId: string | number;
+}>;
+
+
+export type DeliveryHealthQuery = { deliveryHealth: { goalId: string, checkedAt: string, scopeGap: { goalId: string, reason: ScopeGapReason } | null, unread: Array<{ agentId: string, count: number, oldest: { deliveryId: string, to: string, from: string | null, subject: string, since: string } }>, offeredNotTaken: Array<{ deliveryId: string, to: string, from: string | null, subject: string, since: string }>, stalled: Array<{ deliveryId: string, to: string, from: string | null, subject: string, since: string }>, expired: Array<{ deliveryId: string, to: string, from: string | null, subject: string, since: string }>, doorbell: { listening: boolean, reason: string | null, since: string | null } } };
 
 export type DirectoryQueryVariables = Exact<{
   goalId: string | number;
@@ -1480,7 +1537,7 @@ export type PresenceChangedSubscriptionVariables = Exact<{
 }>;
 
 
-export type PresenceChangedSubscription = { presenceChanged: { goalId: string, agentId: string | null, seq: string | null, previousLiveness: Liveness | null, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+export type PresenceChangedSubscription = { presenceChanged: { goalId: string, agentId: string | null, seq: string | null, previousLiveness: Liveness | null, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null, retentionGap: { goalId: string, after: string, resumeAfter: string } | null } };
 
 export type LedgerEventFieldsFragment = { goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } };
 
@@ -1534,6 +1591,17 @@ export type LedgerEventsSubscriptionVariables = Exact<{
 
 
 export type LedgerEventsSubscription = { ledgerEvents:
+    | { __typename: 'LedgerEvent', goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+   };
+
+export type GoalLedgerEventsSubscriptionVariables = Exact<{
+  goalId: string | number;
+  after?: string | null | undefined;
+}>;
+
+
+export type GoalLedgerEventsSubscription = { goalLedgerEvents:
     | { __typename: 'LedgerEvent', goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
    };
@@ -1859,7 +1927,7 @@ export type TodosQueryVariables = Exact<{
 }>;
 
 
-export type TodosQuery = { todos: { goalId: string, seq: string, omittedRowCount: number, rows: Array<{ goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+export type TodosQuery = { todos: { goalId: string, seq: string, ledgerSeq: string, omittedRowCount: number, rows: Array<{ goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
 
 export type TodoTransitionsQueryVariables = Exact<{
   goalId: string | number;
@@ -2177,6 +2245,50 @@ export type CloseGoalMutation = { closeGoal:
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
    };
 
+export type SetDependenciesMutationVariables = Exact<{
+  input: SetDependenciesInput;
+}>;
+
+
+export type SetDependenciesMutation = { setDependencies:
+    | { __typename: 'ClaimedByOther', goalId: string, todoId: string, owner: string, claimedAt: string | null }
+    | { __typename: 'IllegalTransition', goalId: string, todoId: string, from: TodoStatus, attempted: TodoTransitionKind }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'Todo', goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+    | { __typename: 'UnknownTodo', goalId: string, todoId: string }
+   };
+
+export type SetCapabilitiesMutationVariables = Exact<{
+  input: SetCapabilitiesInput;
+}>;
+
+
+export type SetCapabilitiesMutation = { setCapabilities:
+    | { __typename: 'AgentCapabilities', goalId: string, agentId: string, capabilities: Array<string>, updatedAt: string }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type RecordExternalEventMutationVariables = Exact<{
+  input: RecordExternalEventInput;
+}>;
+
+
+export type RecordExternalEventMutation = { recordExternalEvent:
+    | { __typename: 'ExternalEvent', replayed: boolean, waitingTodoIds: Array<string>, fact: { id: string, goalId: string, kind: ExternalEventKind, repository: string, ref: string, observedAt: string, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null } } }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
+export type TodoTitlesQueryVariables = Exact<{
+  goalId: string | number;
+  limit?: number | null | undefined;
+}>;
+
+
+export type TodoTitlesQuery = { todos: { goalId: string, ledgerSeq: string, omittedRowCount: number, rows: Array<{ id: string, title: string, status: TodoStatus }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -2195,6 +2307,13 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const RetentionGapFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RetentionGapFields on RetentionGap {
+  goalId
+  after
+  resumeAfter
+}
+    `, {"fragmentName":"RetentionGapFields"}) as unknown as TypedDocumentString<RetentionGapFieldsFragment, unknown>;
 export const PresenceFieldsFragmentDoc = new TypedDocumentString(`
     fragment PresenceFields on Presence {
   provider
@@ -2417,6 +2536,15 @@ export const InboxMessageFieldsFragmentDoc = new TypedDocumentString(`
   active
 }
     `, {"fragmentName":"InboxMessageFields"}) as unknown as TypedDocumentString<InboxMessageFieldsFragment, unknown>;
+export const DeliveryAlertFieldsFragmentDoc = new TypedDocumentString(`
+    fragment DeliveryAlertFields on DeliveryAlert {
+  deliveryId
+  to
+  from
+  subject
+  since
+}
+    `, {"fragmentName":"DeliveryAlertFields"}) as unknown as TypedDocumentString<DeliveryAlertFieldsFragment, unknown>;
 export const LedgerEventFieldsFragmentDoc = new TypedDocumentString(`
     fragment LedgerEventFields on LedgerEvent {
   goalId
@@ -3423,9 +3551,17 @@ export const InboxMessagesDocument = new TypedDocumentString(`
     ... on ScopeGap {
       ...ScopeGapFields
     }
+    ... on RetentionGap {
+      ...RetentionGapFields
+    }
   }
 }
-    fragment ScopeGapFields on ScopeGap {
+    fragment RetentionGapFields on RetentionGap {
+  goalId
+  after
+  resumeAfter
+}
+fragment ScopeGapFields on ScopeGap {
   goalId
   reason
 }
@@ -3558,6 +3694,48 @@ fragment DeliveryFields on Delivery {
   timeoutMs
   deadline
 }`) as unknown as TypedDocumentString<DeliveriesQuery, DeliveriesQueryVariables>;
+export const DeliveryHealthDocument = new TypedDocumentString(`
+    query DeliveryHealth($goalId: ID!) {
+  deliveryHealth(goalId: $goalId) {
+    goalId
+    checkedAt
+    scopeGap {
+      ...ScopeGapFields
+    }
+    unread {
+      agentId
+      count
+      oldest {
+        ...DeliveryAlertFields
+      }
+    }
+    offeredNotTaken {
+      ...DeliveryAlertFields
+    }
+    stalled {
+      ...DeliveryAlertFields
+    }
+    expired {
+      ...DeliveryAlertFields
+    }
+    doorbell {
+      listening
+      reason
+      since
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment DeliveryAlertFields on DeliveryAlert {
+  deliveryId
+  to
+  from
+  subject
+  since
+}`) as unknown as TypedDocumentString<DeliveryHealthQuery, DeliveryHealthQueryVariables>;
 export const DirectoryDocument = new TypedDocumentString(`
     query Directory($goalId: ID!, $limit: Int) {
   directory(goalId: $goalId, limit: $limit) {
@@ -3704,9 +3882,17 @@ export const PresenceChangedDocument = new TypedDocumentString(`
     scopeGap {
       ...ScopeGapFields
     }
+    retentionGap {
+      ...RetentionGapFields
+    }
   }
 }
-    fragment ScopeGapFields on ScopeGap {
+    fragment RetentionGapFields on RetentionGap {
+  goalId
+  after
+  resumeAfter
+}
+fragment ScopeGapFields on ScopeGap {
   goalId
   reason
 }
@@ -4025,6 +4211,56 @@ fragment LedgerEventFields on LedgerEvent {
     redactionCount
   }
 }`) as unknown as TypedDocumentString<LedgerEventsSubscription, LedgerEventsSubscriptionVariables>;
+export const GoalLedgerEventsDocument = new TypedDocumentString(`
+    subscription GoalLedgerEvents($goalId: ID!, $after: Seq) {
+  goalLedgerEvents(goalId: $goalId, after: $after) {
+    __typename
+    ... on LedgerEvent {
+      ...LedgerEventFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LedgerEventFields on LedgerEvent {
+  goalId
+  seq
+  eventId
+  eventKind
+  source
+  agentId
+  todoId
+  gateId
+  relatedAgentId
+  classification
+  status
+  summary
+  evidenceRefs
+  goalChange
+  material
+  relevance
+  citedDigest
+  recordedAt
+  recordedBy {
+    ...ActorFields
+  }
+  boundary {
+    rawLogsRecorded
+    rawTrajectoryRecorded
+    credentialValuesRecorded
+    absolutePathsRecorded
+    redactionCount
+  }
+}`) as unknown as TypedDocumentString<GoalLedgerEventsSubscription, GoalLedgerEventsSubscriptionVariables>;
 export const ReplanObligationsDocument = new TypedDocumentString(`
     query ReplanObligations($goalId: ID!, $agentId: ID!) {
   replanObligations(goalId: $goalId, agentId: $agentId) {
@@ -4856,6 +5092,7 @@ export const TodosDocument = new TypedDocumentString(`
   todos(goalId: $goalId, limit: $limit, statuses: $statuses) {
     goalId
     seq
+    ledgerSeq
     omittedRowCount
     rows {
       ...TodoFields
@@ -6541,3 +6778,189 @@ fragment GoalClosureReasonFields on GoalClosureReason {
   agentId
   obligations
 }`) as unknown as TypedDocumentString<CloseGoalMutation, CloseGoalMutationVariables>;
+export const SetDependenciesDocument = new TypedDocumentString(`
+    mutation SetDependencies($input: SetDependenciesInput!) {
+  setDependencies(input: $input) {
+    ...TodoResultFields
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  taskRepository
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}
+fragment UnknownTodoFields on UnknownTodo {
+  goalId
+  todoId
+}
+fragment ClaimedByOtherFields on ClaimedByOther {
+  goalId
+  todoId
+  owner
+  claimedAt
+}
+fragment IllegalTransitionFields on IllegalTransition {
+  goalId
+  todoId
+  from
+  attempted
+}
+fragment TodoResultFields on TodoResult {
+  __typename
+  ... on Todo {
+    ...TodoFields
+  }
+  ... on ClaimedByOther {
+    ...ClaimedByOtherFields
+  }
+  ... on IllegalTransition {
+    ...IllegalTransitionFields
+  }
+  ... on UnknownAgent {
+    ...UnknownAgentFields
+  }
+  ... on UnknownTodo {
+    ...UnknownTodoFields
+  }
+  ... on ScopeGap {
+    ...ScopeGapFields
+  }
+}`) as unknown as TypedDocumentString<SetDependenciesMutation, SetDependenciesMutationVariables>;
+export const SetCapabilitiesDocument = new TypedDocumentString(`
+    mutation SetCapabilities($input: SetCapabilitiesInput!) {
+  setCapabilities(input: $input) {
+    __typename
+    ... on AgentCapabilities {
+      goalId
+      agentId
+      capabilities
+      updatedAt
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<SetCapabilitiesMutation, SetCapabilitiesMutationVariables>;
+export const RecordExternalEventDocument = new TypedDocumentString(`
+    mutation RecordExternalEvent($input: RecordExternalEventInput!) {
+  recordExternalEvent(input: $input) {
+    __typename
+    ... on ExternalEvent {
+      replayed
+      waitingTodoIds
+      fact {
+        id
+        goalId
+        kind
+        repository
+        ref
+        observedAt
+        recordedAt
+        recordedBy {
+          ...ActorFields
+        }
+      }
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<RecordExternalEventMutation, RecordExternalEventMutationVariables>;
+export const TodoTitlesDocument = new TypedDocumentString(`
+    query TodoTitles($goalId: ID!, $limit: Int) {
+  todos(goalId: $goalId, limit: $limit) {
+    goalId
+    ledgerSeq
+    omittedRowCount
+    rows {
+      id
+      title
+      status
+    }
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}`) as unknown as TypedDocumentString<TodoTitlesQuery, TodoTitlesQueryVariables>;

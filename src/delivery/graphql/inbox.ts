@@ -5,7 +5,7 @@
  */
 
 import { builder } from '../../graphql/builder.ts';
-import { ScopeGapRef } from '../../graphql/shared.ts';
+import { RetentionGapRef, ScopeGapRef } from '../../graphql/shared.ts';
 import { byType } from '../../graphql/values.ts';
 import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import { MAX_BODY_BYTES } from '../deliver.ts';
@@ -183,8 +183,8 @@ const InboxResult = builder.unionType('InboxResult', {
 });
 const InboxArrival = builder.unionType('InboxArrival', {
   description:
-    'A message that arrived, or (once, then the end) why the caller has no inbox in that goal.',
-  types: [InboxMessageRef, ScopeGapRef, UnknownAgentRef],
+    'A message that arrived, or (once, then the end) why the caller has no inbox in that goal, or that it was resumed from before what retention keeps.',
+  types: [InboxMessageRef, ScopeGapRef, UnknownAgentRef, RetentionGapRef],
   resolveType: byType,
 });
 const InboxMessageResult = builder.unionType('InboxMessageResult', {

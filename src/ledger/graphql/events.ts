@@ -11,7 +11,7 @@ import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
 import { ActorRef, UnknownTodoRef } from '../../work/graphql/write.ts';
 import { type LedgerEvent, type LedgerRelevance, ledgerRelevances } from '../append.ts';
 import { recordEvent } from '../record.ts';
-import { ledgerEvents } from '../stream.ts';
+import { goalLedgerEvents, ledgerEvents } from '../stream.ts';
 import {
   type GoalChange,
   goalChanges,
@@ -267,6 +267,22 @@ builder.subscriptionFields((t) => ({
     },
     subscribe: (_root, args, { db, deps, caller }) =>
       ledgerEvents(db, deps.ledger, caller, args.goalId, args.agentId, args.after ?? null),
+    resolve: (item) => item,
+  }),
+  goalLedgerEvents: t.withAuth({ reader: true }).field({
+    type: LedgerStreamItem,
+    description:
+      "Every ledger row of a goal, live, in seq order, each exactly once, resumable with `after`; unscoped (relevance null). ADMIN, or a STEWARD of the goal; a PEER gets a NOT_OWN_LEDGER scope gap (its own ledger is ledgerEvents). Every work-graph change writes a row, so a view of the goal's work re-reads on each.",
+    args: {
+      goalId: t.arg.id({ required: true, description: 'The goal.' }),
+      after: t.arg({
+        type: 'Seq',
+        description:
+          'Resume after this seq (the last one received, or the ledgerSeq of a todos read); omitted means rows from now on.',
+      }),
+    },
+    subscribe: (_root, args, { db, deps, caller }) =>
+      goalLedgerEvents(db, deps.ledger, caller, args.goalId, args.after ?? null),
     resolve: (item) => item,
   }),
 }));

@@ -30,8 +30,7 @@ function rosterAnswer(
 
 export function adminTools(server: McpServer, ctx: McpContext): void {
   registerTool(server, ctx, 'discover', {
-    description:
-      'Agents of the goal you could add as peers, with how fresh each is. Connected is not available.',
+    description: 'Agents of the goal you could add as peers, with how fresh each is.',
     input: {},
     types: ['Discovery', 'ScopeGap'],
     readOnly: true,
@@ -75,8 +74,7 @@ export function adminTools(server: McpServer, ctx: McpContext): void {
     },
   });
   registerTool(server, ctx, 'set_primary_peer', {
-    description:
-      'Make a roster peer your primary (the default `to` of send); omit `agent` to clear.',
+    description: "Make a roster peer your primary (send's default `to`); omit `agent` to clear.",
     input: { agent: z.string().optional() },
     types: ROSTER_TYPES,
     async run({ agent }) {
@@ -90,7 +88,7 @@ export function adminTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'observe', {
     description:
-      "Recent screen lines of an agent's pane, as its provider captured them. Advisory: a screen is not the agent's state; ObservationGap says why none is available.",
+      "Recent screen lines of an agent's pane. Advisory, not the agent's state; ObservationGap says why none.",
     input: {
       agent: z.string(),
       source: z.enum(ObservationSource).default('RECENT'),
@@ -114,7 +112,7 @@ export function adminTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'close_goal', {
     description:
-      'Close the goal (STEWARD/ADMIN credential): GoalClosureRefused lists every reason while any holds; otherwise the closure is recorded in the ledger.',
+      'Close the goal (STEWARD/ADMIN): GoalClosureRefused lists every reason while any holds.',
     input: { acceptance_refs: z.array(z.string()).min(1).max(20), reason: z.string().min(1) },
     types: ['GoalClosed', 'GoalClosureRefused', 'ScopeGap'],
     async run({ acceptance_refs, reason }) {

@@ -91,7 +91,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
     return waitAnswer(result);
   };
   registerTool(server, ctx, 'whoami', {
-    description: "Who this server's credential is: kind, goal, agent. Not a liveness check.",
+    description: "Who this server's credential is: kind, goal, agent.",
     input: {},
     types: ['Caller'],
     readOnly: true,
@@ -126,7 +126,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'attention', {
     description:
-      'What needs a person or a peer now (blocked agents, stale claims, open gates, stalled deliveries). Empty is not proof all is well.',
+      'What needs a person or a peer now: blocked agents, stale claims, open gates, stalled deliveries.',
     input: { stale_claim_minutes: z.number().positive().optional() },
     types: ['Attention', 'ScopeGap'],
     readOnly: true,
@@ -147,8 +147,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
   });
 
   registerTool(server, ctx, 'peers', {
-    description:
-      'Your roster: the peers you work with and your primary peer (the default `to` of send).',
+    description: "Your roster: your peers and your primary peer (send's default `to`).",
     input: {},
     types: ['Roster', 'ScopeGap'],
     readOnly: true,
@@ -165,7 +164,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'send', {
     description:
-      'Deliver a bounded request or context to one agent; it grants nothing. Without `to`: your primary or only connected peer, else AMBIGUOUS_TARGET with choices. A retry of a call that got no answer returns the original (`replayed`); the same text after an answer is a new message. SUBMITTED: stored, not read.',
+      'Deliver a bounded request or context to one agent; grants nothing. Without `to`: your primary or only connected peer, else AMBIGUOUS_TARGET. A retry of an unanswered call returns the original (`replayed`). SUBMITTED: stored, not read.',
     input: {
       to: z.string().optional(),
       subject: z.string().min(1),
@@ -173,7 +172,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
       kind: z.enum(DeliveryKind).default('REQUEST'),
       reply_to: z.string().optional(),
       thread: z.string().optional(),
-      todo: z.string().optional().describe('the todo it is about (claims nothing)'),
+      todo: z.string().optional().describe('its todo (claims nothing)'),
       idempotency_key: z.string().max(128).optional(),
       window_seconds: z.number().positive().optional().describe('activity window before STALLED'),
       timeout_seconds: z.number().positive().optional().describe('before EXPIRED'),
@@ -237,7 +236,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'wait', {
     description:
-      "Block until one of `agents` reports an accepted liveness in a change after now, or the timeout. Progress names the wait id; a cancelled call's outcome is pushed to you later; `wait_id` follows a wait again. TIMED_OUT: no accepted change was reported, not that the agent is stuck.",
+      'Block until one of `agents` reports an accepted liveness after now, or the timeout. `wait_id` follows a wait again (progress names it). TIMED_OUT: no accepted change, not a stuck agent.',
     input: {
       agents: z.array(z.string()).min(1).optional(),
       until: z.array(z.enum(settledLiveness)).min(1).default(['DONE', 'IDLE']),
@@ -369,7 +368,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
     });
   messageTool(
     'resolve_message',
-    'Mark a message processed (you acted on it or decided not to).',
+    'Mark a message of your inbox processed (you acted on it or decided not to).',
     async (id) => (await ctx.client.request(ResolveMessageDocument, { id })).resolveMessage,
   );
   messageTool(

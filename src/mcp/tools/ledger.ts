@@ -19,7 +19,7 @@ import { answer, registerTool, typeOf } from '../tool.ts';
 export function evidenceLogTool(server: McpServer, ctx: McpContext): void {
   registerTool(server, ctx, 'evidence_log', {
     description:
-      "Your evidence ledger, oldest first: your rows in detail, other agents compressed. `digest` is what replan_checkpoint cites; `readerHints.nextRequiredReads` are reads still owed. Not the goal's full history.",
+      'Your evidence ledger, oldest first: your rows in detail, others compressed. `digest` is what replan_checkpoint cites; `readerHints.nextRequiredReads`: reads owed.',
     input: {
       todo: z.string().optional(),
       limit: z.number().int().min(1).max(200).default(30),
@@ -50,7 +50,7 @@ export function evidenceLogTool(server: McpServer, ctx: McpContext): void {
 export function ledgerTools(server: McpServer, ctx: McpContext): void {
   registerTool(server, ctx, 'record_event', {
     description:
-      'Append an evidence row. Screened: credentials and absolute paths are redacted, raw logs refused; keep summaries short and refs relative. HANDOFF needs `related_agent`.',
+      'Append an evidence row: short summary, relative refs (credentials and absolute paths are redacted). HANDOFF needs `related_agent`.',
     input: {
       kind: z.enum(recordableEventKinds),
       summary: z.string().min(1),
@@ -84,7 +84,7 @@ export function ledgerTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'replan_checkpoint', {
     description:
-      'Record a replan checkpoint citing the `digest` of your latest evidence_log read. LedgerDigestMismatch: the ledger moved or a read is owed; read again. PATCHED replaces your vision with the given fields (a first vision needs all four).',
+      'Record a replan checkpoint citing the `digest` of your latest evidence_log read (LedgerDigestMismatch: read again). PATCHED replaces your vision with the given fields.',
     input: {
       digest: z.string(),
       kind: z.enum(ReplanKind),
@@ -131,8 +131,7 @@ export function ledgerTools(server: McpServer, ctx: McpContext): void {
   });
 
   registerTool(server, ctx, 'replan_owed', {
-    description:
-      'What you owe a replan checkpoint for (material rows since your last, a vision never checkpointed, a handoff received) and the reads to make first. Only replan_checkpoint clears it.',
+    description: 'What you owe a replan checkpoint for, and the reads to make first.',
     input: {},
     types: ['ReplanObligations', 'ScopeGap'],
     readOnly: true,

@@ -5,6 +5,7 @@ import {
   ClaimTodoDocument,
   CloseNoFollowUpDocument,
   CompleteTodoDocument,
+  CreateTodoDocument,
   DeclareWorkspaceDocument,
   DeferTodoDocument,
   FrontierDocument,
@@ -14,9 +15,13 @@ import {
   HandoffDocument,
   HandoffTodoDocument,
   OpenGateDocument,
+  RecordExternalEventDocument,
   ReleaseClaimDocument,
+  SetCapabilitiesDocument,
+  SetDependenciesDocument,
   TaskClass,
   type TodoResultFieldsFragment,
+  TodoStatus,
   TodosDocument,
   WorktreeKind,
 } from '../../client/index.ts';
@@ -57,7 +62,7 @@ const todoArg = { todo: z.string() };
 export function workTools(server: McpServer, ctx: McpContext): void {
   registerTool(server, ctx, 'frontier', {
     description:
-      'Todos you could take now (runnable first) with the guards that hold the others back. Runnable is not assigned: claim_todo to take one.',
+      'Todos you could take now, runnable first, with the guards holding the others back; claim_todo takes one.',
     input: {},
     types: ['Frontier', 'UnknownAgent', 'ScopeGap'],
     readOnly: true,
@@ -80,7 +85,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
   registerTool(server, ctx, 'todos', {
     description: "The goal's todos, newest first; `statuses` filters (e.g. OPEN, CLAIMED).",
     input: {
-      statuses: z.array(z.string()).optional(),
+      statuses: z.array(z.enum(TodoStatus)).optional(),
       limit: z.number().int().min(1).max(500).optional(),
     },
     types: ['Todos', 'ScopeGap'],
@@ -88,7 +93,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
     async run({ statuses, limit }) {
       const { todos } = await ctx.client.request(TodosDocument, {
         goalId: await ctx.goal(),
-        statuses: statuses as never,
+        statuses,
         limit,
       });
       const lines = todos.rows.map(
@@ -98,9 +103,87 @@ export function workTools(server: McpServer, ctx: McpContext): void {
     },
   });
 
+  registerTool(server, ctx, 'create_todo', {
+    description:
+      'Create a todo; `repository` (git:host/owner/repo) and `write_scope` (paths or globs) say what it writes.',
+    input: {
+      title: z.string().min(1),
+      class: z.enum(TaskClass).default('ADVANCEMENT_TASK'),
+      depends_on: z.array(z.string()).optional(),
+      repository: z.string().optional(),
+      write_scope: z.array(z.string()).optional(),
+    },
+    types: ['Todo', 'UnknownAgent', 'ScopeGap'],
+    async run(a) {
+      const { createTodo } = await ctx.client.request(CreateTodoDocument, {
+        input: {
+          goalId: await ctx.goal(),
+          title: a.title,
+          taskClass: a.class,
+          dependsOn: a.depends_on,
+          taskRepository: a.repository,
+          writeScope: a.write_scope,
+        },
+      });
+      return todoAnswer(createTodo);
+    },
+  });
+
+  registerTool(server, ctx, 'set_dependencies', {
+    description: "Replace a live todo's dependencies (empty: none).",
+    input: { todo: z.string(), depends_on: z.array(z.string()) },
+    types: TODO_TYPES,
+    async run({ todo, depends_on }) {
+      const { setDependencies } = await ctx.client.request(SetDependenciesDocument, {
+        input: { goalId: await ctx.goal(), todoId: todo, dependsOn: depends_on },
+      });
+      return todoAnswer(setDependencies);
+    },
+  });
+
+  registerTool(server, ctx, 'set_capabilities', {
+    description: 'Replace your declared capabilities (for the CAPABILITY guard).',
+    input: { capabilities: z.array(z.string()).max(32) },
+    types: ['AgentCapabilities', 'UnknownAgent', 'ScopeGap'],
+    async run({ capabilities }) {
+      const { setCapabilities: r } = await ctx.client.request(SetCapabilitiesDocument, {
+        input: { goalId: await ctx.goal(), capabilities },
+      });
+      if (r.__typename !== 'AgentCapabilities') return answer(r.__typename, r.__typename, r);
+      return answer(r.__typename, r.capabilities.join(', ') || 'no capabilities', r);
+    },
+  });
+
+  registerTool(server, ctx, 'record_merged_pr', {
+    description: 'Record a merged pull request (once); it satisfies `pr_merged:` conditions.',
+    input: {
+      repository: z.string(),
+      number: z.string(),
+      observed_at: z.string().optional().describe('ISO; default now'),
+    },
+    types: ['ExternalEvent', 'UnknownAgent', 'ScopeGap'],
+    async run({ repository, number, observed_at }) {
+      const { recordExternalEvent: r } = await ctx.client.request(RecordExternalEventDocument, {
+        input: {
+          goalId: await ctx.goal(),
+          kind: 'PR_MERGED',
+          repository,
+          ref: number,
+          observedAt: observed_at ?? new Date().toISOString(),
+        },
+      });
+      if (r.__typename !== 'ExternalEvent') return answer(r.__typename, r.__typename, r);
+      return answer(
+        r.__typename,
+        `${r.fact.repository}#${r.fact.ref} merged${r.replayed ? ' (already recorded)' : ''}`,
+        r,
+      );
+    },
+  });
+
   registerTool(server, ctx, 'claim_todo', {
     description:
-      'Claim a todo for yourself. ClaimedByOther names the owner; it is not an error. `warnings` name other agents’ claims whose write scope overlaps (the claim is made; the later of two is held back).',
+      "Claim a todo. ClaimedByOther names the owner. `warnings`: others' claims whose write scope overlaps.",
     input: todoArg,
     types: ['ClaimedTodo', ...TODO_TYPES.filter((t) => t !== 'Todo')],
     async run({ todo }) {
@@ -131,7 +214,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'complete_todo', {
     description:
-      'Complete your claimed todo with evidence (relative refs without spaces: commit:abc, a test run, a path; no absolute paths), optionally naming its successor todo.',
+      'Complete your claimed todo with evidence (relative refs: commit:abc, a path), optionally with a successor.',
     input: {
       todo: z.string(),
       evidence: z.array(z.string()).min(1).max(20),
@@ -161,7 +244,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'defer_todo', {
     description:
-      'Defer a todo until conditions hold: `todo_done:<id>`, `gate_resolved:<id>`, `capacity_available:<capability>`.',
+      'Defer a todo until conditions hold: `todo_done:<id>`, `gate_resolved:<id>`, `capacity_available:<cap>`, `pr_merged:<repo>#<n>`.',
     input: {
       todo: z.string(),
       resume_when: z.array(z.string()).min(1),
@@ -177,7 +260,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
   });
 
   registerTool(server, ctx, 'close_no_follow_up', {
-    description: 'Close a todo that needs no follow-up, with the rationale (shown to peers).',
+    description: 'Close a todo that needs no follow-up, with the rationale.',
     input: { todo: z.string(), reason: z.string().min(1) },
     types: TODO_TYPES,
     async run({ todo, reason }) {
@@ -190,7 +273,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'open_gate', {
     description:
-      'Ask for a decision (a gate) before acting in a scope; a steward or admin decides. Opening one grants nothing.',
+      'Ask for a decision (a gate) before acting in a scope; a steward or admin decides.',
     input: {
       kind: z.enum(GateKind),
       granularity: z.enum(GateGranularity),
@@ -211,7 +294,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'handoff_todo', {
     description:
-      'Hand a live todo to `to` (it becomes the claimant) or, without `to`, to any qualified peer. Writes one bounded packet, a HANDOFF row and a CONTEXT delivery; your lease ends (never transferred). HandoffRefused names why (receiver unknown or lacking the capability, delivery refused).',
+      'Hand a live todo to `to` (the new claimant) or, without `to`, to any qualified peer, with one packet; your lease ends. HandoffRefused names why.',
     input: {
       todo: z.string(),
       to: z.string().optional(),
@@ -252,8 +335,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
   });
 
   registerTool(server, ctx, 'handoff_packet', {
-    description:
-      "A handoff packet with the todo's guards evaluated for you now (not the sender's view): next action, validation, stop condition, evidence with freshness, what was omitted.",
+    description: "A handoff packet, with the todo's guards evaluated for you now.",
     input: { handoff: z.string() },
     types: ['HandoffRead', 'UnknownHandoff', 'UnknownAgent', 'ScopeGap'],
     readOnly: true,
@@ -279,11 +361,11 @@ export function workTools(server: McpServer, ctx: McpContext): void {
 
   registerTool(server, ctx, 'declare_workspace', {
     description:
-      'Declare where you run (repository, LINKED worktree or CANONICAL checkout, revision) for the WORKSPACE guard. A declaration, not a permission.',
+      'Declare where you run (repository, worktree, revision) for the WORKSPACE guard; grants nothing.',
     input: {
-      repository: z.string().describe('git:host/owner/repo or a URL without credentials'),
+      repository: z.string().describe('git:host/owner/repo'),
       worktree: z.enum(WorktreeKind),
-      revision: z.string().describe('the commit checked out'),
+      revision: z.string().describe('commit'),
     },
     types: ['AgentWorkspace', 'UnknownAgent', 'ScopeGap'],
     async run({ repository, worktree, revision }) {
@@ -300,8 +382,7 @@ export function workTools(server: McpServer, ctx: McpContext): void {
   });
 
   registerTool(server, ctx, 'goal_closure', {
-    description:
-      'Whether the goal may be closed and every reason not (open gate, due monitor, live todo, pending successor, replan owed, no acceptance evidence). Completing every todo never closes it.',
+    description: 'Whether the goal may be closed, and every reason not.',
     input: {},
     types: ['GoalClosure', 'ScopeGap'],
     readOnly: true,

@@ -1,12 +1,12 @@
 /** Presence changes: the PresenceChange type and presenceChanged, a goal's changes in order. */
 import { builder } from '../../graphql/builder.ts';
-import { ScopeGapRef } from '../../graphql/shared.ts';
+import { RetentionGapRef, ScopeGapRef } from '../../graphql/shared.ts';
 import { type PresenceChange, presenceChanges } from '../read.ts';
 import { LivenessEnum, PresenceRef } from './presence.ts';
 
 const PresenceChangeRef = builder.objectRef<PresenceChange>('PresenceChange').implement({
   description:
-    'One change of liveness or occupant in a goal, in sequence order. Out of scope: a single change carrying scopeGap, then the end.',
+    'One change of liveness or occupant in a goal, in sequence order. Out of scope: a single change carrying scopeGap, then the end; resumed from before what retention kept: a single change carrying retentionGap, then the end.',
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     agentId: t.exposeID('agentId', {
@@ -32,6 +32,12 @@ const PresenceChangeRef = builder.objectRef<PresenceChange>('PresenceChange').im
       type: ScopeGapRef,
       nullable: true,
       description: 'Set when the goal is out of scope.',
+    }),
+    retentionGap: t.expose('retentionGap', {
+      type: RetentionGapRef,
+      nullable: true,
+      description:
+        'Set when `after` is older than the changes kept: re-read the directory, then resume after its resumeAfter.',
     }),
   }),
 });

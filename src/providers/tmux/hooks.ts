@@ -33,6 +33,9 @@ import { keyProves, PANE_KEY_ENV } from './pane-key.ts';
 import type { PaneTracker } from './panes.ts';
 import type { Reporter } from './reporting.ts';
 
+/** How long a hook's report may take to reach the gateway before the hook is answered. */
+export const HOOK_SEND_WAIT_MS = 1000;
+
 export const HOOK_OPS = ['report', 'end', 'state', 'status', 'notice'] as const;
 export type HookOp = (typeof HOOK_OPS)[number];
 
@@ -282,7 +285,7 @@ export class HookServer {
       pane.hookEnded = true;
       pane.liveness = undefined;
       this.o.reporter.end(pane, `hook: ${request.event ?? 'session ended'}`);
-      await this.o.reporter.flush();
+      await this.sent();
       return { ...base, liveness: null };
     }
     if (request.op === 'report' && request.liveness) {
@@ -299,11 +302,15 @@ export class HookServer {
         `hook: ${request.event ?? request.liveness}`,
         request.blockedKind,
       );
-      await this.o.reporter.flush();
+      const sent = await this.sent();
       return {
         ...base,
         liveness: request.liveness,
-        reported: pane.notReported ? `not reported: ${pane.notReported}` : 'reported',
+        reported: pane.notReported
+          ? `not reported: ${pane.notReported}`
+          : sent
+            ? 'reported'
+            : 'queued: the gateway has not answered yet; sent when it does',
       };
     }
     if (request.op === 'notice' && request.deliveryId) {
@@ -331,6 +338,21 @@ export class HookServer {
       };
     }
     return { ok: false, error: `unknown op ${request.op}` };
+  }
+
+  /**
+   * Sends what the hook queued; true once sent, false after HOOK_SEND_WAIT_MS while the
+   * gateway does not answer (cut off, or moving to another gateway): the hook is answered
+   * then, and the report stays queued.
+   */
+  private sent(): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      this.o.reporter.flush().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), HOOK_SEND_WAIT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
   }
 
   /** Stops listening and removes the socket. */
@@ -439,7 +461,8 @@ export const CLAUDE_EVENTS = [
   'SessionEnd',
 ] as const;
 
-export const HOOK_COMMAND = 'switchboard hook claude-code';
+/** The arguments after the program in every hook command `hooks install` writes. */
+export const HOOK_ARGS = 'hook claude-code';
 
 interface HookEntry {
   type?: string;
@@ -473,37 +496,73 @@ function readSettings(file: string): Settings {
   }
 }
 
-function writeSettings(file: string, settings: Settings): void {
+const settingsText = (settings: Settings) => `${JSON.stringify(settings, null, 2)}\n`;
+
+function writeSettings(file: string, text: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(settings, null, 2)}\n`);
+  writeFileSync(temporary, text);
   renameSync(temporary, file);
 }
 
-const ours = (group: MatcherGroup) =>
-  (group.hooks ?? []).some((h) => h.type === 'command' && h.command === HOOK_COMMAND);
+/** A hook command install wrote: a `switchboard` program (bare, or a path to the bin) and HOOK_ARGS. */
+const isOurs = (entry: HookEntry) =>
+  entry.type === 'command' &&
+  typeof entry.command === 'string' &&
+  /^(['"]?)(?:\S*\/)?switchboard(?:\.js)?\1 hook claude-code$/.test(entry.command.trim());
 
-/** Adds our hook to each event once; returns the events it added. */
-export function installClaudeHooks(file: string, command = HOOK_COMMAND): string[] {
+const ours = (group: MatcherGroup) => (group.hooks ?? []).some(isOurs);
+
+/** Every hook command install wrote in `file`, by event (none when the file is absent). */
+export function installedClaudeHooks(file: string): { event: string; command: string }[] {
+  const found: { event: string; command: string }[] = [];
+  for (const [event, groups] of Object.entries(readSettings(file).hooks ?? {}))
+    for (const group of groups)
+      for (const entry of group.hooks ?? [])
+        if (isOurs(entry)) found.push({ event, command: entry.command as string });
+  return found;
+}
+
+/**
+ * Adds `command` to each event once, or sets it where an earlier install wrote another;
+ * returns the events it changed and the file's text before (null when it did not exist).
+ */
+export function installClaudeHooks(
+  file: string,
+  command: string,
+): { events: string[]; before: string | null } {
+  const before = existsSync(file) ? readFileSync(file, 'utf8') : null;
   const settings = readSettings(file);
   settings.hooks ??= {};
-  const added: string[] = [];
+  const changed: string[] = [];
   for (const event of CLAUDE_EVENTS) {
     const groups = settings.hooks[event] ?? [];
     settings.hooks[event] = groups;
-    if (groups.some(ours)) continue;
+    const entries = groups.flatMap((g) => (g.hooks ?? []).filter(isOurs));
+    if (entries.length) {
+      const stale = entries.filter((entry) => entry.command !== command);
+      for (const entry of stale) entry.command = command;
+      if (stale.length) changed.push(event);
+      continue;
+    }
     groups.push({
       ...(event === 'PreToolUse' || event === 'Notification' ? { matcher: '' } : {}),
       hooks: [{ type: 'command', command, timeout: 10 }],
     });
-    added.push(event);
+    changed.push(event);
   }
-  if (added.length) writeSettings(file, settings);
-  return added;
+  if (changed.length) writeSettings(file, settingsText(settings));
+  return { events: changed, before };
 }
 
-/** Removes exactly the groups install wrote; returns the events it touched. */
-export function uninstallClaudeHooks(file: string): string[] {
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Removes exactly the groups install wrote; returns the events it touched. `before` is the
+ * file's text before the first install (null: there was no file): when nothing else changed
+ * since, the file goes back to exactly that (removed when there was none).
+ */
+export function uninstallClaudeHooks(file: string, before?: string | null): string[] {
   if (!existsSync(file)) return [];
   const settings = readSettings(file);
   const removed: string[] = [];
@@ -515,6 +574,19 @@ export function uninstallClaudeHooks(file: string): string[] {
     else delete (settings.hooks as Record<string, MatcherGroup[]>)[event];
   }
   if (settings.hooks && Object.keys(settings.hooks).length === 0) delete settings.hooks;
-  if (removed.length) writeSettings(file, settings);
+  if (!removed.length) return removed;
+  const original = before === undefined ? undefined : before === null ? {} : safeParse(before);
+  if (original !== undefined && sameJson(settings, original)) {
+    if (before === null) rmSync(file);
+    else writeSettings(file, before as string);
+  } else writeSettings(file, settingsText(settings));
   return removed;
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return text.trim() ? JSON.parse(text) : {};
+  } catch {
+    return undefined;
+  }
 }

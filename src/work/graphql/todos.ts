@@ -207,6 +207,11 @@ builder.objectFields(TodoListingRef, (t) => ({
     type: 'Seq',
     description: "The goal's work sequence these rows reflect.",
   }),
+  ledgerSeq: t.expose('ledgerSeq', {
+    type: 'Seq',
+    description:
+      "The goal ledger's last seq in the same snapshot as these rows: follow goalLedgerEvents with `after: ledgerSeq` and no later change of the goal's work is missed.",
+  }),
 }));
 
 const TodoTransitionListingRef = listingRef<TodoTransitionRow>(

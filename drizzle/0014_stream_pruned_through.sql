@@ -1,0 +1,1 @@
+ALTER TABLE "stream_heads" ADD COLUMN "pruned_through" bigint DEFAULT 0 NOT NULL;

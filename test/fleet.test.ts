@@ -1,0 +1,339 @@
+/**
+ * The fleet (test/support/fleet.ts): a database host, two gateway hosts and three agent hosts
+ * as network namespaces, real Postgres, real gateways, real tmux and `switchboard provider
+ * tmux` on each agent host, every client configured with both gateways. One fleet for the
+ * file; each fault is healed before the next test. Runs in the Postgres pass of the suite
+ * (its Postgres is its own, on the database host); skipped, saying why, where namespaces
+ * cannot be made.
+ */
+
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import {
+  DeliveryDocument,
+  DirectoryDocument,
+  followWait,
+  type PresenceChange,
+  presenceChanges,
+  StartWaitDocument,
+} from '../src/client/index.ts';
+import { askProvider } from '../src/providers/tmux/hooks.ts';
+import { type AgentHost, type Fleet, startFleet } from './support/fleet.ts';
+import { driver, eventually, uid } from './support/harness.ts';
+import { requires } from './support/requires.ts';
+
+const TTL_MS = 3000;
+let fleet: Fleet;
+
+async function directoryRows() {
+  const { directory } = await fleet.admin.request(DirectoryDocument, { goalId: fleet.goalId });
+  return directory.rows;
+}
+
+async function presence(agentId: string) {
+  return (await directoryRows()).find((row) => row.agentId === agentId)?.presence ?? null;
+}
+
+/** Follows every presence change of the goal from now on, through both gateways. */
+function follow() {
+  const controller = new AbortController();
+  const changes: (PresenceChange & { at: number })[] = [];
+  const done = (async () => {
+    for await (const change of presenceChanges(
+      {
+        url: fleet.url,
+        token: fleet.adminToken,
+        webSocketImpl: WebSocket,
+        signal: controller.signal,
+      },
+      fleet.goalId,
+    ))
+      changes.push({ ...change, at: Date.now() });
+  })().catch(() => {});
+  return {
+    changes,
+    async stop() {
+      controller.abort();
+      await done;
+    },
+  };
+}
+
+/** `switchboard send` from the operator host, through both gateways unless `url` names one. */
+async function deliver(to: string, timeoutMs: number, key = uid('key'), url = fleet.url) {
+  const result = await fleet.cli(
+    'operator',
+    [
+      'send',
+      '--to',
+      to,
+      '--body',
+      `fleet check ${key}`,
+      '--subject',
+      'fleet',
+      '--timeout',
+      `${timeoutMs}ms`,
+      '--key',
+      key,
+      '--json',
+    ],
+    { SWITCHBOARD_TOKEN: fleet.adminToken, SWITCHBOARD_GOAL: fleet.goalId, SWITCHBOARD_URL: url },
+  );
+  if (result.code !== 0 && !result.stdout) throw new Error(`send: ${result.stderr}`);
+  return result.json();
+}
+
+/** Polls the delivery until its outcome is final; the final change. */
+async function settled(deliveryId: string, timeoutMs: number) {
+  return eventually(
+    async () => {
+      const { delivery } = await fleet.admin.request(DeliveryDocument, { id: deliveryId });
+      if (delivery.__typename !== 'Delivery') throw new Error(`delivery ${deliveryId} unknown`);
+      return delivery.outcomeChange.final ? delivery : undefined;
+    },
+    `delivery ${deliveryId} final`,
+    timeoutMs,
+  );
+}
+
+/** The pane and its key, as a hook started in the agent's pane has them. */
+async function hookIdentity(at: AgentHost, pane: string) {
+  const pid = (await at.tmux('display-message', '-p', '-t', pane, '#{pane_pid}')).trim();
+  const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+  const key = env.find((entry) => entry.startsWith('SWITCHBOARD_PANE_KEY='))?.split('=')[1];
+  return { pane, key };
+}
+
+const host = (name: string) => fleet.agentHosts.find((h) => h.name === name) as AgentHost;
+
+// The fleet's database is its own Postgres: the file runs once, in the suite's Postgres pass.
+const suite = driver === 'postgres' ? requires('tmux', 'network namespaces') : describe.skip;
+
+suite('a fleet of hosts (network namespaces)', () => {
+  beforeAll(async () => {
+    fleet = await startFleet({ ttl: `${TTL_MS / 1000}s` });
+    await eventually(
+      async () =>
+        (await directoryRows()).every((row) => row.presence?.liveness === 'IDLE')
+          ? true
+          : undefined,
+      'every stand-in IDLE',
+      30_000,
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await fleet?.teardown();
+  });
+
+  it('keeps the host in the location: each host its provider, the same pane id on two hosts two presences', async () => {
+    const rows = await directoryRows();
+    expect(rows).toHaveLength(6);
+    for (const row of rows) {
+      const at = fleet.hostOf.get(row.agentId) as AgentHost;
+      expect(row.presence?.provider).toBe(at.providerId);
+      expect(row.presence?.liveness).toBe('IDLE');
+    }
+    // Every tmux server numbers its panes from %0: three agents at %0, one per host.
+    const atZero = rows.filter((row) => row.presence?.providerSessionRef === '%0');
+    expect(atZero.map((row) => row.agentId).sort()).toEqual([
+      'a1-agent-0',
+      'a2-agent-0',
+      'a3-agent-0',
+    ]);
+    expect(new Set(atZero.map((row) => row.presence?.provider)).size).toBe(3);
+
+    // The CLI on another host shows where each runs.
+    const listed = await fleet.cli('a2', ['directory', '--json'], {
+      SWITCHBOARD_TOKEN: fleet.adminToken,
+      SWITCHBOARD_GOAL: fleet.goalId,
+    });
+    expect(listed.code).toBe(0);
+    const byAgent = new Map(
+      listed.json().rows.map((row: any) => [row.agentId, row.presence.provider]),
+    );
+    expect(byAgent.get('a1-agent-0')).toBe(host('a1').providerId);
+    expect(byAgent.get('a3-agent-0')).toBe(host('a3').providerId);
+
+    // An agent registered once runs on another host: a new occupant, at a location of that host.
+    const before = await presence('a1-agent-1');
+    await host('a1').tmux('send-keys', '-t', before?.providerSessionRef as string, '-l', 'exit');
+    await host('a1').tmux('send-keys', '-t', before?.providerSessionRef as string, 'Enter');
+    await eventually(
+      async () => ((await presence('a1-agent-1'))?.endedAt ? true : undefined),
+      'a1-agent-1 ended on a1',
+      15_000,
+    );
+    await fleet.startAgent(host('a2'), 'a1-agent-1');
+    const moved = await eventually(
+      async () => {
+        const p = await presence('a1-agent-1');
+        return p?.provider === host('a2').providerId && p.liveness === 'IDLE' ? p : undefined;
+      },
+      'a1-agent-1 on a2',
+      20_000,
+    );
+    expect(moved.occupantRef).not.toBe(before?.occupantRef);
+  }, 60_000);
+
+  it('an agent host cut off from both gateways: UNKNOWN within TTL + 2 s, typed waits and deliveries, the current state on heal, hooks served', async () => {
+    const a3 = host('a3');
+    const [waited, sentTo] = ['a3-agent-0', 'a3-agent-1'];
+    const pane = (await presence(waited))?.providerSessionRef as string;
+    const watch = follow();
+    const started = await fleet.admin.request(StartWaitDocument, {
+      input: { goalId: fleet.goalId, agentId: waited, accept: ['DONE'], timeoutMs: 60_000 },
+    });
+    expect(started.startWait.__typename).toBe('Wait');
+    const waitId = (started.startWait as { id: string }).id;
+    const waitOutcome = followWait(
+      { url: fleet.url, token: fleet.adminToken, webSocketImpl: WebSocket },
+      waitId,
+    );
+    await eventually(() => (watch.changes.length >= 0 ? true : undefined), 'stream open');
+
+    const cutAt = Date.now();
+    await fleet.cut('a3');
+    // Its agents read UNKNOWN, with the gap named, within TTL + 2 s of the cut.
+    for (const agentId of a3.agents) {
+      const lapse = await eventually(
+        () =>
+          watch.changes.find(
+            (c) => c.agentId === agentId && c.at > cutAt && c.presence?.liveness === 'UNKNOWN',
+          ),
+        `${agentId} UNKNOWN`,
+        TTL_MS + 10_000,
+      );
+      expect(lapse.at - cutAt).toBeLessThanOrEqual(TTL_MS + 2000);
+      expect((await presence(agentId))?.coverageGap).toBe('PRESENCE_TTL_EXPIRED');
+    }
+    // The wait ends typed: nothing can be observed of its target.
+    const ended = await waitOutcome;
+    expect(ended).toMatchObject({
+      __typename: 'Wait',
+      status: 'UNOBSERVABLE',
+      reason: 'COVERAGE_LOST',
+    });
+    // A delivery to an agent on the cut host settles typed within its timeout + 5 s.
+    const sent = await deliver(sentTo, 6000);
+    expect(sent.__typename).toBe('Delivery');
+    const final = await settled(sent.id, 6000 + 5000);
+    expect(['UNREACHABLE', 'EXPIRED', 'SUBMITTED']).toContain(final.outcome);
+
+    // The provider keeps serving its hooks while cut off: the hook's word is queued.
+    const hook = await hookIdentity(a3, pane);
+    const answeredAt = Date.now();
+    const answer = await askProvider(a3.hookSock, {
+      op: 'report',
+      ...hook,
+      liveness: 'WORKING',
+      event: 'PreToolUse',
+    });
+    expect(answer).toMatchObject({ ok: true, reported: expect.stringMatching(/^queued/) });
+    expect(Date.now() - answeredAt).toBeLessThan(3000);
+
+    // Cut for 12 s in all; then healed.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, cutAt + 12_000 - Date.now())));
+    const healAt = Date.now();
+    await fleet.heal('a3');
+    // On heal the provider reports the current state: the hook's WORKING, once; nothing stale.
+    await eventually(
+      async () => ((await presence(waited))?.liveness === 'WORKING' ? true : undefined),
+      `${waited} WORKING after heal`,
+      20_000,
+    );
+    await eventually(
+      async () => ((await presence(sentTo))?.coverageGap === null ? true : undefined),
+      `${sentTo} covered after heal`,
+      20_000,
+    );
+    const afterHeal = watch.changes.filter((c) => c.agentId === waited && c.at >= healAt);
+    expect(afterHeal[0]?.presence?.liveness).toBe('WORKING');
+    expect(afterHeal.filter((c) => c.presence?.liveness === 'WORKING')).toHaveLength(1);
+    // The stream saw every change once, in order.
+    const seqs = watch.changes.map((c) => BigInt(c.seq ?? 0));
+    expect(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as bigint))).toBe(true);
+    await watch.stop();
+  }, 90_000);
+
+  it('a gateway host cut off from the database: /readyz 503 within seconds, clients move to the other gateway and resume from their cursors, no delivery accepted twice', async () => {
+    const [gw1, gw2] = fleet.gateways;
+    const readyz = (url: string) =>
+      fetch(url.replace('/graphql', '/readyz'), { signal: AbortSignal.timeout(3000) }).then(
+        (r) => r.status,
+        () => 0,
+      );
+    // Streams start on the first gateway named.
+    const watch = follow();
+    const key = uid('key');
+    const cutAt = Date.now();
+    await fleet.cutDatabase('gw1');
+    await eventually(
+      async () => ((await readyz(gw1)) === 503 ? true : undefined),
+      'gw1 /readyz 503',
+      10_000,
+    );
+    expect(Date.now() - cutAt).toBeLessThan(5000);
+    expect(await readyz(gw2)).toBe(200);
+
+    // A hook's word on a1 reaches the directory through the other gateway, and the stream
+    // that was on the cut gateway sees it.
+    const a1 = host('a1');
+    const pane = (await presence('a1-agent-0'))?.providerSessionRef as string;
+    const reportedAt = Date.now();
+    await askProvider(a1.hookSock, {
+      op: 'report',
+      ...(await hookIdentity(a1, pane)),
+      liveness: 'WORKING',
+      event: 'PreToolUse',
+    });
+    const seen = await eventually(
+      () =>
+        watch.changes.find(
+          (c) =>
+            c.agentId === 'a1-agent-0' && c.at >= reportedAt && c.presence?.liveness === 'WORKING',
+        ),
+      'the stream resumed on gw2 sees a1-agent-0 WORKING',
+      20_000,
+    );
+    expect(seen.presence?.provider).toBe(a1.providerId);
+
+    // A delivery sent with both gateways named lands once; the same key later, through
+    // either gateway, returns the original.
+    const sent = await deliver('a2-agent-0', 30_000, key);
+    expect(sent).toMatchObject({ __typename: 'Delivery', replayed: false });
+    expect(await deliver('a2-agent-0', 30_000, key, gw2)).toMatchObject({
+      id: sent.id,
+      replayed: true,
+    });
+
+    await fleet.healDatabase('gw1');
+    await eventually(
+      async () => ((await readyz(gw1)) === 200 ? true : undefined),
+      'gw1 ready again',
+      30_000,
+    );
+    expect(await deliver('a2-agent-0', 30_000, key, gw1)).toMatchObject({
+      id: sent.id,
+      replayed: true,
+    });
+
+    // The stream has every change since it opened, once, with no gap: a reference read of
+    // the same range on the healed gateway is the same.
+    await watch.stop();
+    const seqs = watch.changes.map((c) => c.seq as string);
+    const reference: string[] = [];
+    const controller = new AbortController();
+    for await (const change of presenceChanges(
+      { url: gw1, token: fleet.adminToken, webSocketImpl: WebSocket, signal: controller.signal },
+      fleet.goalId,
+      undefined,
+      (BigInt(seqs[0] as string) - 1n).toString(),
+    )) {
+      reference.push(change.seq as string);
+      if (reference.length === seqs.length) break;
+    }
+    controller.abort();
+    expect(seqs).toEqual(reference);
+  }, 90_000);
+});

@@ -10,7 +10,8 @@
  *
  * Replay: every sample in a pane of its own on one private tmux server (`switchboard run
  * --kind`, test/fixtures/replay.mjs), bound to an agent of its own, under one `switchboard
- * provider tmux`; the stream starts when Enter is sent to its pane (its time 0). What the
+ * provider tmux`; the stream starts when Enter is sent to its pane (its time 0), the samples a
+ * second apart. What the
  * gateway recorded is read from presenceChanged, each change stamped as it is received.
  *
  * Scoring, per sample: the labels cut its time into stretches. A stretch is sampled every
@@ -19,10 +20,10 @@
  * than GRACE_MS + STEP_MS (a sub-second command) is one moment: matched when its label was on
  * the stream at any time from its start to GRACE_MS after its end, else it reads what was on
  * the stream GRACE_MS after its start. Per liveness, precision is matched moments / moments the
- * stream said it, recall matched moments / moments labelled it. A transition (each label) is
- * timed from its label to the receipt of a change to its liveness, up to GRACE_MS after the
- * next label; a transition to what the stream already said is not timed, one never seen is
- * missed.
+ * stream said it, recall matched moments / moments labelled it. A transition (each label but
+ * UNKNOWN, which no one transitions to: it is the absence of a liveness to give) is timed from
+ * its label to the receipt of a change to its liveness, up to GRACE_MS after the next label; a
+ * transition to what the stream already said is not timed, one never seen is missed.
  */
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -44,6 +45,8 @@ export type State = string;
  */
 export const GRACE_MS = 1000;
 export const STEP_MS = 100;
+/** Between the starts of two samples replayed side by side. */
+export const START_APART_MS = 1000;
 /** How long the last label holds after a sample's last line. */
 export const TAIL_MS = 3000;
 
@@ -129,6 +132,7 @@ export function scoreSample(sample: Sample, timeline: Timeline): SampleScore {
         observed: seen ? label : stateAt(timeline, start + GRACE_MS),
       });
     }
+    if (label === 'UNKNOWN') return;
     const alreadyShown = stateAt(timeline, start) === label;
     const change = timeline.find(
       (e) => e.at >= start && e.at <= end + GRACE_MS && e.state === label,
@@ -159,6 +163,8 @@ export interface Scores {
   accuracy: number;
   /** Label → receipt of the change, over every timed transition. */
   transitionMs: ReturnType<typeof summary>;
+  /** The five slowest timed transitions. */
+  slowestTransitions: { sample: string; at: number; to: Label; latencyMs: number }[];
   /** Transitions whose liveness never reached the stream in time. */
   missedTransitions: { sample: string; at: number; to: Label }[];
   /** Per sample: its accuracy, and each moment that did not match (label → stream). */
@@ -194,6 +200,14 @@ export function summarize(scores: SampleScore[]): Scores {
         s.transitions.flatMap((t) => (t.latencyMs === null ? [] : [t.latencyMs])),
       ),
     ),
+    slowestTransitions: scores
+      .flatMap((s) =>
+        s.transitions.flatMap(({ at, to, latencyMs }) =>
+          latencyMs === null ? [] : [{ sample: s.name, at, to, latencyMs }],
+        ),
+      )
+      .sort((a, b) => b.latencyMs - a.latencyMs)
+      .slice(0, 5),
     missedTransitions: scores.flatMap((s) =>
       s.transitions
         .filter((t) => !t.alreadyShown && t.latencyMs === null)
@@ -463,9 +477,12 @@ export async function replayAndScore(
     for (const agent of agents) await stream.next(agent, 0, () => true);
     log(`${samples.length} panes watched; replaying`);
     const zero: number[] = [];
+    // Started a second apart: eight sessions that begin at one instant are not what a provider
+    // meets, and would time the first look at all of them at once.
     for (const pane of panes) {
       await server.tmux('send-keys', '-t', pane, 'Enter');
       zero.push(Date.now());
+      await new Promise((resolve) => setTimeout(resolve, START_APART_MS));
     }
     const end = Math.max(...samples.map((s, i) => (zero[i] as number) + s.durationMs));
     await new Promise((resolve) => setTimeout(resolve, end - Date.now() + GRACE_MS));

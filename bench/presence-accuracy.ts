@@ -138,6 +138,7 @@ try {
       },
       liveness: s.liveness,
       transitionMs: s.transitionMs,
+      slowestTransitions: s.slowestTransitions,
       missedTransitions: s.missedTransitions,
       samples: s.samples,
       streamErrors: replay.streamErrors,

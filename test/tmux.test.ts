@@ -193,14 +193,43 @@ requires('tmux')('tmux provider', { timeout: 60_000 }, () => {
     // The stand-in asks at once, with no work before the question.
     await type(box, pane, 'approve');
     await presenceUntil(gw, goalId, agentId, liveness('BLOCKED'), 'BLOCKED at the question');
-    await type(box, pane, 'y');
+    // The answer and its Enter in one write: a typed answer not yet entered is another case.
+    await box.tmux('send-keys', '-t', pane, 'y', 'Enter');
     await presenceUntil(gw, goalId, agentId, liveness('DONE'), 'DONE after the answer');
-    // The answer's own output may be seen at work first (a look while it prints): WORKING
-    // between is a reading of it; IDLE after the question never is.
+    // A look while the question or the answer's output prints may see it at work first:
+    // WORKING between is a reading of it; IDLE after the question never is.
     const seen = changes.items.map((c) => c.presence?.liveness);
-    expect(seen.slice(0, 2)).toEqual(['IDLE', 'BLOCKED']);
+    expect(seen[0]).toBe('IDLE');
+    expect(seen).toContain('BLOCKED');
     expect(seen.at(-1)).toBe('DONE');
     expect(seen.slice(1)).not.toContain('IDLE');
+  });
+
+  it('back at the prompt from a full-screen program is DONE: what ran there was a turn', async () => {
+    const box = sandbox();
+    cleanups.push(() => box.cleanup());
+    const { goalId, peers } = await team(gw.t, ['a']);
+    const agentId = peers[0]!.agentId;
+    const pane = await runInPane(
+      gw,
+      box,
+      goalId,
+      agentId,
+      ['env', 'PS1=$ ', 'bash', '--norc', '--noprofile'],
+      'generic',
+    );
+    const provider = await startProvider(gw, box, [goalId]);
+    cleanups.push(() => provider.stop());
+    await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE at the prompt');
+    // A pager in its simplest form: the alternate screen, a page, a key to leave.
+    await type(
+      box,
+      pane,
+      "printf '\\033[?1049hpage 1 of 3\\n:'; read -rsn1; printf '\\033[?1049l'",
+    );
+    await presenceUntil(gw, goalId, agentId, liveness('UNKNOWN'), 'UNKNOWN on the full screen');
+    await box.tmux('send-keys', '-t', pane, 'q');
+    await presenceUntil(gw, goalId, agentId, liveness('DONE'), 'DONE back at the prompt');
   });
 
   it('a command shorter than a look, in an IDLE or DONE pane, still reports the turn: WORKING, then DONE, and a new excerpt', async () => {
@@ -782,6 +811,18 @@ describe('screen classification reads the prompt, not the page', () => {
       '╰────╯',
     ];
     expect(patterns.classify('agent', at(dialog, 3), false).state).toBe('blocked');
+  });
+  it('an input line just submitted with nothing under it is work, however quiet; a full-screen program redrawing is not', () => {
+    const shell = Patterns.load();
+    const sleeping = ['dev@box:~/proj$ ls', 'notes.txt', 'dev@box:~/proj$ sleep 3', ''];
+    expect(shell.classify('generic', at(sleeping), false)).toMatchObject({
+      state: 'working',
+      reason: 'input submitted, nothing after it yet',
+    });
+    // An empty prompt line above is no input: nothing runs that the screen can tell.
+    expect(shell.classify('generic', at(['dev@box:~/proj$ ', '']), false).state).toBe('unknown');
+    const pager = { ...at(['127.0.0.1 localhost', '::1 ip6-localhost', ':']), alternate: true };
+    expect(shell.classify('generic', pager, true)).toMatchObject({ state: 'unknown' });
   });
   it('a question far above the cursor is not', () => {
     const page = ['Do you want to proceed?', ...Array(10).fill('output'), 'more output'];

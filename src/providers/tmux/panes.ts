@@ -314,9 +314,18 @@ export class PaneTracker {
           liveness = 'WORKING';
           pane.wasWorking = true;
         } else if (c.state === 'prompt') {
-          // Back at the prompt after work, or after a question (asked within a turn): DONE.
+          // Back at the prompt after work, after a question (asked within a turn), or from a
+          // screen it could not read (a full-screen program) with new text above: DONE.
+          const unreadTurn =
+            pane.liveness === 'UNKNOWN' &&
+            !c.draft &&
+            pane.promptScreen !== undefined &&
+            lines.slice(0, screen.cursorY).join('\n') !== pane.promptScreen;
           const afterTurn =
-            pane.wasWorking || pane.liveness === 'DONE' || pane.liveness === 'BLOCKED';
+            pane.wasWorking ||
+            pane.liveness === 'DONE' ||
+            pane.liveness === 'BLOCKED' ||
+            unreadTurn;
           liveness = afterTurn ? 'DONE' : 'IDLE';
           pane.wasWorking = false;
         } else liveness = 'UNKNOWN';

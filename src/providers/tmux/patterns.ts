@@ -143,8 +143,9 @@ export class Patterns {
    * What the pane is waiting at, read where the program asks: a `blocked` pattern on the cursor
    * line; else the kind's own input prompt at the cursor (what is shown above it is history,
    * however it reads); else a `blocked` or `working` pattern in the prompt region (the lines
-   * around the cursor, where a dialog is drawn); else recent output is work, and a quiet screen
-   * with no recognised prompt is unknown.
+   * around the cursor, where a dialog is drawn); else, on the alternate screen, unknown (a
+   * full-screen program's redraws are not work); else an input line just submitted with nothing
+   * under it, or recent output, is work, and a quiet screen with no recognised prompt is unknown.
    */
   classify(kindName: string, screen: Screen, recentOutput: boolean): Classification {
     const kind = this.kinds.get(kindName) ?? this.kinds.get('generic');
@@ -180,6 +181,14 @@ export class Patterns {
       if (pattern.test(region))
         return { state: 'working', reason: `busy indicator /${pattern.source}/` };
     if (prompt) return prompt;
+    if (screen.alternate)
+      // A full-screen program redraws on every key (a pager scrolled, an editor typed into):
+      // its output is no sign of work.
+      return { state: 'unknown', reason: 'full-screen program with no recognised prompt' };
+    const above = screen.lines[screen.cursorY - 1] ?? '';
+    if (!cursorLine.trim() && kind.prompt.some((p) => p.exec(above)?.groups?.draft?.trim()))
+      // The input just submitted and nothing under it yet: what it started runs, quietly.
+      return { state: 'working', reason: 'input submitted, nothing after it yet' };
     if (recentOutput) return { state: 'working', reason: 'recent output' };
     return { state: 'unknown', reason: 'quiet screen with no recognised prompt' };
   }

@@ -21,10 +21,17 @@
  * doorbell). Options (env): GOALS (60), SUBSCRIBERS_PER_GOAL (3), RATES (250,500,1000,2000,3000),
  * STEP_S (8), GRACE_S (5), DOORBELLS (none,postgres,nats). JSON on stdout.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import postgres from 'postgres';
+import { RINGS_SETTING } from '../src/db/database.ts';
+import { DOORBELL_CHANNEL, ringSql } from '../src/events/doorbell.ts';
 import {
   benchGateway,
   benchProcess,
@@ -53,6 +60,8 @@ const RATES = (process.env.RATES ?? (QUICK ? '100,200' : '250,500,1000,2000,3000
   .map(Number);
 type Bell = 'none' | 'postgres' | 'nats';
 const DOORBELLS = (process.env.DOORBELLS ?? 'none,postgres,nats').split(',') as Bell[];
+const CLIENTS = (process.env.CLIENTS ?? (QUICK ? '1,8' : '1,4,16,64')).split(',').map(Number);
+const PARTS = (process.env.PARTS ?? 'database,gateways').split(',');
 
 const say = (message: string) => progress('doorbell', message);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -103,6 +112,101 @@ async function startNats(): Promise<{ url: string; stop: () => Promise<void> }> 
       await gone;
     },
   };
+}
+
+// ------------------------------------------------------------------ the database alone
+
+/**
+ * What each doorbell costs the database's commits, with no gateway in the way: pgbench clients
+ * (C, prepared) each committing one statement that moves a stream head of one of 1,000 goals
+ * and rings as the gateway does (`ringSql`, inlined) — by NOTIFY (three sessions LISTENing, as
+ * three gateways do), returned (what NATS costs Postgres), or not at all.
+ */
+interface DatabaseStep {
+  readonly clients: number;
+  readonly commitsPerSecond: number;
+  readonly commitMs: { p50: number; p99: number };
+}
+
+function ringStatement(ring: boolean): string {
+  const goal = sql.raw("'bg-' || :g");
+  const rung = ring ? sql`, ${ringSql('presence', goal, sql.raw('head.seq'))}` : sql``;
+  const query = new PgDialect().sqlToQuery(sql`with head as (
+      insert into stream_heads (goal_id, stream, seq) values (${goal}, 'presence', 1)
+      on conflict (goal_id, stream) do update set seq = stream_heads.seq + 1 returning seq)
+    select head.seq${rung} from head`);
+  // pgbench takes no parameters of ours: the literals go in the text.
+  return query.sql.replace(/\$(\d+)/g, (_, n) => {
+    const value = String(query.params[Number(n) - 1]);
+    return `'${value.replaceAll("'", "''")}'`;
+  });
+}
+
+async function databaseLevel(): Promise<Record<string, DatabaseStep[]>> {
+  const admin = postgres(server as string, { max: 1, onnotice: () => {} });
+  const name = `bench_doorbell_db_${process.pid}`;
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(server as string);
+  url.pathname = `/${name}`;
+  await admin.end();
+  const db = postgres(url.toString(), { max: 1, onnotice: () => {} });
+  await db`create table stream_heads (goal_id text, stream text, seq bigint not null default 0,
+    primary key (goal_id, stream))`;
+  const listeners = Array.from({ length: INSTANCES }, () =>
+    postgres(url.toString(), { max: 1, onnotice: () => {} }),
+  );
+  for (const listener of listeners) await listener.listen(DOORBELL_CHANNEL, () => {});
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'bench-doorbell-'));
+  const results: Record<string, DatabaseStep[]> = {};
+  const modes = { none: false, postgres: true, nats: true } as const;
+  try {
+    for (const bell of DOORBELLS) {
+      const script = path.join(folder, `${bell}.sql`);
+      writeFileSync(script, `\\set g random(1, 1000)\n${ringStatement(modes[bell])};\n`);
+      results[bell] = [];
+      for (const clients of CLIENTS) {
+        say(`database, ${bell}: ${clients} clients for ${STEP_S} s`);
+        const prefix = path.join(folder, `${bell}-${clients}`);
+        const { stdout } = await promisify(execFile)(
+          'pgbench',
+          ['-n', '-M', 'prepared', '-c', String(clients), '-j', String(Math.min(clients, 4))]
+            .concat(['-T', String(STEP_S), '-f', script, '-l', `--log-prefix=${prefix}`])
+            .concat([url.toString()]),
+          {
+            env: {
+              ...process.env,
+              // What a gateway on NATS sets on its connections: rings returned, no NOTIFY.
+              PGOPTIONS: bell === 'nats' ? `-c ${RINGS_SETTING}=returned` : '',
+            },
+          },
+        );
+        const latencies: number[] = [];
+        for (const file of readdirSync(folder).filter((f) => f.startsWith(`${bell}-${clients}.`))) {
+          for (const line of readFileSync(path.join(folder, file), 'utf8').split('\n')) {
+            const micros = Number(line.split(' ')[2]);
+            if (line && Number.isFinite(micros)) latencies.push(micros / 1000);
+          }
+        }
+        const tps = Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? Number.NaN);
+        const step = {
+          clients,
+          commitsPerSecond: Math.round(tps),
+          commitMs: { p50: percentile(latencies, 50), p99: percentile(latencies, 99) },
+        };
+        say(`database, ${bell}: ${JSON.stringify(step)}`);
+        results[bell].push(step);
+      }
+    }
+  } finally {
+    for (const listener of listeners) await listener.end({ timeout: 0 });
+    await db.end();
+    rmSync(folder, { recursive: true, force: true });
+    const cleanup = postgres(server as string, { max: 1, onnotice: () => {} });
+    await cleanup.unsafe(`drop database if exists ${name} with (force)`);
+    await cleanup.end();
+  }
+  return results;
 }
 
 // ------------------------------------------------------------------ one doorbell
@@ -294,8 +398,9 @@ async function measure(bell: Bell): Promise<Step[]> {
   return steps;
 }
 
+const database = PARTS.includes('database') ? await databaseLevel() : {};
 const results: Partial<Record<Bell, Step[]>> = {};
-for (const bell of DOORBELLS) results[bell] = await measure(bell);
+if (PARTS.includes('gateways')) for (const bell of DOORBELLS) results[bell] = await measure(bell);
 
 /** Each step's commit p99 over the no-doorbell step at the same offered rate. */
 const againstNone = (bell: Bell) =>
@@ -355,7 +460,32 @@ for (const bell of DOORBELLS) {
   }
 }
 
+for (const bell of DOORBELLS) {
+  const steps = database[bell] ?? [];
+  steps.forEach((step, i) => {
+    const base = database.none?.[i];
+    figures.push(
+      figure(
+        `database, ${bell}, ${step.clients} clients: commits/s`,
+        step.commitsPerSecond,
+        'commits/s',
+      ),
+      figure(`database, ${bell}, ${step.clients} clients: commit p99`, step.commitMs.p99, 'ms'),
+      ...(bell !== 'none' && base
+        ? [
+            figure(
+              `database, ${bell}, ${step.clients} clients: commits/s × no doorbell's`,
+              step.commitsPerSecond / base.commitsPerSecond,
+              '×',
+            ),
+          ]
+        : []),
+    );
+  });
+}
+
 printReport('doorbell', figures, {
+  database,
   instances: INSTANCES,
   goals: GOALS,
   subscribers: GOALS * PER_GOAL,

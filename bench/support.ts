@@ -175,6 +175,8 @@ export async function benchGateway(options: { env?: Record<string, string> } = {
     url,
     wsUrl: url.replace('http', 'ws'),
     adminToken,
+    /** The gateway process's id (its CPU time is in /proc/<pid>/stat). */
+    pid: gateway.child.pid as number,
     gql,
     /** The gateway process's heap after two full GCs. */
     async heapUsed(): Promise<number> {

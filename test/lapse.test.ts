@@ -29,6 +29,7 @@ import {
   startTestGateway,
   subscribe,
   type TestGateway,
+  testRings,
   uid,
   wsClient,
 } from './support/harness.ts';
@@ -305,7 +306,7 @@ describe.skipIf(driver === 'pglite')(
         );
 
         // B joins; while A's transaction lives, B's sweeps find the lock taken.
-        bDatabase = await openDatabase({ driver: 'postgres', url });
+        bDatabase = await openDatabase({ driver: 'postgres', url }, { rings: testRings });
         b = await startTestGateway(bDatabase, { adminToken: a.adminToken });
         const client = wsClient(b.wsUrl, b.adminToken);
         const stream = subscribe(

@@ -2,7 +2,7 @@
  * `npm run faults`: the fault suite of issue 11. Gateways run as child processes
  * (bench/gateway-process.ts) on a Postgres cluster of the suite's own (15/sbfaults on port
  * 5499, created once with `pg_createcluster`, started here and stopped at the end; the main
- * cluster is never touched), clients in this process. Eight scenarios:
+ * cluster is never touched), clients in this process. Eleven scenarios:
  *
  * - listen-kill: bursts of `pg_terminate_backend` of every doorbell connection every few ms
  *   for BURST_MS, RUNS times; after each, every instance must listen again (`/readyz` 200);
@@ -14,7 +14,9 @@
  * - subscriptions: SUBSCRIPTIONS subscribe messages on one PEER socket;
  * - large-answers: LARGE_QUERIES at once, again and again, of 20 aliases × `inbox(tail: 200)`
  *   over 16 KiB bodies (a 65 MB answer before the limits);
- * - wrong-tokens: a flood of wrong tokens over HTTP and WebSocket, on an instance of its own.
+ * - wrong-tokens: a flood of wrong tokens over HTTP and WebSocket, on an instance of its own;
+ * - nats-restart, nats-outage (10 s), nats-cut: the doorbell on NATS (nats.ts), on two gateways
+ *   of their own and a nats-server of the suite's own.
  *
  * The last three (issue 35) measure another client's latency beside the abuse against its idle
  * value (target: p99 ≤ 2 ×), and count as wrong what a limit should have refused and did not,
@@ -24,7 +26,7 @@
  * the whole stream, wait outcomes against what was written), time to resume, and revoked
  * credentials' streams still open REVOKE_DEADLINE_MS after the revocation committed. Progress
  * on stderr, one JSON object on stdout; exit code 1 if any count is not 0. Needs root
- * (pg_createcluster, pg_ctlcluster). `BENCH_QUICK=1` runs it small; `--only a,b` some scenarios.
+ * (pg_createcluster, pg_ctlcluster) and nats-server. `BENCH_QUICK=1` runs it small; `--only a,b` some scenarios.
  *
  * Its parts: settings.ts (sizes, scenario names), cluster.ts (the cluster and cleanup on exit),
  * streams.ts (followers and their counts), clients.ts (writers, waits, revocable credentials,

@@ -8,6 +8,7 @@ import { now, summary, until } from '../support.ts';
 import { largeAnswers, subscriptions, wrongTokens } from './abuse.ts';
 import { report, revocable, untilReady, untilReadyAfter, Waits, Writer } from './clients.ts';
 import { clusterAsync, gateways } from './cluster.ts';
+import { natsScenarios } from './nats.ts';
 import { type Outcome, settle, stage } from './outcome.ts';
 import {
   BURST_MS,
@@ -379,5 +380,6 @@ export const run: Record<ScenarioName, (g: Gateway[]) => Promise<Outcome>> = {
   subscriptions,
   'large-answers': largeAnswers,
   'wrong-tokens': () => wrongTokens(),
+  ...natsScenarios,
   'kill-9': kill9,
 };

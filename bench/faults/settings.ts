@@ -40,6 +40,9 @@ export const SCENARIOS = [
   'subscriptions',
   'large-answers',
   'wrong-tokens',
+  'nats-restart',
+  'nats-outage',
+  'nats-cut',
   'kill-9',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];

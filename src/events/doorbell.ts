@@ -295,6 +295,7 @@ export class Doorbell {
       if (ring.id === this.probeId && probe && String(probe.seq) === ring.seq) {
         this.probe = null;
         this.stats.probeRoundTripMs = performance.now() - probe.sentAt;
+        this.line?.proven();
         probe.arrived();
       }
       return;
@@ -319,6 +320,7 @@ function postgresLine(database: Database): RingLine {
   return {
     name: 'LISTEN/NOTIFY',
     unsent: 0,
+    proven: () => {},
     listen: (name, onMessage, onClose) =>
       database.listen(DOORBELL_CHANNEL, name, onMessage, onClose),
     send: (payload) => database.notify(DOORBELL_CHANNEL, payload),

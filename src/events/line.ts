@@ -22,12 +22,18 @@ export interface RingLine {
   ): Promise<Listener>;
   /** Sends `payload` to every listening connection (the doorbell's probes). */
   send(payload: string): Promise<void>;
+  /**
+   * A probe came back: everything sent before it on the listening connection was delivered
+   * (a connection delivers in order).
+   */
+  proven(): void;
   /** Stops carrying the instance's rings (the listening connection is closed by the doorbell). */
   close(): void;
 }
 
 /**
  * A payload that tells every instance to catch up from its cursors: a NATS line sends it when
- * it listens again, for the rings it could not send or lost with its old connection.
+ * it listens again after rings of its own may have been lost (not sent, or sent on a connection
+ * that died before a probe proved them delivered).
  */
 export const CATCH_UP = JSON.stringify({ kind: 'catch-up' });

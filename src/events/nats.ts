@@ -9,15 +9,20 @@ export const DOORBELL_SUBJECT = 'switchboard.doorbell';
  * Rings over a NATS server (core NATS, no JetStream: a ring is only a doorbell, Postgres keeps
  * the events). The database hands over each commit's rings after the commit (`rings:
  * 'returned'`), and they are published on the current connection. While there is none, they
- * are dropped and counted; each connection after the first starts by telling every instance to
- * catch up (CATCH_UP), which covers those and any lost with the connection before it.
+ * are dropped and counted. A new connection starts by telling every instance to catch up
+ * (CATCH_UP) when rings of this instance may have been lost: dropped, or published on the old
+ * connection after the last probe that came back on it.
  */
 export class NatsLine implements RingLine {
   readonly name: string;
   /** Rings not sent because there was no connection (every instance caught up after). */
   unsent = 0;
   private connection: NatsConnection | null = null;
-  private connections = 0;
+  /** Rings of this instance so far, published or dropped. */
+  private rung = 0;
+  /** How many of them came before the probe out, and before the last probe that came back. */
+  private beforeProbe = 0;
+  private delivered = 0;
   private readonly stopRinging: () => void;
 
   constructor(
@@ -32,6 +37,7 @@ export class NatsLine implements RingLine {
     this.name = `NATS ${servers}`;
     this.stopRinging = database.onCommit((rings) => {
       const connection = this.connection;
+      this.rung += rings.length;
       if (connection === null || connection.isClosed()) {
         this.unsent += rings.length;
         return;
@@ -60,7 +66,8 @@ export class NatsLine implements RingLine {
     });
     void connection.closed().then(onClose);
     this.connection = connection;
-    if (this.connections++ > 0) connection.publish(DOORBELL_SUBJECT, CATCH_UP);
+    // Rings since the last proven probe may be lost: dropped, or with the old connection.
+    if (this.rung > this.delivered) connection.publish(DOORBELL_SUBJECT, CATCH_UP);
     return {
       name: connectionName,
       close: async () => {
@@ -73,7 +80,12 @@ export class NatsLine implements RingLine {
   async send(payload: string): Promise<void> {
     const connection = this.connection;
     if (connection === null || connection.isClosed()) throw new Error('no connection');
+    this.beforeProbe = this.rung;
     connection.publish(DOORBELL_SUBJECT, payload);
+  }
+
+  proven(): void {
+    this.delivered = this.beforeProbe;
   }
 
   close(): void {

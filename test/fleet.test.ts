@@ -86,15 +86,19 @@ async function deliver(to: string, timeoutMs: number, key = uid('key'), url = fl
 
 /** Polls the delivery until its outcome is final; the final change. */
 async function settled(deliveryId: string, timeoutMs: number) {
+  let last = '';
   return eventually(
     async () => {
       const { delivery } = await fleet.admin.request(DeliveryDocument, { id: deliveryId });
       if (delivery.__typename !== 'Delivery') throw new Error(`delivery ${deliveryId} unknown`);
+      last = `${delivery.outcome}, history ${delivery.history.map((h) => h.outcome).join(' → ')}, deadline ${delivery.deadline}`;
       return delivery.outcomeChange.final ? delivery : undefined;
     },
     `delivery ${deliveryId} final`,
     timeoutMs,
-  );
+  ).catch((error: Error) => {
+    throw new Error(`${error.message} (last read: ${last}; now ${new Date().toISOString()})`);
+  });
 }
 
 /** The pane and its key, as a hook started in the agent's pane has them. */
@@ -336,4 +340,47 @@ suite('a fleet of hosts (network namespaces)', () => {
     controller.abort();
     expect(seqs).toEqual(reference);
   }, 90_000);
+
+  it('delay 200 ms and 5 % loss on every link: deliveries and streams still settle, slower', async () => {
+    // A report now takes seconds (every hop 200 ms each way, a lost segment a retransmission
+    // later): the providers' TTL is set above that, as it would be for such links.
+    await Promise.all(fleet.agentHosts.map((h) => h.restartProvider('20s')));
+    await fleet.impair({ delayMs: 200, lossPercent: 5 });
+    try {
+      const watch = follow();
+      const settledAgents = async () =>
+        (await directoryRows())
+          .filter((row) => row.presence?.liveness === 'IDLE' || row.presence?.liveness === 'DONE')
+          .map((row) => row.agentId);
+      const idle = await eventually(
+        async () => {
+          const agents = await settledAgents();
+          return agents.length >= 3 ? agents : undefined;
+        },
+        'three idle stand-ins over the impaired links',
+        30_000,
+      );
+      const targets = idle.slice(0, 3);
+      const timeoutMs = 20_000;
+      const sentAt = Date.now();
+      const sent = await Promise.all(targets.map((to) => deliver(to, timeoutMs)));
+      const finals = await Promise.all(
+        sent.map((delivery) => settled(delivery.id, timeoutMs + 5000 - (Date.now() - sentAt))),
+      );
+      // Each settles typed; an idle stand-in typed its notice and worked on it.
+      for (const final of finals) expect(final.outcomeChange.final).toBe(true);
+      // Work is still seen across the impaired links (a lost frame at the wrong moment may leave
+      // one burst unseen: that delivery then expires, typed).
+      expect(finals.map((f) => f.outcome)).toContain('ACTIVITY_OBSERVED');
+      for (const final of finals) expect(['ACTIVITY_OBSERVED', 'EXPIRED']).toContain(final.outcome);
+      // The stream carried each target's work to this host.
+      for (const agentId of targets.filter((_, i) => finals[i]?.outcome === 'ACTIVITY_OBSERVED'))
+        expect(
+          watch.changes.some((c) => c.agentId === agentId && c.presence?.liveness === 'WORKING'),
+        ).toBe(true);
+      await watch.stop();
+    } finally {
+      await fleet.impair(null);
+    }
+  }, 60_000);
 });

@@ -8,11 +8,12 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import {
   DeliveryDocument,
   DirectoryDocument,
+  directoryPresenceSeq,
   followWait,
   type PresenceChange,
   presenceChanges,
@@ -36,9 +37,13 @@ async function presence(agentId: string) {
 }
 
 /** Follows every presence change of the goal from now on, through both gateways. */
-function follow() {
+async function follow() {
   const controller = new AbortController();
   const changes: (PresenceChange & { at: number })[] = [];
+  // From the cursor of a directory read: nothing committed after it is missed, even while the
+  // stream moves between gateways.
+  const { directory } = await fleet.admin.request(DirectoryDocument, { goalId: fleet.goalId });
+  const after = directoryPresenceSeq(directory);
   const done = (async () => {
     for await (const change of presenceChanges(
       {
@@ -48,6 +53,8 @@ function follow() {
         signal: controller.signal,
       },
       fleet.goalId,
+      undefined,
+      after,
     ))
       changes.push({ ...change, at: Date.now() });
   })().catch(() => {});
@@ -86,15 +93,19 @@ async function deliver(to: string, timeoutMs: number, key = uid('key'), url = fl
 
 /** Polls the delivery until its outcome is final; the final change. */
 async function settled(deliveryId: string, timeoutMs: number) {
+  let last = '';
   return eventually(
     async () => {
       const { delivery } = await fleet.admin.request(DeliveryDocument, { id: deliveryId });
       if (delivery.__typename !== 'Delivery') throw new Error(`delivery ${deliveryId} unknown`);
+      last = `${delivery.outcome}, history ${delivery.history.map((h) => h.outcome).join(' → ')}, deadline ${delivery.deadline}`;
       return delivery.outcomeChange.final ? delivery : undefined;
     },
     `delivery ${deliveryId} final`,
     timeoutMs,
-  );
+  ).catch((error: Error) => {
+    throw new Error(`${error.message} (last read: ${last}; now ${new Date().toISOString()})`);
+  });
 }
 
 /** The pane and its key, as a hook started in the agent's pane has them. */
@@ -122,6 +133,14 @@ suite('a fleet of hosts (network namespaces)', () => {
       30_000,
     );
   }, 120_000);
+  // A test that fails mid-fault leaves no fault behind for the next one.
+  afterEach(async () => {
+    if (!fleet) return;
+    await fleet.impair(null);
+    for (const name of ['a1', 'a2', 'a3', 'gw1', 'gw2'] as const) await fleet.heal(name);
+    await fleet.healDatabase('gw1');
+    await fleet.healDatabase('gw2');
+  });
   afterAll(async () => {
     await fleet?.teardown();
   });
@@ -157,6 +176,19 @@ suite('a fleet of hosts (network namespaces)', () => {
 
     // An agent registered once runs on another host: a new occupant, at a location of that host.
     const before = await presence('a1-agent-1');
+    // A wait pinned to it on a1 (accepting IDLE, which the new occupant on a2 will be).
+    const pinned = await fleet.admin.request(StartWaitDocument, {
+      input: {
+        goalId: fleet.goalId,
+        agentId: 'a1-agent-1',
+        accept: ['IDLE', 'DONE'],
+        timeoutMs: 60_000,
+      },
+    });
+    const pinnedOutcome = followWait(
+      { url: fleet.url, token: fleet.adminToken, webSocketImpl: WebSocket },
+      (pinned.startWait as { id: string }).id,
+    );
     await host('a1').tmux('send-keys', '-t', before?.providerSessionRef as string, '-l', 'exit');
     await host('a1').tmux('send-keys', '-t', before?.providerSessionRef as string, 'Enter');
     await eventually(
@@ -174,13 +206,15 @@ suite('a fleet of hosts (network namespaces)', () => {
       20_000,
     );
     expect(moved.occupantRef).not.toBe(before?.occupantRef);
+    // The pinned wait saw its occupant go, not the replacement on the other host arrive.
+    expect(await pinnedOutcome).toMatchObject({ __typename: 'Wait', status: 'NOT_RUNNING' });
   }, 60_000);
 
   it('an agent host cut off from both gateways: UNKNOWN within TTL + 2 s, typed waits and deliveries, the current state on heal, hooks served', async () => {
     const a3 = host('a3');
     const [waited, sentTo] = ['a3-agent-0', 'a3-agent-1'];
     const pane = (await presence(waited))?.providerSessionRef as string;
-    const watch = follow();
+    const watch = await follow();
     const started = await fleet.admin.request(StartWaitDocument, {
       input: { goalId: fleet.goalId, agentId: waited, accept: ['DONE'], timeoutMs: 60_000 },
     });
@@ -264,7 +298,7 @@ suite('a fleet of hosts (network namespaces)', () => {
         () => 0,
       );
     // Streams start on the first gateway named.
-    const watch = follow();
+    const watch = await follow();
     const key = uid('key');
     const cutAt = Date.now();
     await fleet.cutDatabase('gw1');
@@ -281,7 +315,7 @@ suite('a fleet of hosts (network namespaces)', () => {
     const a1 = host('a1');
     const pane = (await presence('a1-agent-0'))?.providerSessionRef as string;
     const reportedAt = Date.now();
-    await askProvider(a1.hookSock, {
+    const answer = await askProvider(a1.hookSock, {
       op: 'report',
       ...(await hookIdentity(a1, pane)),
       liveness: 'WORKING',
@@ -295,7 +329,11 @@ suite('a fleet of hosts (network namespaces)', () => {
         ),
       'the stream resumed on gw2 sees a1-agent-0 WORKING',
       20_000,
-    );
+    ).catch((error: Error) => {
+      throw new Error(
+        `${error.message}; hook answer ${JSON.stringify(answer)}; provider log: ${a1.providerLog().slice(-1500)}`,
+      );
+    });
     expect(seen.presence?.provider).toBe(a1.providerId);
 
     // A delivery sent with both gateways named lands once; the same key later, through
@@ -336,4 +374,47 @@ suite('a fleet of hosts (network namespaces)', () => {
     controller.abort();
     expect(seqs).toEqual(reference);
   }, 90_000);
+
+  it('delay 200 ms and 5 % loss on every link: deliveries and streams still settle, slower', async () => {
+    // A report now takes seconds (every hop 200 ms each way, a lost segment a retransmission
+    // later): the providers' TTL is set above that, as it would be for such links.
+    await Promise.all(fleet.agentHosts.map((h) => h.restartProvider('20s')));
+    await fleet.impair({ delayMs: 200, lossPercent: 5 });
+    try {
+      const watch = await follow();
+      const settledAgents = async () =>
+        (await directoryRows())
+          .filter((row) => row.presence?.liveness === 'IDLE' || row.presence?.liveness === 'DONE')
+          .map((row) => row.agentId);
+      const idle = await eventually(
+        async () => {
+          const agents = await settledAgents();
+          return agents.length >= 3 ? agents : undefined;
+        },
+        'three idle stand-ins over the impaired links',
+        30_000,
+      );
+      const targets = idle.slice(0, 3);
+      const timeoutMs = 20_000;
+      const sentAt = Date.now();
+      const sent = await Promise.all(targets.map((to) => deliver(to, timeoutMs)));
+      const finals = await Promise.all(
+        sent.map((delivery) => settled(delivery.id, timeoutMs + 5000 - (Date.now() - sentAt))),
+      );
+      // Each settles typed; an idle stand-in typed its notice and worked on it.
+      for (const final of finals) expect(final.outcomeChange.final).toBe(true);
+      // Work is still seen across the impaired links (a lost frame at the wrong moment may leave
+      // one burst unseen: that delivery then expires, typed).
+      expect(finals.map((f) => f.outcome)).toContain('ACTIVITY_OBSERVED');
+      for (const final of finals) expect(['ACTIVITY_OBSERVED', 'EXPIRED']).toContain(final.outcome);
+      // The stream carried each target's work to this host.
+      for (const agentId of targets.filter((_, i) => finals[i]?.outcome === 'ACTIVITY_OBSERVED'))
+        expect(
+          watch.changes.some((c) => c.agentId === agentId && c.presence?.liveness === 'WORKING'),
+        ).toBe(true);
+      await watch.stop();
+    } finally {
+      await fleet.impair(null);
+    }
+  }, 60_000);
 });

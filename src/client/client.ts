@@ -78,9 +78,12 @@ export function createClient(options: ClientOptions): SwitchboardClient {
   /** The gateway that answered last: the next request starts there. */
   let current = 0;
 
-  /** One POST; with several gateways, aborted when its gateway says it is not ready. */
-  const send = (url: string, headers: Record<string, string>, body: string) => {
-    if (urls.length === 1) return transport({ url, headers, body, timeoutMs });
+  /**
+   * One POST; while another gateway is left to try, aborted when its gateway says it is not
+   * ready (the last one tried gets the whole timeout).
+   */
+  const send = (url: string, headers: Record<string, string>, body: string, last: boolean) => {
+    if (last) return transport({ url, headers, body, timeoutMs });
     const abandon = new AbortController();
     const sent = transport({ url, headers, body, timeoutMs, signal: abandon.signal });
     return new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -119,7 +122,7 @@ export function createClient(options: ClientOptions): SwitchboardClient {
         const last = tried >= urls.length;
         let response: { status: number; text: string };
         try {
-          response = await send(url, headers, body);
+          response = await send(url, headers, body, last);
         } catch (cause) {
           if (!last) {
             current = (current + 1) % urls.length;

@@ -3,12 +3,14 @@
  * to two bridges in a namespace of their own — the LAN (gateways, agent hosts, and this
  * process's host as the operator) and the database network (the database host and the
  * gateways). The database host runs a Postgres of its own (initdb into a temporary folder,
- * listening on its address), each gateway host a real gateway (`src/main.ts`), and each agent
+ * listening on its address), each gateway host a real gateway (dist/gateway.js, as `npm start`
+ * runs it, built from the sources first), and each agent
  * host its own tmux server (a private socket) with `switchboard provider tmux` and stand-in
  * agents started by `switchboard run`. Every client of the fleet is configured with both
  * gateways. Faults are one call each: cut a host's link (`ip link set … down` at the bridge:
  * its packets vanish, as when a cable is pulled), cut a gateway off the database network,
- * delay and lose packets (`tc qdisc … netem`) on every host, kill a host's processes.
+ * delay and lose frames on every link (fleet-wire.py: a user-space switch, as `tc qdisc … netem`
+ * would, which not every kernel has), kill a host's processes.
  *
  * Names carry `sbf-<pid>-`, the pid of the process that built them: `removeStaleFleets`
  * deletes what a process that is gone left behind, and `teardown` (also on exit) what this
@@ -19,6 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createClient, type SwitchboardClient } from '../../src/client/index.ts';
 import { BIN } from './cli.ts';
@@ -37,6 +40,12 @@ const PG_BIN = '/usr/lib/postgresql/15/bin';
 const PG_PORT = 55_432;
 const GATEWAY_PORT = 4000;
 const PREFIX = 'sbf-';
+const WIRE = fileURLToPath(new URL('./fleet-wire.py', import.meta.url));
+/** The bridge namespace's ports and the bridge each belongs to. */
+const PORTS: [string, 'lan' | 'dbnet'][] = [
+  ...['gw1', 'gw2', 'a1', 'a2', 'a3', 'op'].map((h) => [`l-${h}`, 'lan'] as [string, 'lan']),
+  ...['db', 'gw1', 'gw2'].map((h) => [`d-${h}`, 'dbnet'] as [string, 'dbnet']),
+];
 
 const alive = (pid: number) => {
   try {
@@ -132,6 +141,8 @@ export interface AgentHost {
   agents: string[];
   /** The provider's stderr so far. */
   providerLog(): string;
+  /** Stops the provider and starts it again with this --ttl (the same tmux server: rows continue). */
+  restartProvider(ttl: string): Promise<void>;
   /** Runs tmux against this host's server. */
   tmux(...args: string[]): Promise<string>;
 }
@@ -177,7 +188,11 @@ export interface Fleet extends GatewayClient {
   /** The gateway's link to the database network down (its LAN link stays up). */
   cutDatabase(gateway: 'gw1' | 'gw2'): Promise<void>;
   healDatabase(gateway: 'gw1' | 'gw2'): Promise<void>;
-  /** Delay and loss on every link, both ways (each host's egress); `null` removes them. */
+  /**
+   * Delay and loss on every link: the bridges' ports move to a user-space switch
+   * (fleet-wire.py) that holds each frame `delayMs` and drops `lossPercent` of them at
+   * random (this kernel may have no netem); `null` gives them back to the bridges.
+   */
   impair(netem: { delayMs: number; lossPercent: number } | null): Promise<void>;
   /** SIGKILL for every process in the host's namespace. */
   kill(host: HostName): Promise<void>;
@@ -199,6 +214,8 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
   const dbAddress = `${net.db}.1`;
   const dir = mkdtempSync(path.join(tmpdir(), 'sb-fleet-'));
   const children = new Set<ChildProcess>();
+  /** The user-space switch that delays and drops frames while the fleet is impaired. */
+  let wire: ChildProcess | undefined;
   let torn = false;
 
   const ip = (...args: string[]) => run('ip', args).then(() => {});
@@ -391,7 +408,6 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         SWITCHBOARD_ADMIN_TOKEN: adminToken,
         SWITCHBOARD_DATA_DIR: path.join(dir, host),
         SWITCHBOARD_EXPLORATION: 'false',
-        SWITCHBOARD_DOORBELL_PROBE_MS: '500',
         SWITCHBOARD_DRAIN_MS: '0',
         SWITCHBOARD_MAX_REQUESTS_PER_SECOND: '0',
         SWITCHBOARD_MAX_PENDING_WAITS: '0',
@@ -452,44 +468,55 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         { kind: 'PROVIDER', providerId, goalIds: [goalId] },
       );
       let providerLog = '';
-      const provider = spawnIn(
-        name,
-        process.execPath,
-        [
-          BIN,
-          'provider',
-          'tmux',
-          '--socket',
-          sock,
-          '--patterns',
-          STANDIN_PATTERNS,
-          '--hook-socket',
-          hookSock,
-          '--goal',
-          goalId,
-          '--ttl',
-          options.ttl ?? '3s',
-          ...(options.providerArgs ?? []),
-        ],
-        {
-          SWITCHBOARD_URL: url,
-          SWITCHBOARD_TOKEN: token,
-          XDG_CONFIG_HOME: path.join(hostDir, 'config'),
-        },
-      );
-      provider.stdout?.resume();
-      provider.stderr?.on('data', (chunk) => {
-        providerLog = (providerLog + chunk).slice(-20_000);
-      });
-      await eventually(
-        () => {
-          if (provider.exitCode !== null)
-            throw new Error(`provider on ${name} exited: ${providerLog}`);
-          return /tmux provider .*; hook socket /.test(providerLog) ? true : undefined;
-        },
-        `provider on ${name}`,
-        20_000,
-      );
+      let provider: ChildProcess | undefined;
+      const startProvider = async (ttl: string) => {
+        if (provider && provider.exitCode === null && provider.signalCode === null) {
+          const exited = new Promise((resolve) => provider?.once('exit', resolve));
+          provider.kill('SIGTERM');
+          await exited;
+        }
+        providerLog = '';
+        const started = spawnIn(
+          name,
+          process.execPath,
+          [
+            BIN,
+            'provider',
+            'tmux',
+            '--socket',
+            sock,
+            '--patterns',
+            STANDIN_PATTERNS,
+            '--hook-socket',
+            hookSock,
+            '--goal',
+            goalId,
+            '--ttl',
+            ttl,
+            ...(options.providerArgs ?? []),
+          ],
+          {
+            SWITCHBOARD_URL: url,
+            SWITCHBOARD_TOKEN: token,
+            XDG_CONFIG_HOME: path.join(hostDir, 'config'),
+          },
+        );
+        provider = started;
+        started.stdout?.resume();
+        started.stderr?.on('data', (chunk) => {
+          providerLog = (providerLog + chunk).slice(-20_000);
+        });
+        await eventually(
+          () => {
+            if (started.exitCode !== null)
+              throw new Error(`provider on ${name} exited: ${providerLog}`);
+            return /tmux provider .*; hook socket /.test(providerLog) ? true : undefined;
+          },
+          `provider on ${name}`,
+          20_000,
+        );
+      };
+      await startProvider(options.ttl ?? '3s');
       const host: AgentHost = {
         name,
         ns: ns(name),
@@ -500,6 +527,7 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         providerToken: token,
         agents: [],
         providerLog: () => providerLog,
+        restartProvider: startProvider,
         tmux: (...args) =>
           run('tmux', ['-S', sock, ...args], { encoding: 'utf8' }).then((r) => r.stdout),
       };
@@ -564,31 +592,65 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
       cutDatabase: (gateway) => setLink(`d-${gateway}`, 'down'),
       healDatabase: (gateway) => setLink(`d-${gateway}`, 'up'),
       async impair(netem) {
+        if (wire) {
+          const exited = new Promise((resolve) => wire?.once('exit', resolve));
+          wire.kill('SIGTERM');
+          await exited;
+          wire = undefined;
+          for (const [port, bridge] of PORTS)
+            await ip('-n', ns('br'), 'link', 'set', port, 'master', bridge);
+        }
+        if (!netem) return;
+        // Frames cross user space whole: no offloads (checksums filled in, no giant segments).
         const devices: [string | null, string][] = [
           ...LAN_HOSTS.map((h) => [ns(h), 'lan0'] as [string, string]),
-          [ns('db'), 'db0'],
-          [ns('gw1'), 'db0'],
-          [ns('gw2'), 'db0'],
+          ...(['db', 'gw1', 'gw2'] as const).map((h) => [ns(h), 'db0'] as [string, string]),
           [null, rootLink],
+          ...PORTS.map(([port]) => [ns('br'), port] as [string, string]),
         ];
         for (const [namespace, device] of devices) {
-          const where = namespace ? ['-n', namespace] : [];
-          if (netem)
-            await run('tc', [
-              ...where,
-              'qdisc',
-              'replace',
-              'dev',
-              device,
-              'root',
-              'netem',
-              'delay',
-              `${netem.delayMs}ms`,
-              'loss',
-              `${netem.lossPercent}%`,
-            ]);
-          else await run('tc', [...where, 'qdisc', 'del', 'dev', device, 'root']).catch(() => {});
+          const off = ['-K', device, 'tx', 'off', 'tso', 'off', 'gso', 'off', 'gro', 'off'];
+          await (namespace
+            ? run('ip', ['netns', 'exec', namespace, 'ethtool', ...off])
+            : run('ethtool', off));
         }
+        for (const [port] of PORTS) await ip('-n', ns('br'), 'link', 'set', port, 'nomaster');
+        wire = spawn(
+          'ip',
+          [
+            'netns',
+            'exec',
+            ns('br'),
+            'python3',
+            WIRE,
+            String(netem.delayMs),
+            String(netem.lossPercent),
+            PORTS.filter(([, b]) => b === 'lan')
+              .map(([p]) => p)
+              .join(','),
+            PORTS.filter(([, b]) => b === 'dbnet')
+              .map(([p]) => p)
+              .join(','),
+          ],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        children.add(wire);
+        const started = wire;
+        let said = '';
+        started.stdout?.on('data', (chunk) => {
+          said += chunk;
+        });
+        started.stderr?.on('data', (chunk) => {
+          said += chunk;
+        });
+        await eventually(
+          () => {
+            if (started.exitCode !== null) throw new Error(`the impaired wire failed: ${said}`);
+            return said.includes('wire up') ? true : undefined;
+          },
+          'the impaired wire',
+          10_000,
+        );
       },
       async kill(host) {
         const { stdout } = await run('ip', ['netns', 'pids', ns(host)], { encoding: 'utf8' });

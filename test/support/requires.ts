@@ -40,12 +40,12 @@ const PARTS = {
     if (process.getuid?.() !== 0) return 'not root — the fault suite creates a Postgres cluster';
     return undefined;
   },
-  /** The fleet (test/support/fleet.ts): namespaces, veth, netem, its own Postgres, tmux. */
+  /** The fleet (test/support/fleet.ts): namespaces, veth, its impaired wire, its own Postgres. */
   'network namespaces': () => {
     if (process.getuid?.() !== 0) return 'not root — the fleet builds network namespaces';
-    const missing = ['ip', 'tc', 'runuser'].filter((command) => !onPath(command));
+    const missing = ['ip', 'ethtool', 'python3', 'runuser'].filter((command) => !onPath(command));
     if (missing.length)
-      return `${missing.join(', ')} not found — apt-get install iproute2 util-linux`;
+      return `${missing.join(', ')} not found — apt-get install iproute2 ethtool python3-minimal util-linux`;
     if (!executable('/usr/lib/postgresql/15/bin/initdb'))
       return '/usr/lib/postgresql/15/bin/initdb not found — apt-get install postgresql-15';
     const probe = `sbf-probe-${process.pid}`;

@@ -55,6 +55,13 @@ export interface ReporterOptions {
 export class Reporter {
   private lastSeq = 0n;
   private readonly queue = new Map<string, QueuedReport>();
+  /**
+   * A pane's WORKING report that a later one replaced before it was sent: it goes first, in
+   * the same batch, so work shorter than a send is still reported (over a slow link a whole
+   * burst of work can begin and end within one round trip). Only WORKING: a screen read
+   * BLOCKED for a moment while output is still being written is not kept.
+   */
+  private readonly activity = new Map<string, QueuedReport>();
   private ends: { paneId: string; goalId: string; agentId: string }[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
@@ -95,6 +102,7 @@ export class Reporter {
   end(pane: Pane, reason: string): void {
     pane.reason = reason;
     this.queue.delete(pane.id);
+    this.activity.delete(pane.id);
     if (pane.live && pane.agentId && pane.goalId) {
       this.ends.push({ paneId: pane.id, goalId: pane.goalId, agentId: pane.agentId });
       pane.live = false;
@@ -113,6 +121,7 @@ export class Reporter {
   /** Drops the queued reports: their panes belonged to a tmux server that is gone (ends still go). */
   clear(): void {
     this.queue.clear();
+    this.activity.clear();
   }
 
   /** Sends nothing more; resolves once what is being sent is sent. */
@@ -125,6 +134,14 @@ export class Reporter {
 
   private enqueue(pane: Pane): void {
     if (!pane.agentId || !pane.goalId || pane.notReported || !pane.liveness) return;
+    const queued = this.queue.get(pane.id);
+    if (
+      queued &&
+      queued.liveness === 'WORKING' &&
+      pane.liveness !== 'WORKING' &&
+      queued.occupantRef === pane.occupantRef
+    )
+      this.activity.set(pane.id, queued);
     this.queue.set(pane.id, {
       paneId: pane.id,
       goalId: pane.goalId,
@@ -230,7 +247,8 @@ export class Reporter {
    * report for the same pane wins). False in that last case.
    */
   private async sendReports(): Promise<boolean> {
-    const batches = [[...this.queue.values()]];
+    const batches = [[...this.activity.values(), ...this.queue.values()]];
+    this.activity.clear();
     this.queue.clear();
     while (batches.length) {
       const batch = batches.shift() as QueuedReport[];
@@ -250,16 +268,14 @@ export class Reporter {
           continue;
         }
         if (!this.failed(error, `report for ${first.agentId} at ${first.paneId}`)) continue;
-        for (const r of [...batch, ...batches.flat()])
-          if (!this.queue.has(r.paneId)) this.queue.set(r.paneId, r);
+        this.requeue([...batch, ...batches.flat()]);
         return false;
       }
       if (result.__typename === 'PresenceRefused') {
         // The whole call (an unregistered provider): nothing was written; try again later.
         this.failures++;
         this.o.log(`reportPresence refused: ${result.reason}`);
-        for (const r of [...batch, ...batches.flat()])
-          if (!this.queue.has(r.paneId)) this.queue.set(r.paneId, r);
+        this.requeue([...batch, ...batches.flat()]);
         return false;
       }
       const refused = new Map(result.refused.map((r) => [r.index, r]));
@@ -286,6 +302,19 @@ export class Reporter {
       }
     }
     return true;
+  }
+
+  /**
+   * Queues again what could not be sent: a pane's last report unless a newer one is queued,
+   * and its earlier WORKING report first.
+   */
+  private requeue(reports: QueuedReport[]): void {
+    const latest = new Map(reports.map((r) => [r.paneId, r]));
+    for (const r of reports) {
+      if (latest.get(r.paneId) !== r) {
+        if (!this.activity.has(r.paneId)) this.activity.set(r.paneId, r);
+      } else if (!this.queue.has(r.paneId)) this.queue.set(r.paneId, r);
+    }
   }
 
   private async report(reports: PresenceReportInput[]) {

@@ -63,13 +63,16 @@ export function socketUrl(url: string): string {
   return absolute.replace(/^http(s?):\/\//, 'ws$1://');
 }
 
+/** Resolves after `ms`, or at once when `signal` aborts; leaves no listener behind either way. */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 interface CloseLike {

@@ -139,11 +139,12 @@ async function navigation(browser: Browser, route: string, selector: string): Pr
 }
 
 const g = goal.goalId;
+// The todo the listing orders last (priority 0, created last): the todo page reads it all.
 const ROUTES = {
   overview: [`/g/${g}`, '[data-testid="directory"] tbody tr:nth-child(100)'],
   agent: [`/g/${g}/agent/${goal.agentIds[7]}`, '[data-testid="agent-summary"] a[data-todo]'],
   work: [`/g/${g}/work`, '[data-testid="todo-graph"] [data-node]'],
-  todo: [`/g/${g}/todo/${todoIds[3]}`, '[data-testid="transitions"] li'],
+  todo: [`/g/${g}/todo/${todoIds[TODOS - 100]}`, '[data-testid="transitions"] li'],
   credentials: [`/g/${g}/credentials`, '[data-testid="credentials"] tbody tr'],
 } as const;
 

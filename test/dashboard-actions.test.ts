@@ -125,7 +125,7 @@ requires('chromium')(`dashboard, actions in place (${driver})`, () => {
     expect(granted.text).toContain('"decisionNote": "approved by the owner"');
     // The rollup follows: the gate no longer blocks the claim.
     await row(asAdmin).waitFor({ state: 'detached', timeout: 10_000 });
-    await screenshot(asAdmin, `action-gate-${driver}`);
+    await screenshot(asAdmin, `action-gate-${driver}`, 'dashboard-action');
   });
 
   it('sends a message to an agent and retires it: an admin succeeds, a peer is refused retiring', async () => {
@@ -225,6 +225,6 @@ requires('chromium')(`dashboard, actions in place (${driver})`, () => {
     await row.locator('[data-status="REVOKED"]').waitFor({ timeout: 5000 });
     const refused = await t.gql(AttentionDocument, { goalId }, leaked.token);
     expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-    await screenshot(asAdmin, `credentials-${driver}`);
+    await screenshot(asAdmin, `credentials-${driver}`, 'dashboard-credentials');
   });
 });

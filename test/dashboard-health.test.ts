@@ -64,7 +64,7 @@ requires('chromium')(`dashboard, delivery health (${driver})`, () => {
     pages.push(page);
     const health = page.getByTestId('health');
     const ok = health.getByTestId('health-ok');
-    await ok.waitFor({ timeout: 10_000 });
+    await ok.waitFor({ timeout: 30_000 });
     expect(await ok.textContent()).toContain('2 providers reporting');
 
     const delivered = await t.ok(DeliverDocument, {
@@ -86,7 +86,7 @@ requires('chromium')(`dashboard, delivery health (${driver})`, () => {
     for (const kind of ['stalled', 'unread', 'offered', 'silent'])
       await row(kind)
         .first()
-        .waitFor({ timeout: TTL + 15_000 });
+        .waitFor({ timeout: TTL + 30_000 });
     expect(await row('unread').textContent()).toMatch(
       /gamma has 1 unread; the oldest, “check the invoice”, was sent \d+ s ago/,
     );
@@ -96,17 +96,17 @@ requires('chromium')(`dashboard, delivery health (${driver})`, () => {
     await row('silent').getByRole('link', { name: delta }).waitFor();
     for (const kind of ['stalled', 'unread', 'offered'])
       expect(await row(kind).locator(`a[data-delivery="${deliveryId}"]`).count()).toBe(1);
-    await screenshot(page, `delivery-health-${driver}`);
+    await screenshot(page, `delivery-health-${driver}`, 'dashboard-health');
 
     // Each resolved in turn, each row goes, without a reload.
     await steady.report([{ goalId, agentId: gamma, liveness: 'WORKING' }]);
-    await row('stalled').waitFor({ state: 'detached', timeout: 10_000 });
+    await row('stalled').waitFor({ state: 'detached', timeout: 30_000 });
     await t.ok(MarkReadDocument, { ids: [deliveryId] }, gammaToken);
-    await row('unread').waitFor({ state: 'detached', timeout: 10_000 });
-    await row('offered').waitFor({ state: 'detached', timeout: 10_000 });
+    await row('unread').waitFor({ state: 'detached', timeout: 30_000 });
+    await row('offered').waitFor({ state: 'detached', timeout: 30_000 });
     await brief.report([{ goalId, agentId: delta, liveness: 'IDLE', providerSessionRef: 'w2:p1' }]);
-    await row('silent').waitFor({ state: 'detached', timeout: 10_000 });
-    await ok.waitFor({ timeout: 10_000 });
+    await row('silent').waitFor({ state: 'detached', timeout: 30_000 });
+    await ok.waitFor({ timeout: 30_000 });
 
     // The row's link opens the delivery behind it.
     await page.goto(`${new URL(t.url).origin}/#/g/${goalId}/delivery/${deliveryId}`);

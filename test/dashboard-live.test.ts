@@ -93,7 +93,7 @@ requires('chromium')(`dashboard, live on every page (${driver})`, () => {
       expect(navigations).toBe(0);
       expect(await page.getByTestId('link').textContent()).toBe('live');
     }
-    await screenshot(todo.page, `todo-${driver}`);
+    await screenshot(todo.page, `todo-${driver}`, 'dashboard-todo');
   });
 
   it('the agent page leads with liveness, its source, host, model and claimed todo, live', async () => {

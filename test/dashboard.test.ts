@@ -281,7 +281,8 @@ requires('chromium')(`dashboard (${driver})`, () => {
     await rows.nth(1).getByRole('link', { name: userAction }).waitFor();
     // Presence annotates the gated claim; it does not rank it.
     expect(await rows.nth(0).locator('.annotation').textContent()).toContain('working');
-    await screenshot(page, `attention-${driver}`);
+    await page.getByTestId('health-ok').waitFor();
+    await screenshot(page, `attention-${driver}`, 'dashboard');
     await rows.nth(0).getByRole('link', { name: gated }).click();
     await page.getByText('Publish the bilingual homepage').waitFor();
     expect(page.url()).toContain(`/todo/${gated}`);
@@ -319,7 +320,7 @@ requires('chromium')(`dashboard (${driver})`, () => {
     const timeline = page.getByTestId('timeline');
     await timeline.locator('[data-outcome="STALLED"]').waitFor({ timeout: 5000 });
     expect(await timeline.locator('li').first().textContent()).toContain('submitted');
-    await screenshot(page, `delivery-${driver}`);
+    await screenshot(page, `delivery-${driver}`, 'dashboard-delivery');
   });
 
   it('stays usable with many agents: sticky headings, liveness and text filters, keyboard', async () => {
@@ -393,7 +394,7 @@ requires('chromium')(`dashboard (${driver})`, () => {
     await page.getByLabel('Filter agents').fill('agent-37');
     await expect.poll(() => rows.count()).toBe(10);
     expect(await page.getByTestId('directory-pager').count()).toBe(0);
-    await screenshot(page, `directory-500-${driver}`);
+    await screenshot(page, `directory-500-${driver}`, 'dashboard-directory');
   });
 
   it('follows prefers-color-scheme, with text contrast of at least 4.5:1 in both', async () => {
@@ -539,7 +540,7 @@ requires('chromium')(`dashboard (${driver})`, () => {
       .getByTestId('link')
       .filter({ hasText: /^live$/ })
       .waitFor();
-    await screenshot(page, `agent-${driver}`);
+    await screenshot(page, `agent-${driver}`, 'dashboard-agent');
 
     // beta starts working: the wait is satisfied and the delivery sees activity, without a reload.
     await provider.report([
@@ -624,7 +625,7 @@ requires('chromium')(`dashboard (${driver})`, () => {
     expect(await graph.locator('[data-node]').count()).toBe(5);
     expect(await graph.locator('path.edge').count()).toBe(3);
     expect(await page.getByTestId('frontier').textContent()).toContain('Announce it');
-    await screenshot(page, `work-graph-${driver}`);
+    await screenshot(page, `work-graph-${driver}`, 'dashboard-work');
     await graph.locator(`[data-node="${followUp}"]`).click();
     await page.getByText(`Todo ${followUp}`).waitFor();
   });

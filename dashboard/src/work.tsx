@@ -228,7 +228,14 @@ export function TodoPage(props: { goalId: string; todoId: string }) {
   const loaded = useLoad(
     () =>
       Promise.all([
-        client.request(TodosDocument, { goalId, limit: 1000 }),
+        // The first 1,000 by priority; a todo further down costs the whole listing.
+        client
+          .request(TodosDocument, { goalId, limit: 1000 })
+          .then((first) =>
+            first.todos.rows.some((row) => row.id === todoId) || first.todos.omittedRowCount === 0
+              ? first
+              : client.request(TodosDocument, { goalId, limit: 5000 }),
+          ),
         client.request(TodoTransitionsDocument, { goalId, todoId }),
       ]),
     [client, goalId, todoId, pulse],

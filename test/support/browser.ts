@@ -53,7 +53,16 @@ export async function openDashboard(
   return page;
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** Where `DOCS_SCREENSHOTS=1` writes the screenshots the docs show. */
+export const DOCS = new URL('../../docs/', import.meta.url).pathname;
+
+/**
+ * A full-page screenshot into test-results/dashboard/; with `docs` and DOCS_SCREENSHOTS=1 in
+ * the environment, also into docs/<docs>.png (how the docs' screenshots are refreshed).
+ */
+export async function screenshot(page: Page, name: string, docs?: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+  if (docs && process.env.DOCS_SCREENSHOTS === '1')
+    await page.screenshot({ path: `${DOCS}${docs}.png`, fullPage: true });
 }

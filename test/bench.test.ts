@@ -168,7 +168,7 @@ requires('postgres cluster')('npm run faults (one scenario, quick)', () => {
     const run = faults('--only', 'nope');
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(
-      'no fault scenario named nope; known: listen-kill, restart, outage, writers, subscriptions, large-answers, wrong-tokens, kill-9',
+      'no fault scenario named nope; known: listen-kill, restart, outage, writers, subscriptions, large-answers, wrong-tokens, nats-restart, nats-outage, nats-cut, kill-9',
     );
     expect(run.stdout).toBe('');
   });

@@ -11,8 +11,7 @@
  * agents report DONE) and /readyz must answer 503 with a reason naming NATS. Then every follower
  * must reach the head with no loss and no duplicate, every wait must be SATISFIED.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import net from 'node:net';
+import { NatsServer, Relay } from '../../test/support/nats.ts';
 import { benchGateway, now, setting, summary, until } from '../support.ts';
 import { report, untilReady, Waits, Writer } from './clients.ts';
 import { type Outcome, settle, stage } from './outcome.ts';
@@ -31,90 +30,6 @@ import { Follower } from './streams.ts';
 export const NATS_OUTAGE_MS = setting('NATS_OUTAGE_MS', 10_000, 10_000);
 export const NATS_CUT_MS = setting('NATS_CUT_MS', 3000, 2000);
 
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** A nats-server on a port of its own, which can be killed and started again on that port. */
-class Nats {
-  private child: ChildProcess | null = null;
-  constructor(readonly port: number) {}
-
-  async start(): Promise<void> {
-    const child = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(this.port)], {
-      stdio: 'ignore',
-    });
-    this.child = child;
-    await until(() => child.exitCode === null, 'nats-server to run');
-    for (;;) {
-      const up = await new Promise<boolean>((resolve) => {
-        const socket = net.connect(this.port, '127.0.0.1');
-        socket.once('connect', () => resolve(socket.destroy() !== undefined));
-        socket.once('error', () => resolve(false));
-      });
-      if (up) return;
-      if (child.exitCode !== null) throw new Error('nats-server exited');
-      await sleep(20);
-    }
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    this.child = null;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const gone = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await gone;
-  }
-}
-
-/** A TCP relay to `target`: `cut()` ends its connections; while `refusing`, new ones too. */
-class Relay {
-  refusing = false;
-  private readonly sockets = new Set<net.Socket>();
-  private readonly server: net.Server;
-  port = 0;
-
-  constructor(target: number) {
-    this.server = net.createServer((inbound) => {
-      if (this.refusing) return void inbound.destroy();
-      const outbound = net.connect(target, '127.0.0.1');
-      for (const [from, to] of [
-        [inbound, outbound],
-        [outbound, inbound],
-      ] as const) {
-        this.sockets.add(from);
-        from.pipe(to);
-        from.on('error', () => to.destroy());
-        from.on('close', () => {
-          this.sockets.delete(from);
-          to.destroy();
-        });
-      }
-    });
-  }
-
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as net.AddressInfo).port;
-    return `nats://127.0.0.1:${this.port}`;
-  }
-
-  cut(): void {
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
-  }
-
-  async close(): Promise<void> {
-    this.cut();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-}
-
 /** /readyz's reason while the doorbell is deaf; null once it answers 200 or after `ms`. */
 async function deafReason(gateway: Gateway, ms: number): Promise<string | null> {
   const deadline = Date.now() + ms;
@@ -132,10 +47,9 @@ async function deafReason(gateway: Gateway, ms: number): Promise<string | null> 
 type NatsFault = 'nats-restart' | 'nats-outage' | 'nats-cut';
 
 async function natsFault(name: NatsFault): Promise<Outcome> {
-  const nats = new Nats(await freePort());
-  await nats.start();
-  const relays = [new Relay(nats.port), new Relay(nats.port)];
-  const urls = await Promise.all(relays.map((r) => r.listen()));
+  const nats = await NatsServer.start();
+  const relays = await Promise.all([Relay.start(nats.port), Relay.start(nats.port)]);
+  const urls = relays.map((r) => r.url);
   const pair: Gateway[] = await Promise.all(
     urls.map((url) =>
       benchGateway({

@@ -24,7 +24,7 @@ import {
   createGoal,
   driver,
   issueCredential,
-  openTestDatabase,
+  openPrivateTestDatabase,
   registerAgent,
   registerProvider,
   startTestGateway,
@@ -33,10 +33,12 @@ import {
 
 let database: Database;
 let t: TestGateway;
-// The fuzz sends as fast as the gateway answers, with one credential: the per-credential rate
-// (test/limits.test.ts) would answer RATE_LIMITED in its place, so it is off here.
+// A database of its own: "an error writes nothing" counts every row of it, which other files'
+// tests would move on a shared one. The fuzz sends as fast as the gateway answers, with one
+// credential: the per-credential rate (test/limits.test.ts) would answer RATE_LIMITED in its
+// place, so it is off here.
 beforeAll(async () => {
-  database = await openTestDatabase();
+  database = await openPrivateTestDatabase();
   t = await startTestGateway(database, { limits: { requestsPerSecond: 0 } });
 });
 afterAll(async () => {

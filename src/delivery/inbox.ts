@@ -8,7 +8,7 @@ import type { Db, Queryable, Tx } from '../db/database.ts';
 import { prepared, rowsOf } from '../db/sql.ts';
 import type { Doorbell } from '../events/doorbell.ts';
 import { type Batch, follow } from '../events/follow.ts';
-import { type RetentionGap, readHead, retentionGap } from '../events/sequence.ts';
+import { type RetentionGap, readHead, resumeFrom } from '../events/sequence.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import { recipientIn } from './sender.ts';
@@ -381,9 +381,8 @@ export async function followInbox(
   if (typeof recipient !== 'string') {
     return single(recipient);
   }
-  const start = after === null ? await readHead(db, goalId, 'inbox') : BigInt(after);
-  const gap = await retentionGap(db, goalId, 'inbox', start);
-  if (gap) return single(gap);
+  const start = await resumeFrom(db, goalId, 'inbox', after);
+  if (typeof start !== 'bigint') return single(start);
   const read = async (cursor: bigint): Promise<Batch<InboxMessage, bigint>> => {
     const rows = await inboxPage(db).execute({ goalId, recipient, cursor: String(cursor) });
     return {

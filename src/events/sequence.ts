@@ -129,19 +129,26 @@ export interface RetentionGap {
   readonly resumeAfter: bigint;
 }
 
-/** The gap a reader resuming `stream` after `after` would fall into; null when there is none. */
-export async function retentionGap(
+/**
+ * Where a reader of `stream` starts: after `after`, or from the head when it gives none (one
+ * read either way). A cursor older than what retention kept is a RetentionGap instead.
+ */
+export async function resumeFrom(
   db: Queryable,
   goalId: string,
   stream: Stream,
-  after: bigint,
-): Promise<RetentionGap | null> {
+  after: string | null,
+): Promise<bigint | RetentionGap> {
+  if (after === null) return readHead(db, goalId, stream);
   const [row] = rowsOf<{ pruned: string }>(
     await db.execute(
       sql`select pruned_through::text as pruned from stream_heads
         where goal_id = ${goalId} and stream = ${stream}`,
     ),
   );
+  const cursor = BigInt(after);
   const resumeAfter = BigInt(row?.pruned ?? 0);
-  return after < resumeAfter ? { type: 'RetentionGap', goalId, after, resumeAfter } : null;
+  return cursor < resumeAfter
+    ? { type: 'RetentionGap', goalId, after: cursor, resumeAfter }
+    : cursor;
 }

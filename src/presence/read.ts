@@ -4,7 +4,7 @@ import type { ScopeGap } from '../core/scope.ts';
 import { single } from '../core/stream.ts';
 import type { Db } from '../db/database.ts';
 import type { Page, StreamHub } from '../events/hub.ts';
-import { type RetentionGap, readHead, retentionGap } from '../events/sequence.ts';
+import { type RetentionGap, resumeFrom } from '../events/sequence.ts';
 import { checkGoalScope } from '../registry/scope.ts';
 import {
   type BlockedKind,
@@ -113,9 +113,8 @@ export async function presenceChanges(
       retentionGap: null,
     });
   }
-  const start = after === null ? await readHead(db, goalId, 'presence') : BigInt(after);
-  const retention = await retentionGap(db, goalId, 'presence', start);
-  if (retention) {
+  const start = await resumeFrom(db, goalId, 'presence', after);
+  if (typeof start !== 'bigint') {
     return single({
       goalId,
       agentId: null,
@@ -123,7 +122,7 @@ export async function presenceChanges(
       presence: null,
       previousLiveness: null,
       scopeGap: null,
-      retentionGap: retention,
+      retentionGap: start,
     });
   }
   return hub.subscribe(

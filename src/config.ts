@@ -73,20 +73,15 @@ export function retentionOf(config: Pick<Config, 'retention'>): Retention {
 }
 
 function parseRetention(env: NodeJS.ProcessEnv): Retention {
-  const count = env.SWITCHBOARD_RETAIN_PRESENCE_CHANGES;
-  const presenceChangesPerGoal =
-    count === undefined || count === ''
-      ? DEFAULT_RETENTION.presenceChangesPerGoal
-      : /^\d+$/.test(count)
-        ? Number(count)
-        : Number.NaN;
-  if (Number.isNaN(presenceChangesPerGoal)) {
+  const count = env.SWITCHBOARD_RETAIN_PRESENCE_CHANGES || undefined;
+  if (count !== undefined && !/^\d+$/.test(count)) {
     throw new ConfigError(
       `SWITCHBOARD_RETAIN_PRESENCE_CHANGES must be a count of changes per goal (0 keeps all), got "${count}"`,
     );
   }
   return {
-    presenceChangesPerGoal,
+    presenceChangesPerGoal:
+      count === undefined ? DEFAULT_RETENTION.presenceChangesPerGoal : Number(count),
     finishedWaitsMs: parseAge(
       'SWITCHBOARD_RETAIN_FINISHED_WAITS',
       env.SWITCHBOARD_RETAIN_FINISHED_WAITS,

@@ -87,7 +87,6 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
   return future ? `in ${text}` : `${text} ago`;
 }
 
-/** Parses "30s", "5m", "1500ms", "2h" or a number of seconds into milliseconds. */
 /**
  * A duration with its unit ("30s", "5m", "1500ms", "1h"; "min" for minutes too), in
  * milliseconds; undefined when it is not one. A bare number is not one: its unit would be a

@@ -91,18 +91,24 @@ async function deliver(to: string, timeoutMs: number, key = uid('key'), url = fl
   return result.json();
 }
 
-/** Polls the delivery until its outcome is final; the final change. */
-async function settled(deliveryId: string, timeoutMs: number) {
+/**
+ * Polls the delivery until its outcome is final, failing `graceMs` past its own deadline (the
+ * gateway's keeper then needs a few round trips to the database, over whatever the links are).
+ */
+async function settled(deliveryId: string, graceMs: number) {
   let last = '';
   return eventually(
     async () => {
       const { delivery } = await fleet.admin.request(DeliveryDocument, { id: deliveryId });
       if (delivery.__typename !== 'Delivery') throw new Error(`delivery ${deliveryId} unknown`);
       last = `${delivery.outcome}, history ${delivery.history.map((h) => h.outcome).join(' → ')}, deadline ${delivery.deadline}`;
-      return delivery.outcomeChange.final ? delivery : undefined;
+      if (delivery.outcomeChange.final) return delivery;
+      if (Date.now() > Date.parse(delivery.deadline) + graceMs)
+        throw new Error(`not final ${graceMs} ms past its deadline`);
+      return undefined;
     },
     `delivery ${deliveryId} final`,
-    timeoutMs,
+    10 * 60_000,
   ).catch((error: Error) => {
     throw new Error(`${error.message} (last read: ${last}; now ${new Date().toISOString()})`);
   });
@@ -251,7 +257,7 @@ suite('a fleet of hosts (network namespaces)', () => {
     // A delivery to an agent on the cut host settles typed within its timeout + 5 s.
     const sent = await deliver(sentTo, 6000);
     expect(sent.__typename).toBe('Delivery');
-    const final = await settled(sent.id, 6000 + 5000);
+    const final = await settled(sent.id, 5000);
     expect(['UNREACHABLE', 'EXPIRED', 'SUBMITTED']).toContain(final.outcome);
 
     // The provider keeps serving its hooks while cut off: the hook's word is queued.
@@ -396,11 +402,10 @@ suite('a fleet of hosts (network namespaces)', () => {
       );
       const targets = idle.slice(0, 3);
       const timeoutMs = 20_000;
-      const sentAt = Date.now();
       const sent = await Promise.all(targets.map((to) => deliver(to, timeoutMs)));
-      const finals = await Promise.all(
-        sent.map((delivery) => settled(delivery.id, timeoutMs + 5000 - (Date.now() - sentAt))),
-      );
+      // Past the deadline the keeper's write crosses the impaired link to the database, where a
+      // lost segment costs a retransmission of a second or more.
+      const finals = await Promise.all(sent.map((delivery) => settled(delivery.id, 15_000)));
       // Each settles typed; an idle stand-in typed its notice and worked on it.
       for (const final of finals) expect(final.outcomeChange.final).toBe(true);
       // Work is still seen across the impaired links. A lost frame at the wrong moment may leave
@@ -418,5 +423,5 @@ suite('a fleet of hosts (network namespaces)', () => {
     } finally {
       await fleet.impair(null);
     }
-  }, 60_000);
+  }, 120_000);
 });

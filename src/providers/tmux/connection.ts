@@ -74,8 +74,14 @@ export class ControlClient {
   private readonly pending: Pending[] = [];
   private buffer = '';
   private block: string[] | undefined;
-  /** The first block answers the implicit attach; it is not one of ours. */
-  private skipFirst = true;
+  /** Whether the open block answers one of our commands (flags 1), not the attach itself. */
+  private ours = false;
+  /**
+   * Commands wait for the attach (tmux's first %session-changed): sent before it, tmux may run
+   * them ahead of the attach, with no current client (`refresh-client` then fails).
+   */
+  private attached = false;
+  private readonly unsent: string[] = [];
   private exited = false;
 
   constructor(
@@ -104,7 +110,8 @@ export class ControlClient {
     if (this.exited) return Promise.reject(new Error('tmux control client is gone'));
     return new Promise((resolve, reject) => {
       this.pending.push({ resolve, reject });
-      this.child.stdin?.write(`${line}\n`);
+      if (this.attached) this.child.stdin?.write(`${line}\n`);
+      else this.unsent.push(line);
     });
   }
 
@@ -137,10 +144,7 @@ export class ControlClient {
       if (line.startsWith('%end ') || line.startsWith('%error ')) {
         const lines = this.block;
         this.block = undefined;
-        if (this.skipFirst) {
-          this.skipFirst = false;
-          return;
-        }
+        if (!this.ours) return;
         const p = this.pending.shift();
         if (!p) return;
         if (line.startsWith('%end ')) p.resolve(lines);
@@ -151,8 +155,14 @@ export class ControlClient {
       return;
     }
     if (line.startsWith('%begin ')) {
+      // `%begin <time> <number> <flags>`: flags 1 for a command this client sent.
       this.block = [];
+      this.ours = line.split(' ')[3] === '1';
       return;
+    }
+    if (line.startsWith('%session-changed') && !this.attached) {
+      this.attached = true;
+      for (const unsent of this.unsent.splice(0)) this.child.stdin?.write(`${unsent}\n`);
     }
     if (line.startsWith('%output ')) {
       const end = line.indexOf(' ', 8);

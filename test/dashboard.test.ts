@@ -284,7 +284,11 @@ requires('chromium')(`dashboard (${driver})`, () => {
     await page.getByTestId('health-ok').waitFor();
     await screenshot(page, `attention-${driver}`, 'dashboard');
     await rows.nth(0).getByRole('link', { name: gated }).click();
-    await page.getByText('Publish the bilingual homepage').waitFor();
+    // The overview names the todo twice (attention, directory): wait for the todo page's own title.
+    await page.getByTestId('todo-fields').waitFor();
+    expect(await page.locator('h2.page-title').textContent()).toContain(
+      'Publish the bilingual homepage',
+    );
     expect(page.url()).toContain(`/todo/${gated}`);
   });
 

@@ -1,8 +1,8 @@
 /**
  * Presence accuracy: the labelled corpus (bench/corpus/, see bench/accuracy.ts for its format
  * and how it is scored) replayed into real tmux panes under the real `switchboard provider
- * tmux`, against a real gateway (PGlite, or Postgres with DATABASE_URL), scored from what
- * presenceChanged carried:
+ * tmux`, against a real gateway (PGlite, or Postgres with DATABASE_URL), REPLAYS times (3), scored
+ * as one from what presenceChanged carried:
  * - precision and recall per liveness, and label → subscriber latency of each transition;
  * - then ROUNDS times, on a fresh tmux server with three bound stand-in agents and a provider
  *   declaring a TTL of 2 s: `kill -9` of an agent → its presence ended on the stream; `kill -9`
@@ -25,11 +25,14 @@ import {
   STANDIN,
   STEP_MS,
   startProvider,
+  summarize,
   tmuxServer,
 } from './accuracy.ts';
 import { benchGateway, figure, printReport, progress, setting, summary } from './support.ts';
 
 const ROUNDS = setting('ROUNDS', 5, 2);
+/** The corpus is replayed this many times, one after another, and scored as one. */
+const REPLAYS = setting('REPLAYS', 3, 1);
 const TTL_MS = 2000;
 const root = new URL('..', import.meta.url).pathname;
 const source = 'issue 33';
@@ -92,15 +95,19 @@ async function killRound(round: number) {
 try {
   const samples = corpus();
   progress('presence-accuracy', `replaying ${samples.length} samples`);
-  const replay = await replayAndScore(access, samples, (line) =>
-    progress('presence-accuracy', line),
-  );
+  const replays = [];
+  for (let round = 1; round <= REPLAYS; round++) {
+    progress('presence-accuracy', `replay ${round}/${REPLAYS}`);
+    replays.push(
+      await replayAndScore(access, samples, (line) => progress('presence-accuracy', line)),
+    );
+  }
   const kills = [];
   for (let round = 1; round <= ROUNDS; round++) {
     progress('presence-accuracy', `kill -9 round ${round}/${ROUNDS}`);
     kills.push(await killRound(round));
   }
-  const s = replay.summary;
+  const s = summarize(replays.flatMap((r) => r.scores));
   const agentKill = summary(kills.map((k) => k.agentMs));
   const providerKill = summary(kills.map((k) => k.providerMs));
   const serverKill = summary(kills.map((k) => k.serverMs));
@@ -141,7 +148,8 @@ try {
       slowestTransitions: s.slowestTransitions,
       missedTransitions: s.missedTransitions,
       samples: s.samples,
-      streamErrors: replay.streamErrors,
+      replays: REPLAYS,
+      streamErrors: replays.reduce((n, r) => n + r.streamErrors, 0),
       kills: {
         ttlMs: TTL_MS,
         agentKillMs: agentKill,

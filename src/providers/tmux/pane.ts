@@ -53,6 +53,10 @@ export interface Pane {
   /** The screen above the cursor when last seen at an empty prompt (a change is a turn). */
   promptScreen?: string;
   lastOutput: number;
+  /** The first output since the screen was last looked at, if any. */
+  unseenSince?: number;
+  /** When the screen was last looked at. */
+  lastLook: number;
   timer?: NodeJS.Timeout;
   checking: boolean;
   recheck: boolean;
@@ -82,6 +86,7 @@ export function newPane(o: {
     hookEnded: false,
     wasWorking: false,
     lastOutput: 0,
+    lastLook: 0,
     checking: false,
     recheck: false,
     lastSnapshot: [],

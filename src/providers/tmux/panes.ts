@@ -3,7 +3,7 @@
  * changes and on a timer) lists every pane; each row updates its record, where a new pid is a
  * new occupant, a dead or vanished pane ends its presence, and the pane options bind it to an
  * agent and goal. A bound pane's screen is classified against its kind's patterns after
- * output (throttled) and once more when the output settles; the liveness that gives goes to
+ * output (once it pauses, throttled) and once more when the output settles; the liveness that gives goes to
  * the reporter, and a settled pane is offered to the notices.
  */
 import type { Liveness } from '../../client/index.ts';
@@ -41,7 +41,11 @@ export interface PaneTrackerOptions {
   goals: string[];
   /** Quiet time after output before a screen counts as settled. */
   settleMs: number;
-  /** At most one classification per pane per this long while output flows. */
+  /** A pane that wrote is looked at once its output pauses this long… */
+  pauseMs: number;
+  /** …never sooner than this after its last look began… */
+  gapMs: number;
+  /** …and at the latest this long after the first output not yet looked at. */
   throttleMs: number;
   /** How long a pane may go on writing after its hooks' or program's last word before the next source decides. */
   quietMs: number;
@@ -232,9 +236,24 @@ export class PaneTracker {
     }
     pane.lastOutput = Date.now();
     for (const status of pane.scanner.feed(data).reports) this.programStatus(pane, status);
-    if (!pane.timer && !pane.checking)
-      pane.timer = setTimeout(() => this.check(pane), this.o.throttleMs);
-    else if (pane.checking) pane.recheck = true;
+    pane.unseenSince ??= pane.lastOutput;
+    if (pane.checking) pane.recheck = true;
+    else this.schedule(pane);
+  }
+
+  /**
+   * The next look at a pane that wrote: once its output pauses for pauseMs (a burst drawn
+   * whole, not half), never sooner than gapMs after the last look began, and at the latest
+   * throttleMs after the first output not yet looked at (a pane that writes on and on).
+   */
+  private schedule(pane: Pane): void {
+    const now = Date.now();
+    const at = Math.min(
+      Math.max(now + this.o.pauseMs, pane.lastLook + this.o.gapMs),
+      (pane.unseenSince ?? now) + this.o.throttleMs,
+    );
+    if (pane.timer) clearTimeout(pane.timer);
+    pane.timer = setTimeout(() => this.check(pane), Math.max(0, at - now));
   }
 
   /**
@@ -287,6 +306,8 @@ export class PaneTracker {
     }
     pane.checking = true;
     const started = Date.now();
+    pane.lastLook = started;
+    pane.unseenSince = undefined;
     Promise.all([
       control.command(
         `display-message -p -t ${pane.id} ${quote(['#{cursor_x}', '#{cursor_y}', '#{alternate_on}', '#{pane_dead}'].join(SEP))}`,
@@ -377,7 +398,7 @@ export class PaneTracker {
         pane.checking = false;
         if (pane.recheck) {
           pane.recheck = false;
-          if (!pane.timer) pane.timer = setTimeout(() => this.check(pane), this.o.throttleMs);
+          this.schedule(pane);
         }
       });
   }

@@ -39,7 +39,13 @@ export interface TmuxProviderOptions {
   scanMs?: number;
   /** Quiet time after output before a screen counts as settled. */
   settleMs?: number;
-  /** At most one classification per pane per this long while output flows. */
+  /**
+   * A pane that wrote is classified once its output pauses `pauseMs` (default 40), never sooner
+   * than `gapMs` (default 120) after its last classification began, and at the latest
+   * `throttleMs` (default 250) after its first output not yet classified.
+   */
+  pauseMs?: number;
+  gapMs?: number;
   throttleMs?: number;
   /** Reports are gathered this long into one batch. */
   batchMs?: number;
@@ -150,6 +156,8 @@ export class TmuxProvider {
       presenceTtlMs: 60_000,
       scanMs: 5000,
       settleMs: 600,
+      pauseMs: 40,
+      gapMs: 120,
       throttleMs: 250,
       batchMs: 60,
       quietMs: 30_000,
@@ -188,6 +196,8 @@ export class TmuxProvider {
       patterns: this.o.patterns,
       goals: this.o.goals,
       settleMs: this.o.settleMs,
+      pauseMs: this.o.pauseMs,
+      gapMs: this.o.gapMs,
       throttleMs: this.o.throttleMs,
       quietMs: this.o.quietMs,
     });

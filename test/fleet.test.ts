@@ -157,6 +157,7 @@ suite('a fleet of hosts (network namespaces)', () => {
     for (const row of rows) {
       const at = fleet.hostOf.get(row.agentId) as AgentHost;
       expect(row.presence?.provider).toBe(at.providerId);
+      expect(row.presence?.host).toBe(at.name);
       expect(row.presence?.liveness).toBe('IDLE');
     }
     // Every tmux server numbers its panes from %0: three agents at %0, one per host.
@@ -175,10 +176,12 @@ suite('a fleet of hosts (network namespaces)', () => {
     });
     expect(listed.code).toBe(0);
     const byAgent = new Map(
-      listed.json().rows.map((row: any) => [row.agentId, row.presence.provider]),
+      listed
+        .json()
+        .rows.map((row: any) => [row.agentId, [row.presence.host, row.presence.provider]]),
     );
-    expect(byAgent.get('a1-agent-0')).toBe(host('a1').providerId);
-    expect(byAgent.get('a3-agent-0')).toBe(host('a3').providerId);
+    expect(byAgent.get('a1-agent-0')).toEqual(['a1', host('a1').providerId]);
+    expect(byAgent.get('a3-agent-0')).toEqual(['a3', host('a3').providerId]);
 
     // An agent registered once runs on another host: a new occupant, at a location of that host.
     const before = await presence('a1-agent-1');

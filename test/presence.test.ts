@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { PresenceChangedDocument } from '../src/client/generated/graphql.ts';
+import { DirectoryDocument, PresenceChangedDocument } from '../src/client/generated/graphql.ts';
 import { rowsOf } from '../src/db/sql.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
@@ -8,6 +8,7 @@ import {
   driver,
   issueCredential,
   openTestDatabase,
+  PROVIDER_DECLARATION,
   peerInNewGoal,
   registerAgent,
   registerProvider,
@@ -71,6 +72,51 @@ describe(`providers and presence reports (${driver})`, () => {
     const peer = await peerInNewGoal(t);
     const asPeer = await t.gql(register, { input: { ...base, providerId: 'prov-a' } }, peer.token);
     expect(asPeer.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('a provider declares the host it runs on: its presences, their changes and the directory carry it; a malformed host is refused by field', async () => {
+    const goalId = await createGoal(t);
+    const alpha = await registerAgent(t, goalId, 'alpha');
+    const provider = await registerProvider(t, [goalId], { host: 'agent-host-1.example' });
+    const client = wsClient(t.wsUrl, t.adminToken);
+    const changes = subscribe(
+      client,
+      PresenceChangedDocument,
+      { goalId, after: '0' },
+      'presenceChanged',
+    );
+    await provider.report([{ goalId, agentId: alpha, liveness: 'WORKING' }]);
+    const register = `mutation($input: RegisterProviderInput!) { registerProvider(input: $input) { host } }`;
+    const declaration = { ...PROVIDER_DECLARATION, providerId: provider.providerId };
+    for (const host of ['bad host', '-leading', 'a'.repeat(64), 'x'.repeat(254), 'ünicode'])
+      expect(
+        (
+          await t.gql(
+            register,
+            { input: { ...declaration, instanceId: 'instance-1', host } },
+            provider.token,
+          )
+        ).errors?.[0]?.extensions,
+      ).toMatchObject({ code: 'BAD_USER_INPUT', field: 'host' });
+    // Moved to another machine: it registers again from there, and reports from there.
+    const moved = await t.ok(
+      register,
+      { input: { ...declaration, instanceId: 'instance-2', host: '10.0.0.7' } },
+      provider.token,
+    );
+    expect(moved.registerProvider).toEqual({ host: '10.0.0.7' });
+    await provider.report([{ goalId, agentId: alpha, liveness: 'IDLE' }]);
+    // WORKING on the first host; the move's lapse (PROVIDER_RESTARTED) of that presence still
+    // says where it was; IDLE from the second.
+    expect((await changes.take(3)).map((c) => [c.presence.liveness, c.presence.host])).toEqual([
+      ['WORKING', 'agent-host-1.example'],
+      ['UNKNOWN', 'agent-host-1.example'],
+      ['IDLE', '10.0.0.7'],
+    ]);
+    const { directory } = await t.ok(DirectoryDocument, { goalId });
+    expect(directory.rows[0]?.presence).toMatchObject({ liveness: 'IDLE', host: '10.0.0.7' });
+    changes.dispose();
+    await client.dispose();
   });
 
   it('refuses a report naming an unregistered agent or another goal, one by one (the rest apply); an unregistered provider as a whole', async () => {

@@ -2,6 +2,7 @@
  * The tmux provider end to end: real tmux on a private socket, a stand-in agent program in a
  * pane, the bundled `switchboard provider tmux` / `run` / `attach` / `send`, and a real gateway.
  */
+import { hostname } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   DeliverDocument,
@@ -75,6 +76,8 @@ requires('tmux')('tmux provider', { timeout: 60_000 }, () => {
     const idle = await presenceUntil(gw, goalId, agentId, liveness('IDLE'), 'IDLE at the prompt');
     expect(idle).toMatchObject({
       providerSessionRef: pane,
+      // Where it runs: the provider declares this machine's host name unless told another.
+      host: hostname(),
       basis: 'PROVIDER_DETECTION',
       stale: false,
     });

@@ -79,6 +79,7 @@ interface RowRecord {
   lease_state: LeaseState | null;
   provider_id: string | null;
   provider_session_ref: string | null;
+  host: string | null;
   occupant_ref: string | null;
   liveness: Liveness | null;
   basis: PresenceRow['basis'] | null;
@@ -140,7 +141,7 @@ export async function readDirectory(
              ${providerAvailableSql(goalId)} as provider_available,
              w.id as todo_id, w.lease_state,
              ${p.providerId} as provider_id, ${p.providerSessionRef} as provider_session_ref,
-             ${p.occupantRef} as occupant_ref,
+             ${p.host} as host, ${p.occupantRef} as occupant_ref,
              ${p.liveness} as liveness, ${p.basis} as basis, ${p.explain} as explain,
              ${p.blockedKind} as blocked_kind, ${p.observedAt} as observed_at,
              ${p.stateChangeSeq}::text as state_change_seq,
@@ -206,6 +207,7 @@ function toRow(r: RowRecord): DirectoryRow {
       : toPresence({
           providerId: r.provider_id,
           providerSessionRef: r.provider_session_ref as string,
+          host: r.host,
           occupantRef: r.occupant_ref as string,
           liveness: r.liveness as Liveness,
           basis: r.basis as PresenceRow['basis'],

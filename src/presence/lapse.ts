@@ -61,6 +61,7 @@ export async function lapseGoal(tx: Tx, goalId: string, due: SQL): Promise<numbe
       agentId: row.agentId,
       providerId: row.providerId,
       providerSessionRef: row.providerSessionRef,
+      host: row.host,
       seq,
       occupantRef: row.occupantRef,
       liveness: row.liveness,

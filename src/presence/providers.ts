@@ -33,6 +33,21 @@ export interface RegisterProviderInput {
   supportsPinnedWaits: boolean;
   persistence: string;
   rollup?: string | null;
+  host?: string | null;
+}
+
+/** A host name as DNS spells one (RFC 1123 labels), or an address. */
+const HOST =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?)*$|^[0-9A-Fa-f:.]{2,45}$/;
+
+function validateHost(host: string | null | undefined): string | null {
+  if (host === null || host === undefined) return null;
+  if (!HOST.test(host))
+    throw new InputError(
+      'host must be a host name (letters, digits, - and _ in dot-separated labels of 1-63, at most 253 in all) or an IP address',
+      'host',
+    );
+  return host;
 }
 
 /**
@@ -95,6 +110,7 @@ export async function registerProvider(
     supportsPinnedWaits: input.supportsPinnedWaits,
     persistence: validateText('persistence', input.persistence, 1000),
     rollup: input.rollup ? validateText('rollup', input.rollup, 1000) : null,
+    host: validateHost(input.host),
   };
   return db.transaction(async (tx) => {
     const [row] = await tx

@@ -27,6 +27,7 @@ export type CoverageGap = (typeof coverageGaps)[number];
 export interface Presence {
   readonly provider: string;
   readonly providerSessionRef: string;
+  readonly host: string | null;
   readonly occupantRef: string;
   readonly liveness: Liveness;
   readonly reportedLiveness: Liveness;
@@ -45,6 +46,7 @@ export type PresenceFields = Pick<
   PresenceRow,
   | 'providerId'
   | 'providerSessionRef'
+  | 'host'
   | 'occupantRef'
   | 'liveness'
   | 'basis'
@@ -62,6 +64,7 @@ export function toPresence(row: PresenceFields): Presence {
   return {
     provider: row.providerId,
     providerSessionRef: row.providerSessionRef,
+    host: row.host,
     occupantRef: row.occupantRef,
     liveness: coverageGap ? 'UNKNOWN' : row.liveness,
     reportedLiveness: row.liveness,

@@ -198,6 +198,7 @@ const providerNow = prepared('provider_now', (db) =>
     .select({
       instanceId: providersTable.instanceId,
       presenceTtlMs: providersTable.presenceTtlMs,
+      host: providersTable.host,
       now: sql<Date>`now()`.mapWith((value: string | Date) => new Date(value)),
     })
     .from(providersTable)
@@ -304,7 +305,7 @@ async function applyReports(
     // of the instance it replaces) is wholly before or wholly after this batch.
     const [current] = await providerNow(tx).execute({ providerId });
     if (!current) throw new Error(`provider ${providerId} was registered but cannot be read`);
-    const { instanceId } = current;
+    const { instanceId, host } = current;
     const expiresAt = new Date(current.now.getTime() + current.presenceTtlMs);
     for (const goalId of goalIds) {
       const goalReports = byGoal.get(goalId) ?? [];
@@ -348,6 +349,7 @@ async function applyReports(
           agentId: r.agentId,
           providerId,
           providerSessionRef: r.providerSessionRef,
+          host,
           instanceId,
           occupantRef,
           liveness,
@@ -370,6 +372,7 @@ async function applyReports(
             agentId: r.agentId,
             providerId,
             providerSessionRef: r.providerSessionRef,
+            host,
             occupantRef,
             liveness,
             previousLiveness: before && before.endedAt === null ? readLiveness(before) : null,
@@ -396,7 +399,7 @@ async function applyReports(
           tx.execute(sql`insert into ${presenceTable} (${upsert.columns})
           select ${upsert.columns} from ${upsert.source}
           on conflict (goal_id, agent_id, provider_id, provider_session_ref) do update set
-            instance_id = excluded.instance_id, occupant_ref = excluded.occupant_ref,
+            instance_id = excluded.instance_id, host = excluded.host, occupant_ref = excluded.occupant_ref,
             liveness = excluded.liveness, basis = excluded.basis,
             explain = excluded.explain, blocked_kind = excluded.blocked_kind,
             observed_at = excluded.observed_at, report_seq = excluded.report_seq,

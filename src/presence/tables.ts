@@ -89,6 +89,8 @@ export const providersTable = pgTable('providers', {
   persistence: text('persistence').notNull(),
   /** The rollup it publishes; null means it declared none. */
   rollup: text('rollup'),
+  /** The machine it runs on, as it declared it: part of its presences' location. */
+  host: text('host'),
   registeredAt: timestamp('registered_at', { withTimezone: true }).notNull().defaultNow(),
 });
 export type Provider = typeof providersTable.$inferSelect;
@@ -109,6 +111,8 @@ export const presenceTable = pgTable(
       .notNull()
       .references(() => providersTable.providerId),
     providerSessionRef: text('provider_session_ref').notNull(),
+    /** The provider's host when it reported (part of the location, never of the identity). */
+    host: text('host'),
     instanceId: text('instance_id').notNull(),
     occupantRef: text('occupant_ref').notNull(),
     liveness: text('liveness', { enum: livenessValues }).notNull(),
@@ -152,6 +156,7 @@ export const presenceChangesTable = pgTable(
     agentId: text('agent_id').notNull(),
     providerId: text('provider_id').notNull(),
     providerSessionRef: text('provider_session_ref').notNull(),
+    host: text('host'),
     occupantRef: text('occupant_ref').notNull(),
     liveness: text('liveness', { enum: livenessValues }).notNull(),
     previousLiveness: text('previous_liveness', { enum: livenessValues }),

@@ -493,6 +493,9 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
             goalId,
             '--ttl',
             ttl,
+            // Namespaces share the machine's host name: each host declares its own.
+            '--host',
+            name,
             ...(options.providerArgs ?? []),
           ],
           {

@@ -86,7 +86,17 @@ export function directoryCommands(program: Command): void {
           async (directory) => {
             const lines = [
               await table(
-                ['agent', 'model', 'surface', 'todo', 'lease', 'liveness', 'observed', 'provider'],
+                [
+                  'agent',
+                  'model',
+                  'surface',
+                  'todo',
+                  'lease',
+                  'liveness',
+                  'observed',
+                  'host',
+                  'provider',
+                ],
                 directory.rows.map((row) => [
                   row.agentId,
                   row.agentModel,
@@ -99,6 +109,7 @@ export function directoryCommands(program: Command): void {
                     ? `${liveness(row.presence.liveness)}${row.presence.stale ? warn(' stale') : ''}${row.presence.coverageGap ? warn(` ${row.presence.coverageGap}`) : ''}${row.presence.endedAt ? dim(' ended') : ''}`
                     : dim('not seen'),
                   row.presence ? ago(row.presence.observedAt) : null,
+                  row.presence?.host,
                   row.presence?.provider,
                 ]),
               ),

@@ -114,6 +114,10 @@ export function tmuxCommands(program: Command): void {
           .default(30_000, '30s'),
       )
       .option(
+        '--host <name>',
+        "the machine's name shown with each presence [default: its host name]",
+      )
+      .option(
         '--no-notices',
         'never type a notice of unread messages into a pane, nor show one in tmux (panes without hooks)',
       )
@@ -136,6 +140,7 @@ export function tmuxCommands(program: Command): void {
           patterns?: string;
           hookSocket?: string;
           ttl: number;
+          host?: string;
           quietAfter: number;
           notices: boolean;
           status?: boolean;
@@ -192,6 +197,7 @@ export function tmuxCommands(program: Command): void {
           patterns,
           hookSocket: o.hookSocket,
           presenceTtlMs: o.ttl,
+          host: o.host,
           quietMs: o.quietAfter,
           notices: o.notices,
           log: (line) => {

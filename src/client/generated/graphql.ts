@@ -943,6 +943,8 @@ export type RegisterAgentInput = {
 
 /** The provider contract. What is not declared is a typed gap later. */
 export type RegisterProviderInput = {
+  /** The machine it runs on (a host name or an IP address), shown with every presence it reports; omit to declare none. A provider that moves to another machine registers again with the new one. */
+  host?: string | null | undefined;
   /** What happens to location ids after a move, close or restart. */
   identifierRules: string;
   /** This provider process; a new value marks earlier presence stale. */
@@ -1343,7 +1345,7 @@ export type LeaseFieldsFragment = { goalId: string, todoId: string, holder: stri
 
 export type TodoFieldsFragment = { goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } };
 
-export type PresenceFieldsFragment = { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null };
+export type PresenceFieldsFragment = { provider: string, host: string | null, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null };
 
 export type AttentionRowFieldsFragment = { reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, blockedKind: BlockedKind | null, since: string };
 
@@ -1505,7 +1507,7 @@ export type DirectoryQueryVariables = Exact<{
 }>;
 
 
-export type DirectoryQuery = { directory: { schemaVersion: string, goalId: string, collectedAt: string, scope: string, audience: CallerKind | null, registeredAgentCount: number, omittedRowCount: number, limitations: Array<DirectoryLimitation>, rows: Array<{ agentId: string, registered: boolean, agentModel: string, hostSurface: string, observationLimits: Array<ObservationLimit>, work: { todoId: string | null, claimed: boolean, lease: LeaseState }, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rollup: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, blockedKind: BlockedKind | null, since: string }> } };
+export type DirectoryQuery = { directory: { schemaVersion: string, goalId: string, collectedAt: string, scope: string, audience: CallerKind | null, registeredAgentCount: number, omittedRowCount: number, limitations: Array<DirectoryLimitation>, rows: Array<{ agentId: string, registered: boolean, agentModel: string, hostSurface: string, observationLimits: Array<ObservationLimit>, work: { todoId: string | null, claimed: boolean, lease: LeaseState }, presence: { provider: string, host: string | null, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null, rollup: Array<{ reason: AttentionReason, agentId: string | null, todoId: string | null, gateId: string | null, deliveryId: string | null, provider: string | null, agentIds: Array<string>, coverageGap: CoverageGap | null, liveness: Liveness | null, blockedKind: BlockedKind | null, since: string }> } };
 
 export type AttentionQueryVariables = Exact<{
   goalId: string | number;
@@ -1537,7 +1539,7 @@ export type PresenceChangedSubscriptionVariables = Exact<{
 }>;
 
 
-export type PresenceChangedSubscription = { presenceChanged: { goalId: string, agentId: string | null, seq: string | null, previousLiveness: Liveness | null, presence: { provider: string, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null, retentionGap: { goalId: string, after: string, resumeAfter: string } | null } };
+export type PresenceChangedSubscription = { presenceChanged: { goalId: string, agentId: string | null, seq: string | null, previousLiveness: Liveness | null, presence: { provider: string, host: string | null, providerSessionRef: string, occupantRef: string, liveness: Liveness, reportedLiveness: Liveness, observedAt: string, basis: PresenceBasis, explain: string | null, blockedKind: BlockedKind | null, stateChangeSeq: string, stale: boolean, coverageGap: CoverageGap | null, endedAt: string | null } | null, scopeGap: { goalId: string, reason: ScopeGapReason } | null, retentionGap: { goalId: string, after: string, resumeAfter: string } | null } };
 
 export type LedgerEventFieldsFragment = { goalId: string, seq: string, eventId: string, eventKind: LedgerEventKind, source: LedgerEventSource, agentId: string | null, todoId: string | null, gateId: string | null, relatedAgentId: string | null, classification: string | null, status: string | null, summary: string, evidenceRefs: Array<string>, goalChange: GoalChange | null, material: boolean, relevance: LedgerRelevance | null, citedDigest: string | null, recordedAt: string, recordedBy: { kind: CallerKind, agentId: string | null }, boundary: { rawLogsRecorded: boolean, rawTrajectoryRecorded: boolean, credentialValuesRecorded: boolean, absolutePathsRecorded: boolean, redactionCount: number } };
 
@@ -1622,7 +1624,7 @@ export type RegisterProviderMutationVariables = Exact<{
 }>;
 
 
-export type RegisterProviderMutation = { registerProvider: { providerId: string, instanceId: string, presenceTtlMs: number, supportsPinnedWaits: boolean, goalIds: Array<string>, registeredAt: string } };
+export type RegisterProviderMutation = { registerProvider: { providerId: string, instanceId: string, presenceTtlMs: number, supportsPinnedWaits: boolean, goalIds: Array<string>, host: string | null, registeredAt: string } };
 
 export type ReportPresenceMutationVariables = Exact<{
   reports: Array<PresenceReportInput> | PresenceReportInput;
@@ -2317,6 +2319,7 @@ export const RetentionGapFieldsFragmentDoc = new TypedDocumentString(`
 export const PresenceFieldsFragmentDoc = new TypedDocumentString(`
     fragment PresenceFields on Presence {
   provider
+  host
   providerSessionRef
   occupantRef
   liveness
@@ -3776,6 +3779,7 @@ export const DirectoryDocument = new TypedDocumentString(`
 }
 fragment PresenceFields on Presence {
   provider
+  host
   providerSessionRef
   occupantRef
   liveness
@@ -3898,6 +3902,7 @@ fragment ScopeGapFields on ScopeGap {
 }
 fragment PresenceFields on Presence {
   provider
+  host
   providerSessionRef
   occupantRef
   liveness
@@ -4306,6 +4311,7 @@ export const RegisterProviderDocument = new TypedDocumentString(`
     presenceTtlMs
     supportsPinnedWaits
     goalIds
+    host
     registeredAt
   }
 }

@@ -118,7 +118,7 @@ export function coreTools(server: McpServer, ctx: McpContext): void {
       });
       const lines = directory.rows.map(
         (r) =>
-          `${r.agentId}: ${r.presence?.liveness ?? 'no presence'}${r.presence?.stale ? ' (stale)' : ''}${r.work?.todoId ? `, todo ${r.work.todoId}` : ''}`,
+          `${r.agentId}: ${r.presence?.liveness ?? 'no presence'}${r.presence?.stale ? ' (stale)' : ''}${r.presence?.host ? ` on ${r.presence.host}` : ''}${r.work?.todoId ? `, todo ${r.work.todoId}` : ''}`,
       );
       return answer(typeOf(directory, 'Directory'), lines.join('\n') || 'no agents', directory);
     },

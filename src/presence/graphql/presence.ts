@@ -66,6 +66,11 @@ export const PresenceRef = builder.objectRef<Presence>('Presence').implement({
       description:
         'An opaque location inside one provider session. Never an identity; never compare across providers.',
     }),
+    host: t.exposeString('host', {
+      nullable: true,
+      description:
+        'The machine the provider ran on when it reported this, as the provider declared it (registerProvider); null when it declared none. Part of the location, never of the identity: the same agent run on another host is a new occupant.',
+    }),
     occupantRef: t.exposeString('occupantRef', {
       description: "The provider's identity of the occupant at that location.",
     }),

@@ -19,6 +19,11 @@ const ProviderRef = builder.objectRef<Provider>('Provider').implement({
     supportsPinnedWaits: t.exposeBoolean('supportsPinnedWaits', {
       description: 'Whether its reports carry a monotonic sequence that pinned waits can rely on.',
     }),
+    host: t.exposeString('host', {
+      nullable: true,
+      description:
+        "The machine it runs on, as it declared it; null when it declared none. Part of its presences' location, never of an identity.",
+    }),
     registeredAt: t.expose('registeredAt', { type: 'DateTime', description: 'Last registration.' }),
   }),
 });
@@ -84,6 +89,10 @@ const RegisterProviderInput = builder.inputType('RegisterProviderInput', {
       description: 'What survives a client detach, a server restart, a machine restart.',
     }),
     rollup: t.string({ description: 'The rollup it publishes; omit to declare none.' }),
+    host: t.string({
+      description:
+        'The machine it runs on (a host name or an IP address), shown with every presence it reports; omit to declare none. A provider that moves to another machine registers again with the new one.',
+    }),
   }),
 });
 

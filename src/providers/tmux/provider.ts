@@ -11,6 +11,7 @@
  * notices.ts (safe-point notices), hooks.ts (the hook socket) — and the end of every presence
  * when the tmux server goes. Imports only the typed client.
  */
+import { hostname } from 'node:os';
 import {
   type Liveness,
   type ObservationLimit,
@@ -35,6 +36,8 @@ export interface TmuxProviderOptions {
   /** The hook socket's path (default: a per-server path under $XDG_RUNTIME_DIR or /tmp). */
   hookSocket?: string;
   presenceTtlMs?: number;
+  /** The machine it runs on, declared with each registration (default: os.hostname()). */
+  host?: string;
   /** Safety rescan of panes (format subscriptions trigger the prompt ones). */
   scanMs?: number;
   /** Quiet time after output before a screen counts as settled. */
@@ -65,11 +68,17 @@ export interface TmuxProviderOptions {
 }
 
 /** The provider contract, as registered. */
-export function declaration(providerId: string, instanceId: string, presenceTtlMs: number) {
+export function declaration(
+  providerId: string,
+  instanceId: string,
+  presenceTtlMs: number,
+  host: string,
+) {
   return {
     providerId,
     instanceId,
     presenceTtlMs,
+    host,
     supportsPinnedWaits: true,
     membershipProof:
       'the pane belongs to this tmux server (listed by its control-mode client) and carries the pane option @switchboard_agent (and @switchboard_goal when the provider serves several goals), set by `switchboard attach` or `switchboard run`; hooks reach the provider only through its local socket (mode 0600, path in SWITCHBOARD_HOOK_SOCKET), name their pane by TMUX_PANE and prove it with the pane key that `switchboard run` / `attach` gave its occupant (SWITCHBOARD_PANE_KEY; the pane keeps only its hash)',
@@ -165,6 +174,7 @@ export class TmuxProvider {
       noticePollMs: 2000,
       ...options,
       hookSocket: options.hookSocket ?? defaultHookSocket(options.server, options.providerId),
+      host: options.host ?? hostname(),
       log: options.log ?? (() => {}),
     };
     this.connection = new Connection(this.o.server, {
@@ -272,7 +282,7 @@ export class TmuxProvider {
         this.tracker.clear();
         this.reporter.clear();
         await this.o.client.request(RegisterProviderDocument, {
-          input: declaration(this.o.providerId, instanceId, this.o.presenceTtlMs),
+          input: declaration(this.o.providerId, instanceId, this.o.presenceTtlMs, this.o.host),
         });
         this.instanceId = instanceId;
         this.o.log(`registered ${this.o.providerId} instance ${instanceId}`);

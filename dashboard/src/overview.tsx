@@ -5,7 +5,7 @@ import {
   directoryPresenceSeq,
   presenceChanges,
 } from '../../src/client/index.ts';
-import { DecideGate, TakeBackClaim } from './actions.tsx';
+import { DecideGate, DecideUserGate, TakeBackClaim } from './actions.tsx';
 import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section, TodoLink, When } from './common.tsx';
 import { BASIS_WORDS, COVERAGE_GAP_WORDS, href, REASON_WORDS, words } from './format.ts';
 import { HealthPanel } from './health.tsx';
@@ -200,6 +200,15 @@ export function Attention(props: {
                   todo={todoWords(row.todoId, props.names)}
                 />
               )}
+              {row.reason === 'WAITING_ON_OWNER' &&
+                row.todoId &&
+                props.names?.todos.get(row.todoId)?.taskClass === 'USER_GATE' && (
+                  <DecideUserGate
+                    goalId={props.goalId}
+                    todoId={row.todoId}
+                    todo={todoWords(row.todoId, props.names)}
+                  />
+                )}
               {row.reason === 'STALE_CLAIM' && row.agentId && row.todoId && (
                 <TakeBackClaim
                   goalId={props.goalId}

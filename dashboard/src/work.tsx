@@ -8,7 +8,7 @@ import {
   TodoTransitionsDocument,
   WhoamiDocument,
 } from '../../src/client/index.ts';
-import { TakeBackClaim } from './actions.tsx';
+import { DecideUserGate, ReleaseExpiredLease, TakeBackClaim } from './actions.tsx';
 import { ErrorNotice, Loading, ScopeGapNotice, Section, TodoLink, Until, When } from './common.tsx';
 import { href, words } from './format.ts';
 import { layoutTodoGraph } from './graph.ts';
@@ -303,7 +303,20 @@ export function TodoPage(props: { goalId: string; todoId: string }) {
     );
   const none = <span class="muted">none</span>;
   const fields: [string, ComponentChildren][] = [
-    ['Status', words(todo.status)],
+    [
+      'Status',
+      <>
+        {words(todo.status)}
+        {todo.taskClass === 'USER_GATE' &&
+          (todo.status === 'OPEN' || todo.status === 'DEFERRED') && (
+            <DecideUserGate
+              goalId={goalId}
+              todoId={todo.id}
+              todo={`“${todo.title}” (${todo.id})`}
+            />
+          )}
+      </>,
+    ],
     ['Task class', words(todo.taskClass)],
     ['Priority', todo.priority],
     [
@@ -338,6 +351,15 @@ export function TodoPage(props: { goalId: string; todoId: string }) {
                 <When at={todo.lease.expiresAt} now={now} />
               )}
             </>
+          )}
+          {todo.lease.state === 'EXPIRED' && todo.lease.holder && (
+            <ReleaseExpiredLease
+              goalId={goalId}
+              todoId={todo.id}
+              holder={todo.lease.holder}
+              fence={todo.lease.fence}
+              todo={`“${todo.title}” (${todo.id})`}
+            />
           )}
         </>
       ) : (

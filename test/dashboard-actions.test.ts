@@ -216,6 +216,10 @@ requires('chromium')(`dashboard, actions in place (${driver})`, () => {
 
     const asPeer = await open(t, peer.token, `/g/${goalId}/todo/${todoId}`);
     await fields(asPeer).getByText('expired', { exact: false }).first().waitFor();
+    // Its transitions say the lease's time to live in words, not milliseconds.
+    const acquired = asPeer.locator('[data-testid="transitions"] [data-kind="ACQUIRE_LEASE"]');
+    expect(await acquired.textContent()).toContain('ttl: 0.3 s');
+    expect(await acquired.textContent()).not.toContain('ms');
     const refused = await act(asPeer, fields(asPeer), 'Release the expired lease', [
       'alpha',
       'Publish the bilingual homepage',
@@ -224,6 +228,7 @@ requires('chromium')(`dashboard, actions in place (${driver})`, () => {
     expect(refused.outcome).toBe('StaleFence');
     expect(refused.text).toContain('"__typename": "StaleFence"');
     expect(refused.text).toContain('"holder": "alpha"');
+    await screenshot(asPeer, `action-lease-refused-${driver}`, 'dashboard-lease-refused');
 
     const asAdmin = await open(t, t.adminToken, `/g/${goalId}/todo/${todoId}`);
     const released = await act(asAdmin, fields(asAdmin), 'Release the expired lease', [
@@ -283,6 +288,7 @@ requires('chromium')(`dashboard, actions in place (${driver})`, () => {
     await fields
       .getByRole('button', { name: 'Decide this user gate' })
       .waitFor({ state: 'detached', timeout: 10_000 });
+    await screenshot(asAdmin, `action-user-gate-${driver}`, 'dashboard-user-gate');
 
     // From the rollup, an admin: closed with no follow-up; its row leaves the rollup.
     const overview = await open(t, t.adminToken, `/g/${goalId}`);

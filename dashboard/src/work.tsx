@@ -10,7 +10,7 @@ import {
 } from '../../src/client/index.ts';
 import { DecideUserGate, ReleaseExpiredLease, TakeBackClaim } from './actions.tsx';
 import { ErrorNotice, Loading, ScopeGapNotice, Section, TodoLink, Until, When } from './common.tsx';
-import { href, words } from './format.ts';
+import { duration, href, words } from './format.ts';
 import { layoutTodoGraph } from './graph.ts';
 import { useConnection, useGoalWork, useLoad, useNames, useNow } from './hooks.ts';
 
@@ -430,15 +430,17 @@ function TransitionDetail(props: { detail: string }) {
       {' '}
       (
       {shown
-        .map(
-          ([name, value]) =>
-            `${words(name.replace(/([a-z])([A-Z])/g, '$1_$2'))}: ${
-              Array.isArray(value)
-                ? value.join(', ')
-                : typeof value === 'object'
-                  ? JSON.stringify(value)
-                  : String(value)
-            }`,
+        .map(([name, value]) =>
+          // A duration (ttlMs, timeoutMs) in words, never raw milliseconds.
+          /Ms$/.test(name) && /^\d+$/.test(String(value))
+            ? `${words(name.slice(0, -2).replace(/([a-z])([A-Z])/g, '$1_$2'))}: ${duration(Number(value))}`
+            : `${words(name.replace(/([a-z])([A-Z])/g, '$1_$2'))}: ${
+                Array.isArray(value)
+                  ? value.join(', ')
+                  : typeof value === 'object'
+                    ? JSON.stringify(value)
+                    : String(value)
+              }`,
         )
         .join('; ')}
       )

@@ -144,7 +144,9 @@ requires('chromium')(`dashboard, delivery health (${driver})`, () => {
           'the doorbell listening',
         );
 
-        // Every listening connection it opens is ended at once, until the page has said so.
+        // Every listening connection it opens is ended at once, until the page has said so (a
+        // new one may listen for the few ms before the next kill: the panel may read it then,
+        // and says so at a later check).
         killing = (async () => {
           while (deafening) {
             await killListener();
@@ -158,8 +160,7 @@ requires('chromium')(`dashboard, delivery health (${driver})`, () => {
         expect(text).toMatch(/LISTEN|listen|probe/);
         expect(text).toContain('catch up on a timer');
         expect(await row.locator('time').getAttribute('title')).toMatch(/\d/);
-        expect(doorbell.status().listening).toBe(false);
-        await screenshot(page, `delivery-health-deaf-${driver}`);
+        await screenshot(page, `delivery-health-deaf-${driver}`, 'dashboard-health-deaf');
 
         // Let it listen: the row goes, without a reload, and all is well again.
         deafening = false;

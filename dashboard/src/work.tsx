@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import {
   AgentsDocument,
-  FrontierDocument,
+  DashboardFrontierDocument,
   GatesDocument,
   TodoPageDocument,
   TodoTransitionsDocument,
@@ -85,7 +85,9 @@ function FrontierView(props: { goalId: string; pulse: number }) {
   const agentId = chosen ?? me.data?.me?.agentId ?? agentIds[0];
   const loaded = useLoad(
     () =>
-      agentId ? client.request(FrontierDocument, { goalId, agentId }) : Promise.resolve(undefined),
+      agentId
+        ? client.request(DashboardFrontierDocument, { goalId, agentId })
+        : Promise.resolve(undefined),
     [client, goalId, agentId, props.pulse],
   );
   const frontier = loaded.data?.frontier;

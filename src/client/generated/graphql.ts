@@ -1379,6 +1379,18 @@ export type TodoNamesQueryVariables = Exact<{
 
 export type TodoNamesQuery = { todoPage: { goalId: string, ledgerSeq: string, rows: Array<{ id: string, title: string, status: TodoStatus, taskClass: TaskClass }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
 
+export type DashboardFrontierQueryVariables = Exact<{
+  goalId: string | number;
+  agentId?: string | number | null | undefined;
+}>;
+
+
+export type DashboardFrontierQuery = { frontier:
+    | { __typename: 'Frontier', goalId: string, agentId: string, runnableCount: number, rows: Array<{ runnable: boolean, todo: { id: string, title: string, status: TodoStatus, priority: number, claimedBy: string | null }, guards: Array<{ kind: FrontierGuardKind, detail: string, todoId: string | null, scope: string | null }> }> }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
 export type OutcomeChangeFieldsFragment = { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean };
 
 export type DeliveryFieldsFragment = { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, pushedAt: string | null, pushCount: number, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } };
@@ -3129,6 +3141,47 @@ export const TodoNamesDocument = new TypedDocumentString(`
   goalId
   reason
 }`) as unknown as TypedDocumentString<TodoNamesQuery, TodoNamesQueryVariables>;
+export const DashboardFrontierDocument = new TypedDocumentString(`
+    query DashboardFrontier($goalId: ID!, $agentId: ID) {
+  frontier(goalId: $goalId, agentId: $agentId) {
+    __typename
+    ... on Frontier {
+      goalId
+      agentId
+      runnableCount
+      rows {
+        runnable
+        todo {
+          id
+          title
+          status
+          priority
+          claimedBy
+        }
+        guards {
+          kind
+          detail
+          todoId
+          scope
+        }
+      }
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<DashboardFrontierQuery, DashboardFrontierQueryVariables>;
 export const DeliverDocument = new TypedDocumentString(`
     mutation Deliver($input: DeliverInput!) {
   deliver(input: $input) {

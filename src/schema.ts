@@ -10,6 +10,7 @@ import './registry/graphql/agents.ts';
 import './registry/graphql/credentials.ts';
 import './registry/graphql/delegations.ts';
 import './work/graphql/todos.ts';
+import './work/graphql/pages.ts';
 import './work/graphql/claims.ts';
 import './work/graphql/leases.ts';
 import './work/graphql/lifecycle.ts';

@@ -1,10 +1,12 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import {
+  AcquireLeaseDocument,
   AttentionDocument,
   ClaimTodoDocument,
   CreateTodoDocument,
   OpenGateDocument,
+  TodoPageDocument,
 } from '../src/client/generated/graphql.ts';
 import { buildDashboard, launchChromium, openDashboard, screenshot } from './support/browser.ts';
 import { database, t } from './support/gateway-per-file.ts';
@@ -198,6 +200,108 @@ requires('chromium')(`dashboard, actions in place (${driver})`, () => {
     } finally {
       await gateway.stop();
     }
+  });
+
+  it('releases an expired lease: a peer not holding it is refused with StaleFence, an admin releases it', async () => {
+    const { goalId, todoId, peer } = await gatedGoal(t);
+    const lease = await t.ok(AcquireLeaseDocument, {
+      input: { goalId, todoId, agentId: 'alpha', ttlMs: 300 },
+    });
+    const fence = lease.acquireLease.fence as string;
+    await eventually(async () => {
+      const { todoPage } = await t.ok(TodoPageDocument, { goalId, ids: [todoId] });
+      return todoPage.rows[0]?.lease?.state === 'EXPIRED' ? true : undefined;
+    }, 'the lease to expire');
+    const fields = (page: Page) => page.getByTestId('todo-fields');
+
+    const asPeer = await open(t, peer.token, `/g/${goalId}/todo/${todoId}`);
+    await fields(asPeer).getByText('expired', { exact: false }).first().waitFor();
+    // Its transitions say the lease's time to live in words, not milliseconds.
+    const acquired = asPeer.locator('[data-testid="transitions"] [data-kind="ACQUIRE_LEASE"]');
+    expect(await acquired.textContent()).toContain('ttl: 0.3 s');
+    expect(await acquired.textContent()).not.toContain('ms');
+    const refused = await act(asPeer, fields(asPeer), 'Release the expired lease', [
+      'alpha',
+      'Publish the bilingual homepage',
+      `fence ${fence}`,
+    ]);
+    expect(refused.outcome).toBe('StaleFence');
+    expect(refused.text).toContain('"__typename": "StaleFence"');
+    expect(refused.text).toContain('"holder": "alpha"');
+    await screenshot(asPeer, `action-lease-refused-${driver}`, 'dashboard-lease-refused');
+
+    const asAdmin = await open(t, t.adminToken, `/g/${goalId}/todo/${todoId}`);
+    const released = await act(asAdmin, fields(asAdmin), 'Release the expired lease', [
+      'alpha',
+      todoId,
+    ]);
+    expect(released.outcome).toBe('Lease');
+    expect(released.text).toContain('"holder": null');
+    expect(released.text).toContain('"state": "NONE"');
+    // The page follows: no lease, so nothing to release; the claim stays.
+    await fields(asAdmin)
+      .getByRole('button', { name: 'Release the expired lease' })
+      .waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await fields(asAdmin).getByRole('link', { name: 'alpha' }).count()).toBe(1);
+  });
+
+  it('decides a user gate todo: a peer is refused while another agent claims it, an admin marks one done and closes another', async () => {
+    const { goalId, peer } = await gatedGoal(t);
+    const userGate = async (title: string) => {
+      const todoId = (
+        await t.ok(CreateTodoDocument, { input: { goalId, title, taskClass: 'USER_GATE' } })
+      ).createTodo.id as string;
+      await t.ok(ClaimTodoDocument, { input: { goalId, todoId, agentId: 'alpha' } });
+      return todoId;
+    };
+    const budget = await userGate('Approve the launch budget');
+    const venue = await userGate('Choose the venue');
+    const row = (page: Page, todoId: string) =>
+      page.locator(`[data-reason="WAITING_ON_OWNER"]:has(a[data-todo="${todoId}"])`);
+
+    // From the rollup, a peer that does not claim it.
+    const asPeer = await open(t, peer.token, `/g/${goalId}`);
+    await row(asPeer, budget).getByRole('button', { name: 'Decide this user gate' }).waitFor();
+    const refused = await act(
+      asPeer,
+      row(asPeer, budget),
+      'Decide this user gate',
+      ['done', 'Approve the launch budget', 'decisions/budget.md'],
+      { outcome: 'DONE', evidence: 'decisions/budget.md' },
+    );
+    expect(refused.outcome).toBe('ClaimedByOther');
+    expect(refused.text).toContain('"owner": "alpha"');
+
+    // From the todo page, an admin: done with its evidence.
+    const asAdmin = await open(t, t.adminToken, `/g/${goalId}/todo/${budget}`);
+    const fields = asAdmin.getByTestId('todo-fields');
+    const done = await act(
+      asAdmin,
+      fields,
+      'Decide this user gate',
+      ['done', budget, 'decisions/budget.md'],
+      { outcome: 'DONE', evidence: 'decisions/budget.md' },
+    );
+    expect(done.outcome).toBe('CompletedTodo');
+    expect(done.text).toContain('"status": "DONE"');
+    expect(done.text).toContain('"decisions/budget.md"');
+    await fields
+      .getByRole('button', { name: 'Decide this user gate' })
+      .waitFor({ state: 'detached', timeout: 10_000 });
+    await screenshot(asAdmin, `action-user-gate-${driver}`, 'dashboard-user-gate');
+
+    // From the rollup, an admin: closed with no follow-up; its row leaves the rollup.
+    const overview = await open(t, t.adminToken, `/g/${goalId}`);
+    const closed = await act(
+      overview,
+      row(overview, venue),
+      'Decide this user gate',
+      ['Close', 'Choose the venue', 'the event moved online'],
+      { outcome: 'CLOSED', reason: 'the event moved online' },
+    );
+    expect(closed.outcome).toBe('Todo');
+    expect(closed.text).toContain('"status": "CLOSED_NO_FOLLOW_UP"');
+    await row(overview, venue).waitFor({ state: 'detached', timeout: 10_000 });
   });
 
   it('lists credentials with labels, kinds and last use, and revokes one; a peer cannot list them', async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import {
@@ -7,14 +8,16 @@ import {
   RecordSessionPushDocument,
 } from '../src/client/generated/graphql.ts';
 import { buildDashboard, launchChromium, openDashboard, screenshot } from './support/browser.ts';
-import { t } from './support/gateway-per-file.ts';
+import { database, t } from './support/gateway-per-file.ts';
 import {
   createGoal,
+  doorbellBus,
   driver,
   issueCredential,
   peerInNewGoal,
   registerAgent,
   registerProvider,
+  startTestGateway,
   uid,
 } from './support/harness.ts';
 import { requires } from './support/requires.ts';
@@ -112,6 +115,68 @@ requires('chromium')(`dashboard, delivery health (${driver})`, () => {
     await page.goto(`${new URL(t.url).origin}/#/g/${goalId}/delivery/${deliveryId}`);
     await page.getByTestId('timeline').locator('[data-outcome="ACTIVITY_OBSERVED"]').waitFor();
   });
+
+  // Only a LISTEN connection can be made deaf from outside (test/events.test.ts does the same
+  // to the doorbell alone): on PGlite the doorbell is in-process, and NATS has its own tests.
+  it.runIf(driver === 'postgres' && doorbellBus === 'postgres')(
+    'says the gateway’s doorbell is deaf, with why and since when, while it cannot listen; then clears',
+    async () => {
+      // A gateway of its own, probing 200 ms apart, so the others' doorbells are left alone.
+      const gateway = await startTestGateway(database, {
+        adminToken: `admin-${uid('deaf')}`,
+        doorbellProbeMs: 200,
+      });
+      const doorbell = gateway.gateway.deps.doorbell;
+      const killListener = () =>
+        database.db.execute(
+          sql`select pg_terminate_backend(pid) from pg_stat_activity
+              where application_name = ${doorbell.connectionName}`,
+        );
+      let deafening = true;
+      let killing: Promise<void> = Promise.resolve();
+      try {
+        const goalId = await createGoal(gateway);
+        const page = await openDashboard(browser, gateway.url, gateway.adminToken, `/g/${goalId}`);
+        pages.push(page);
+        const health = page.getByTestId('health');
+        await health.getByTestId('health-ok').waitFor({ timeout: 30_000 });
+        expect(await health.getByTestId('health-ok').textContent()).toContain(
+          'the doorbell listening',
+        );
+
+        // Every listening connection it opens is ended at once, until the page has said so (a
+        // new one may listen for the few ms before the next kill: the panel may read it then,
+        // and says so at a later check).
+        killing = (async () => {
+          while (deafening) {
+            await killListener();
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        })();
+        const row = health.locator('[data-health="doorbell"]');
+        await row.waitFor({ timeout: 30_000 });
+        const text = (await row.textContent()) ?? '';
+        expect(text).toContain('The gateway’s doorbell is deaf since');
+        expect(text).toMatch(/LISTEN|listen|probe/);
+        expect(text).toContain('catch up on a timer');
+        expect(await row.locator('time').getAttribute('title')).toMatch(/\d/);
+        await screenshot(page, `delivery-health-deaf-${driver}`, 'dashboard-health-deaf');
+
+        // Let it listen: the row goes, without a reload, and all is well again.
+        deafening = false;
+        await killing;
+        await row.waitFor({ state: 'detached', timeout: 30_000 });
+        await health.getByTestId('health-ok').waitFor({ timeout: 30_000 });
+        expect(doorbell.status().listening).toBe(true);
+      } finally {
+        deafening = false;
+        await killing;
+        await gateway.stop();
+      }
+    },
+    // The panel checks every HEALTH_RECHECK_MS (5 s): deaf, then listening again, takes two.
+    60_000,
+  );
 
   it('is not shown to a peer, whose token cannot read it', async () => {
     const { goalId, token } = await peerInNewGoal(t);

@@ -5,7 +5,8 @@ import {
   ClaimTodoDocument,
   CreateTodoDocument,
   GoalLedgerEventsDocument,
-  TodoTitlesDocument,
+  TodoNamesDocument,
+  TodoPageDocument,
 } from '../src/client/generated/graphql.ts';
 import { buildDashboard } from './support/browser.ts';
 import { t } from './support/gateway-per-file.ts';
@@ -106,16 +107,15 @@ describe('the dashboard and GraphiQL on the wire', () => {
 });
 
 describe('the goal ledger stream the dashboard follows', () => {
-  it('gives an operator every row of the goal after the ledgerSeq of a todos read, and a peer a scope gap', async () => {
+  it('gives an operator every row of the goal after the ledgerSeq of a cursor read naming no todo, and a peer a scope gap', async () => {
     const goalId = await createGoal(t);
     const agentId = await registerAgent(t, goalId);
     const before = await t.ok(CreateTodoDocument, {
       input: { goalId, title: 'written before the read', taskClass: 'ADVANCEMENT_TASK' },
     });
-    const read = await t.ok(TodoTitlesDocument, { goalId });
-    expect(read.todos.rows.map((row: { title: string }) => row.title)).toEqual([
-      'written before the read',
-    ]);
+    // What the dashboard reads for its cursor: the ledger's head, no todo.
+    const { todoPage: read } = await t.ok(TodoNamesDocument, { goalId, ids: [] });
+    expect(read.rows).toEqual([]);
     // Written after the read, before the stream subscribes: the cursor still finds it.
     const todoId = (
       await t.ok(CreateTodoDocument, {
@@ -126,7 +126,7 @@ describe('the goal ledger stream the dashboard follows', () => {
     const stream = subscribe(
       client,
       GoalLedgerEventsDocument,
-      { goalId, after: read.todos.ledgerSeq },
+      { goalId, after: read.ledgerSeq },
       'goalLedgerEvents',
     );
     try {
@@ -158,5 +158,51 @@ describe('the goal ledger stream the dashboard follows', () => {
       refused.dispose();
       await peerClient.dispose();
     }
+  });
+});
+
+describe('todoPage: one screen of todos, or the todos named', () => {
+  it('pages the todos order from an offset, reads named todos only, and counts what it left out', async () => {
+    const goalId = await createGoal(t);
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++)
+      ids.push(
+        (
+          await t.ok(CreateTodoDocument, {
+            input: { goalId, title: `todo ${n}`, taskClass: 'ADVANCEMENT_TASK', priority: n },
+          })
+        ).createTodo.id as string,
+      );
+    const titles = (page: { rows: { title: string }[] }) => page.rows.map((row) => row.title);
+    const first = (await t.ok(TodoPageDocument, { goalId, limit: 2 })).todoPage;
+    expect(titles(first)).toEqual(['todo 4', 'todo 3']);
+    expect(first.omittedRowCount).toBe(3);
+    const last = (await t.ok(TodoPageDocument, { goalId, offset: 4, limit: 2 })).todoPage;
+    expect(titles(last)).toEqual(['todo 0']);
+    expect(last.omittedRowCount).toBe(4);
+    const past = (await t.ok(TodoPageDocument, { goalId, offset: 9, limit: 2 })).todoPage;
+    expect(past).toMatchObject({ rows: [], omittedRowCount: 5 });
+
+    // Named: only those, in the same order; an id of no todo in the goal is left out.
+    const other = await createGoal(t);
+    const elsewhere = (
+      await t.ok(CreateTodoDocument, {
+        input: { goalId: other, title: 'another goal', taskClass: 'ADVANCEMENT_TASK' },
+      })
+    ).createTodo.id as string;
+    const named = (
+      await t.ok(TodoNamesDocument, { goalId, ids: [ids[1], ids[3], elsewhere, 'todo_none'] })
+    ).todoPage;
+    expect(named.rows.map((row: { id: string }) => row.id)).toEqual([ids[3], ids[1]]);
+
+    const refused = await t.gql(TodoPageDocument, { goalId, limit: 1001 });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const negative = await t.gql(TodoPageDocument, { goalId, offset: -1 });
+    expect(negative.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+
+    const peer = await peerInNewGoal(t);
+    const gap = (await t.ok(TodoNamesDocument, { goalId, ids: [ids[0]] }, peer.token)).todoPage;
+    expect(gap.rows).toEqual([]);
+    expect(gap.scopeGap).not.toBeNull();
   });
 });

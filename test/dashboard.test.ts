@@ -634,6 +634,80 @@ requires('chromium')(`dashboard (${driver})`, () => {
     await page.getByText(`Todo ${followUp}`).waitFor();
   });
 
+  it('reads only what the first screen shows: the work graph a page of 100 todos, the todo page its todo by id, titles only of the todos shown', async () => {
+    const goalId = await createGoal(t);
+    await registerAgent(t, goalId, 'alpha');
+    const ids: string[] = [];
+    for (let batch = 0; batch < 6; batch++) {
+      const numbers = Array.from({ length: 20 }, (_, i) => batch * 20 + i);
+      const created = await t.ok(
+        `mutation { ${numbers
+          .map(
+            (n) =>
+              `t${n}: createTodo(input: { goalId: "${goalId}", title: "Step ${n}", taskClass: ADVANCEMENT_TASK, priority: ${200 - n} }) { ... on Todo { id } }`,
+          )
+          .join(' ')} }`,
+      );
+      for (const n of numbers) ids[n] = created[`t${n}`].id;
+    }
+    await claim(goalId, ids[3] as string, 'alpha');
+    /** The GraphQL operations a page sends, with their variables. */
+    const reads = (page: Page) => {
+      const sent: { op: string; variables: Record<string, unknown> }[] = [];
+      page.on('request', (request) => {
+        const body = request.postData();
+        if (!body || !request.url().endsWith('/graphql')) return;
+        const { query, variables } = JSON.parse(body);
+        sent.push({ op: /^\s*(?:query|mutation) (\w+)/.exec(query)?.[1] ?? '?', variables });
+      });
+      return sent;
+    };
+    const listings = (sent: { op: string }[]) =>
+      sent.filter((read) => read.op === 'Todos' || read.op === 'TodoTitles');
+
+    const work = await open(t.adminToken, '');
+    const workReads = reads(work);
+    await work.goto(`${new URL(t.url).origin}/#/g/${goalId}/work`);
+    const graph = work.getByTestId('todo-graph');
+    await graph.locator(`[data-node="${ids[0]}"]`).waitFor();
+    expect(await graph.locator('[data-node]').count()).toBe(100);
+    expect(await work.getByTestId('graph-pager').textContent()).toContain('Todos 1–100 of 120');
+    await work.getByRole('button', { name: 'Next 100' }).click();
+    await graph.locator(`[data-node="${ids[119]}"]`).waitFor();
+    expect(await graph.locator('[data-node]').count()).toBe(20);
+    expect(listings(workReads)).toEqual([]);
+
+    // The todo the order puts last: read by its id, its dependency's title beside it.
+    const last = ids[119] as string;
+    await t.ok(
+      `mutation { setDependencies(input: { goalId: "${goalId}", todoId: "${last}", dependsOn: ["${ids[3]}"] }) { __typename } }`,
+    );
+    const todo = await open(t.adminToken, '');
+    const todoReads = reads(todo);
+    await todo.goto(`${new URL(t.url).origin}/#/g/${goalId}/todo/${last}`);
+    await todo.getByText(`Todo ${last}`).waitFor();
+    await todo
+      .getByTestId('todo-fields')
+      .getByRole('link', { name: /Step 3/ })
+      .waitFor();
+    expect(listings(todoReads)).toEqual([]);
+    expect(todoReads.filter((read) => read.op === 'TodoPage').map((r) => r.variables.ids)).toEqual([
+      [last],
+    ]);
+
+    // The overview names the todos it shows (alpha's claim), not the goal's 120.
+    const overview = await open(t.adminToken, '');
+    const overviewReads = reads(overview);
+    await overview.goto(`${new URL(t.url).origin}/#/g/${goalId}`);
+    await overview
+      .getByTestId('directory')
+      .getByRole('link', { name: /Step 3/ })
+      .waitFor();
+    expect(listings(overviewReads)).toEqual([]);
+    const named = overviewReads.filter((read) => read.op === 'TodoNames');
+    expect(Math.max(...named.map((read) => (read.variables.ids as string[]).length))).toBe(1);
+  });
+
   it('shows the connection state and, after a gateway restart, the changes it missed and later ones', async () => {
     // A gateway of its own, so stopping it does not disturb the other tests.
     const config = { adminToken: `admin-${uid('restart')}` };

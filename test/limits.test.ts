@@ -20,6 +20,7 @@ import { LEDGER_LIMITS } from '../src/ledger/limits.ts';
 import { GATEWAY_MAX_LINES } from '../src/presence/providers.ts';
 import { schema } from '../src/schema.ts';
 import { MAX_WAITS_LIMIT } from '../src/waits/listing.ts';
+import { TODO_PAGE_MAX } from '../src/work/pages.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
   countingDatabase,
@@ -450,6 +451,7 @@ describe(`the size of an answer, estimated before it runs (${driver})`, () => {
       Waits: MAX_WAITS_LIMIT,
       EvidenceLedger: LEDGER_LIMITS.maxLimit,
       Todos: LIMITS.maxTodosPage,
+      TodoPage: TODO_PAGE_MAX,
     };
     const estimates: Record<string, number> = {};
     // One document of every file, as the generated client sends each operation with its fragments.

@@ -8,9 +8,12 @@ import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useState } from 'preact/hooks';
 import {
   ClientError,
+  CloseNoFollowUpDocument,
+  CompleteTodoDocument,
   CredentialsDocument,
   DeliverDocument,
   ReleaseClaimDocument,
+  ReleaseLeaseDocument,
   ResolveGateDocument,
   RetireAgentDocument,
   RevokeCredentialDocument,
@@ -200,6 +203,114 @@ export function TakeBackClaim(props: {
         client.request(ReleaseClaimDocument, {
           input: { goalId: props.goalId, todoId: props.todoId, agentId: props.agentId },
         })
+      }
+    />
+  );
+}
+
+/**
+ * Release a lease that expired, by its fence (compare-and-set): the holder of that fence, or an
+ * ADMIN/STEWARD; anyone else gets StaleFence. The caller acts as itself (no agent named).
+ */
+export function ReleaseExpiredLease(props: {
+  goalId: string;
+  todoId: string;
+  holder: string;
+  fence: string;
+  todo: string;
+}) {
+  const { client } = useConnection();
+  return (
+    <Action
+      name="release-lease"
+      label="Release the expired lease"
+      confirm={
+        <>
+          Release {props.holder}’s expired lease on {props.todo} (fence {props.fence}): the todo has
+          no lease holder after it; its claim, if any, stays. A fence that moved since is refused.
+        </>
+      }
+      run={() =>
+        client.request(ReleaseLeaseDocument, {
+          input: { goalId: props.goalId, todoId: props.todoId, fence: props.fence },
+        })
+      }
+    />
+  );
+}
+
+/**
+ * Decide a USER_GATE todo: done, with a reference to the decision as evidence, or closed with
+ * no follow-up and a reason. Lifecycle authority: its claimant, anyone while it is unclaimed,
+ * or an ADMIN/STEWARD; anyone else gets ClaimedByOther. The caller acts as itself.
+ */
+export function DecideUserGate(props: { goalId: string; todoId: string; todo: string }) {
+  const { client } = useConnection();
+  const [outcome, setOutcome] = useState<'DONE' | 'CLOSED'>('DONE');
+  const [evidence, setEvidence] = useState('');
+  const [reason, setReason] = useState('');
+  return (
+    <Action
+      name="decide-user-gate"
+      label="Decide this user gate"
+      confirm={
+        outcome === 'DONE' ? (
+          <>
+            Mark {props.todo} <strong>done</strong>, decided, with the evidence “
+            {evidence || '(none yet)'}”: work that depends on it may go ahead once nothing else
+            guards it.
+          </>
+        ) : (
+          <>
+            <strong>Close</strong> {props.todo} with no follow-up, because “
+            {reason || '(no reason yet)'}”: it leaves the frontier and is not done.
+          </>
+        )
+      }
+      fields={
+        <p>
+          <label>
+            Outcome{' '}
+            <select
+              name="outcome"
+              value={outcome}
+              onChange={(e) => setOutcome(e.currentTarget.value as 'DONE' | 'CLOSED')}
+            >
+              <option value="DONE">decided: done</option>
+              <option value="CLOSED">closed, no follow-up</option>
+            </select>
+          </label>{' '}
+          {outcome === 'DONE' ? (
+            <label>
+              Evidence (a relative reference){' '}
+              <input
+                name="evidence"
+                required
+                value={evidence}
+                onInput={(e) => setEvidence(e.currentTarget.value)}
+              />
+            </label>
+          ) : (
+            <label>
+              Reason{' '}
+              <input
+                name="reason"
+                required
+                value={reason}
+                onInput={(e) => setReason(e.currentTarget.value)}
+              />
+            </label>
+          )}
+        </p>
+      }
+      run={() =>
+        outcome === 'DONE'
+          ? client.request(CompleteTodoDocument, {
+              input: { goalId: props.goalId, todoId: props.todoId, evidenceRefs: [evidence] },
+            })
+          : client.request(CloseNoFollowUpDocument, {
+              input: { goalId: props.goalId, todoId: props.todoId, reason },
+            })
       }
     />
   );

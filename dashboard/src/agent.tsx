@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import {
   DirectoryDocument,
+  type DirectoryQuery,
   EvidenceLedgerDocument,
   type EvidenceLedgerQuery,
   ledgerEvents,
@@ -10,10 +11,10 @@ import { RetireAgent, SendMessage } from './actions.tsx';
 import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section, TodoLink, When } from './common.tsx';
 import { BASIS_WORDS, COVERAGE_GAP_WORDS, href, words } from './format.ts';
 import {
-  type Names,
   useConnection,
   useGoalWork,
   useLoad,
+  useNames,
   useNow,
   usePresencePulse,
 } from './hooks.ts';
@@ -31,7 +32,8 @@ export const LEDGER_PAGE = 20;
  * latest bounded observation (advisory).
  */
 export function AgentPage(props: { goalId: string; agentId: string }) {
-  const pulse = usePresencePulse(props.goalId);
+  const presence = usePresencePulse(props.goalId);
+  const pulse = presence.pulse;
   const work = useGoalWork(props.goalId);
   // A message sent from this page is re-read at once (a delivery writes no presence change).
   const [sent, setSent] = useState(0);
@@ -40,7 +42,12 @@ export function AgentPage(props: { goalId: string; agentId: string }) {
       <h2 class="page-title">
         Agent <code>{props.agentId}</code>
       </h2>
-      <AgentSummary {...props} pulse={pulse + work.pulse} names={work.names} />
+      <AgentSummary
+        {...props}
+        first={presence.first}
+        presencePulse={pulse}
+        workPulse={work.pulse}
+      />
       <div class="actions" data-testid="agent-actions">
         <SendMessage
           goalId={props.goalId}
@@ -68,7 +75,7 @@ export function AgentPage(props: { goalId: string; agentId: string }) {
       </nav>
       <WaitsView {...props} pulse={pulse} />
       <DeliveriesView {...props} pulse={pulse + sent} />
-      <LedgerView {...props} names={work.names} />
+      <LedgerView {...props} workPulse={work.pulse} />
       <ObservationView {...props} pulse={pulse} />
     </>
   );
@@ -82,19 +89,28 @@ export function AgentPage(props: { goalId: string; agentId: string }) {
 function AgentSummary(props: {
   goalId: string;
   agentId: string;
-  pulse: number;
-  names: Names | undefined;
+  /** The directory the presence cursor was read from: shown until presence or work changes. */
+  first: DirectoryQuery['directory'] | undefined;
+  presencePulse: number;
+  workPulse: number;
 }) {
   const { client } = useConnection();
   const now = useNow();
-  const { data, error } = useLoad(
-    () => client.request(DirectoryDocument, { goalId: props.goalId, limit: 1000 }),
-    [client, props.goalId, props.pulse],
+  // Each pulse's first move is its cursor read, not a change.
+  const changes = Math.max(0, props.presencePulse - 1) + Math.max(0, props.workPulse - 1);
+  const reread = useLoad(
+    () =>
+      changes > 0
+        ? client.request(DirectoryDocument, { goalId: props.goalId, limit: 1000 })
+        : Promise.resolve(undefined),
+    [client, props.goalId, changes],
   );
-  if (!data) return error ? <ErrorNotice error={error} /> : <Loading what="the agent" />;
-  const { directory } = data;
+  const directory = reread.data?.directory ?? props.first;
+  const error = reread.error;
+  const row = directory?.rows.find((r) => r.agentId === props.agentId);
+  const names = useNames(props.goalId, [row?.work.todoId], props.workPulse);
+  if (!directory) return error ? <ErrorNotice error={error} /> : <Loading what="the agent" />;
   if (directory.scopeGap) return null;
-  const row = directory.rows.find((r) => r.agentId === props.agentId);
   if (!row) return <p class="muted">Not in this goal’s directory.</p>;
   const p = row.presence;
   return (
@@ -135,7 +151,7 @@ function AgentSummary(props: {
         <dd data-testid="agent-claim">
           {row.work.todoId ? (
             <>
-              <TodoLink goalId={props.goalId} todoId={row.work.todoId} names={props.names} />{' '}
+              <TodoLink goalId={props.goalId} todoId={row.work.todoId} names={names} />{' '}
               <span class="muted">lease {words(row.work.lease)}</span>
             </>
           ) : (
@@ -157,7 +173,7 @@ function jump(id: string) {
 }
 
 /** The agent's evidence ledger, newest first, one page at a time (older pages appended). */
-function LedgerView(props: { goalId: string; agentId: string; names: Names | undefined }) {
+function LedgerView(props: { goalId: string; agentId: string; workPulse: number }) {
   const { client } = useConnection();
   const now = useNow(5000);
   const [first, setFirst] = useState<Ledger>();
@@ -232,6 +248,12 @@ function LedgerView(props: { goalId: string; agentId: string; names: Names | und
     }
   };
 
+  // The titles of the todos the shown rows name.
+  const names = useNames(
+    props.goalId,
+    [...older, ...(first?.events ?? []), ...live].map((event) => event.todoId),
+    props.workPulse,
+  );
   if (!first) return error ? <ErrorNotice error={error} /> : <Loading what="the ledger" />;
   if (first.scopeGap) return <ScopeGapNotice gap={first.scopeGap} what="this agent’s ledger" />;
   const events = [...older, ...first.events, ...live];
@@ -274,7 +296,7 @@ function LedgerView(props: { goalId: string; agentId: string; names: Names | und
                 )}{' '}
                 <span class="summary">{event.summary}</span>{' '}
                 {event.todoId && (
-                  <TodoLink goalId={props.goalId} todoId={event.todoId} names={props.names} />
+                  <TodoLink goalId={props.goalId} todoId={event.todoId} names={names} />
                 )}{' '}
                 <span class="muted">
                   <When at={event.recordedAt} now={now} />

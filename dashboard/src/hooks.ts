@@ -4,13 +4,14 @@ import {
   ClientError,
   ClientErrorKind,
   DirectoryDocument,
+  type DirectoryQuery,
   directoryPresenceSeq,
   GatesDocument,
   goalLedgerEvents,
   type LedgerStreamItem,
   ledgerEvents,
   presenceChanges,
-  TodoTitlesDocument,
+  TodoNamesDocument,
   WhoamiDocument,
 } from '../../src/client/index.ts';
 import type { Connection } from './session.ts';
@@ -71,16 +72,19 @@ export function useNow(ms = 1000): number {
  * directory read, and the counter moves once when that read is in: a change made before the
  * stream subscribes, or while it reconnects to a restarted gateway, is not missed.
  */
-export function usePresencePulse(goalId: string): number {
+export function usePresencePulse(goalId: string): { pulse: number; first: Directory | undefined } {
   const connection = useConnection();
   const [pulse, setPulse] = useState(0);
+  const [first, setFirst] = useState<Directory>();
   useEffect(() => {
     const abort = new AbortController();
     const stream = connection.stream(abort.signal, 'presence');
     let timer: ReturnType<typeof setTimeout> | undefined;
     void (async () => {
-      const after = await presenceCursor(connection, goalId, abort.signal);
+      const directory = await presenceCursor(connection, goalId, abort.signal);
       if (abort.signal.aborted) return;
+      const after = directory?.scopeGap ? undefined : directory && directoryPresenceSeq(directory);
+      setFirst(directory);
       setPulse((n) => n + 1);
       if (after === undefined) return stream.complete('this token does not cover the goal');
       try {
@@ -98,25 +102,27 @@ export function usePresencePulse(goalId: string): number {
       clearTimeout(timer);
     };
   }, [connection, goalId]);
-  return pulse;
+  return { pulse, first };
 }
 
+type Directory = DirectoryQuery['directory'];
+
 /**
- * The presence seq a directory read of the goal reflects, the read retried every second while
- * the gateway is unreachable or failing; undefined once the view is gone, for a scope gap, or
- * when the read is refused.
+ * A directory read of the goal (its presence seq is the cursor), retried every second while
+ * the gateway is unreachable or failing; undefined once the view is gone or when the read is
+ * refused.
  */
 async function presenceCursor(
   connection: Connection,
   goalId: string,
   signal: AbortSignal,
-): Promise<string | undefined> {
+): Promise<Directory | undefined> {
   return retried(signal, async () => {
     const { directory } = await connection.client.request(DirectoryDocument, {
       goalId,
       limit: 1000,
     });
-    return directory.scopeGap ? undefined : directoryPresenceSeq(directory);
+    return directory;
   });
 }
 
@@ -138,43 +144,71 @@ async function retried<T>(
   }
 }
 
-/** A todo's title and status, and a gate's reason: what a page writes beside an id. */
+/** A todo's title, status and class, and a gate's reason: what a page writes beside an id. */
 export interface Names {
-  todos: ReadonlyMap<string, { title: string; status: string }>;
+  todos: ReadonlyMap<string, { title: string; status: string; taskClass: string }>;
   gates: ReadonlyMap<string, { reason: string; state: string; scope: string }>;
 }
 
+/** The most todo ids one names read asks for (the gateway's page limit). */
+const NAMES_MAX = 1000;
+
 /**
- * The goal's work as it changes: a counter that moves after each settled burst of ledger rows
- * (every work-graph change writes one), with the todo titles and gate reasons re-read then.
- * Rows are followed after the ledgerSeq of the first titles read, so none committed after it
- * is missed. An ADMIN or STEWARD follows the whole goal; a PEER, its own agent's ledger.
+ * The titles of the todos `todoIds` (and the reasons of the goal's gates), re-read when the ids
+ * or `pulse` (useGoalWork's) change: only the todos the page shows, never the whole goal.
  */
-export function useGoalWork(goalId: string): { pulse: number; names: Names | undefined } {
+export function useNames(
+  goalId: string,
+  todoIds: readonly (string | null | undefined)[],
+  pulse: number,
+  /** Whether the page names gates too (the gates are read only then). */
+  withGates = false,
+): Names | undefined {
+  const { client } = useConnection();
+  const ids = [...new Set(todoIds.filter((id): id is string => !!id))].sort().slice(0, NAMES_MAX);
+  const key = ids.join(' ');
+  const { data } = useLoad(async () => {
+    // Before the ledger's cursor is read a change could be missed: wait for it.
+    if (pulse === 0) return undefined;
+    const [todos, { gates }] = await Promise.all([
+      ids.length > 0
+        ? client.request(TodoNamesDocument, { goalId, ids }).then((d) => d.todoPage.rows)
+        : [],
+      withGates ? client.request(GatesDocument, { goalId }) : { gates: { rows: [] } },
+    ]);
+    return {
+      todos: new Map(todos.map((row) => [row.id, row])),
+      gates: new Map(gates.rows.map((row) => [row.id, row])),
+    };
+  }, [client, goalId, key, pulse, withGates]);
+  return data;
+}
+
+/**
+ * The goal's work as it changes: a counter that moves once the ledger's cursor is read (also
+ * when the token does not cover the goal, so views waiting for it go on), then after each
+ * settled burst of ledger rows (every work-graph change writes one). Rows are followed after
+ * that cursor, so a view read after the first move misses no change. An ADMIN or STEWARD
+ * follows the whole goal; a PEER, its own agent's ledger.
+ */
+export function useGoalWork(goalId: string): { pulse: number } {
   const connection = useConnection();
   const [pulse, setPulse] = useState(0);
-  const [names, setNames] = useState<Names>();
   useEffect(() => {
     const abort = new AbortController();
     const stream = connection.stream(abort.signal, 'work');
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const read = () =>
-      retried(abort.signal, async () => {
-        const [{ todos }, { gates }] = await Promise.all([
-          connection.client.request(TodoTitlesDocument, { goalId, limit: 5000 }),
-          connection.client.request(GatesDocument, { goalId }),
-        ]);
-        if (abort.signal.aborted || todos.scopeGap) return undefined;
-        setNames({
-          todos: new Map(todos.rows.map((row) => [row.id, row])),
-          gates: new Map(gates.rows.map((row) => [row.id, row])),
-        });
-        setPulse((n) => n + 1);
-        return todos.ledgerSeq;
-      });
     void (async () => {
-      const after = await read();
+      // The ledger's head alone: no todo is read for it.
+      const after = await retried(abort.signal, async () => {
+        const { todoPage } = await connection.client.request(TodoNamesDocument, {
+          goalId,
+          ids: [],
+        });
+        return todoPage.scopeGap ? undefined : todoPage.ledgerSeq;
+      });
       if (abort.signal.aborted) return;
+      setPulse((n) => n + 1);
       if (after === undefined) return stream.complete('this token does not cover the goal');
       try {
         let rows: AsyncGenerator<LedgerStreamItem> = goalLedgerEvents(stream, goalId, after);
@@ -186,7 +220,7 @@ export function useGoalWork(goalId: string): { pulse: number; names: Names | und
               break;
             }
             clearTimeout(timer);
-            timer = setTimeout(read, 150);
+            timer = setTimeout(() => setPulse((n) => n + 1), 150);
           }
           if (gap === undefined) return stream.fail('the gateway ended the ledger stream');
           if (gap !== 'NOT_OWN_LEDGER')
@@ -204,7 +238,7 @@ export function useGoalWork(goalId: string): { pulse: number; names: Names | und
       clearTimeout(timer);
     };
   }, [connection, goalId]);
-  return { pulse, names };
+  return { pulse };
 }
 
 /**

@@ -5,11 +5,11 @@ import {
   directoryPresenceSeq,
   presenceChanges,
 } from '../../src/client/index.ts';
-import { DecideGate, TakeBackClaim } from './actions.tsx';
+import { DecideGate, DecideUserGate, TakeBackClaim } from './actions.tsx';
 import { ErrorNotice, Loading, Pill, ScopeGapNotice, Section, TodoLink, When } from './common.tsx';
 import { BASIS_WORDS, COVERAGE_GAP_WORDS, href, REASON_WORDS, words } from './format.ts';
 import { HealthPanel } from './health.tsx';
-import { type Names, useConnection, useGoalWork, useNow } from './hooks.ts';
+import { type Names, useConnection, useGoalWork, useNames, useNow } from './hooks.ts';
 
 type Packet = DirectoryQuery['directory'];
 type Row = Packet['rows'][number];
@@ -83,7 +83,7 @@ function useLiveDirectory(goalId: string, workPulse: number) {
       clearTimeout(timer);
     };
   }, [connection, goalId]);
-  // The first work pulse is the first titles read, not a change.
+  // The first work pulse is the ledger's cursor read, not a change.
   useEffect(() => {
     if (workPulse > 1) refresh.current();
   }, [workPulse]);
@@ -92,8 +92,18 @@ function useLiveDirectory(goalId: string, workPulse: number) {
 
 /** A goal: delivery health (for an operator), attention, providers, the directory. */
 export function Overview(props: { goalId: string; operator: boolean }) {
-  const { pulse, names } = useGoalWork(props.goalId);
+  const { pulse } = useGoalWork(props.goalId);
   const { packet, error } = useLiveDirectory(props.goalId, pulse);
+  // The titles of the todos on this page only: the rollup's and the claimed ones.
+  const names = useNames(
+    props.goalId,
+    [
+      ...(packet?.rollup.map((row) => row.todoId) ?? []),
+      ...(packet?.rows.map((row) => row.work.todoId) ?? []),
+    ],
+    pulse,
+    true,
+  );
   if (!packet) return error ? <ErrorNotice error={error} /> : <Loading what="the directory" />;
   return (
     <>
@@ -190,6 +200,15 @@ export function Attention(props: {
                   todo={todoWords(row.todoId, props.names)}
                 />
               )}
+              {row.reason === 'WAITING_ON_OWNER' &&
+                row.todoId &&
+                props.names?.todos.get(row.todoId)?.taskClass === 'USER_GATE' && (
+                  <DecideUserGate
+                    goalId={props.goalId}
+                    todoId={row.todoId}
+                    todo={todoWords(row.todoId, props.names)}
+                  />
+                )}
               {row.reason === 'STALE_CLAIM' && row.agentId && row.todoId && (
                 <TakeBackClaim
                   goalId={props.goalId}

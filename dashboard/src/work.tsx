@@ -2,47 +2,77 @@ import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import {
   AgentsDocument,
-  FrontierDocument,
+  DashboardFrontierDocument,
   GatesDocument,
-  TodosDocument,
+  TodoPageDocument,
   TodoTransitionsDocument,
   WhoamiDocument,
 } from '../../src/client/index.ts';
-import { TakeBackClaim } from './actions.tsx';
+import { DecideUserGate, ReleaseExpiredLease, TakeBackClaim } from './actions.tsx';
 import { ErrorNotice, Loading, ScopeGapNotice, Section, TodoLink, Until, When } from './common.tsx';
-import { href, words } from './format.ts';
+import { duration, href, words } from './format.ts';
 import { layoutTodoGraph } from './graph.ts';
-import { useConnection, useGoalWork, useLoad, useNow } from './hooks.ts';
+import { useConnection, useGoalWork, useLoad, useNames, useNow } from './hooks.ts';
 
-/** The work graph, re-read whenever the goal's work changes (useGoalWork). */
+/** How many todos the work graph draws at a time (a page of the `todos` order). */
+export const GRAPH_PAGE = 100;
+
+/**
+ * The work graph, a page of GRAPH_PAGE todos at a time, re-read whenever the goal's work
+ * changes (useGoalWork); read once the ledger's cursor is, so no change after it is missed.
+ */
 export function WorkPage(props: { goalId: string }) {
   const { client } = useConnection();
   const { goalId } = props;
   const { pulse } = useGoalWork(goalId);
+  const [offset, setOffset] = useState(0);
   const work = useLoad(
     () =>
-      Promise.all([
-        client.request(TodosDocument, { goalId, limit: 500 }),
-        client.request(GatesDocument, { goalId }),
-      ]),
-    [client, goalId, pulse],
+      pulse === 0
+        ? Promise.resolve(undefined)
+        : Promise.all([
+            client.request(TodoPageDocument, { goalId, offset, limit: GRAPH_PAGE }),
+            client.request(GatesDocument, { goalId }),
+          ]),
+    [client, goalId, offset, pulse],
   );
   if (!work.data)
     return work.error ? <ErrorNotice error={work.error} /> : <Loading what="the work graph" />;
-  const [{ todos }, { gates }] = work.data;
+  const [{ todoPage: todos }, { gates }] = work.data;
   if (todos.scopeGap) return <ScopeGapNotice gap={todos.scopeGap} what="the work graph" />;
+  const total = todos.rows.length + todos.omittedRowCount;
   return (
     <>
       <FrontierView goalId={goalId} pulse={pulse} />
       <Section title="Todo graph" id="graph-title">
-        <TodoGraph goalId={goalId} todos={todos.rows} gates={gates.rows} />
-        {todos.omittedRowCount > 0 && (
-          <p class="truncated">{todos.omittedRowCount} more todos not drawn (truncated).</p>
+        {total > GRAPH_PAGE && (
+          <p class="pager" data-testid="graph-pager">
+            <button
+              type="button"
+              disabled={offset === 0}
+              onClick={() => setOffset(Math.max(0, offset - GRAPH_PAGE))}
+            >
+              Previous {GRAPH_PAGE}
+            </button>{' '}
+            Todos {offset + 1}–{offset + todos.rows.length} of {total}, highest priority first
+            (edges to todos on other pages are not drawn){' '}
+            <button
+              type="button"
+              disabled={offset + GRAPH_PAGE >= total}
+              onClick={() => setOffset(offset + GRAPH_PAGE)}
+            >
+              Next {GRAPH_PAGE}
+            </button>
+          </p>
         )}
+        <TodoGraph goalId={goalId} todos={todos.rows} gates={gates.rows} />
       </Section>
     </>
   );
 }
+
+/** How many frontier rows show before "show all" (the first screen's worth). */
+const FRONTIER_SHOWN = 50;
 
 /** An agent's frontier (the gateway computes it per agent): each todo with its guards. */
 function FrontierView(props: { goalId: string; pulse: number }) {
@@ -55,10 +85,13 @@ function FrontierView(props: { goalId: string; pulse: number }) {
   const agentId = chosen ?? me.data?.me?.agentId ?? agentIds[0];
   const loaded = useLoad(
     () =>
-      agentId ? client.request(FrontierDocument, { goalId, agentId }) : Promise.resolve(undefined),
+      agentId
+        ? client.request(DashboardFrontierDocument, { goalId, agentId })
+        : Promise.resolve(undefined),
     [client, goalId, agentId, props.pulse],
   );
   const frontier = loaded.data?.frontier;
+  const [all, setAll] = useState(false);
   return (
     <Section title="Frontier" id="frontier-title">
       <label>
@@ -96,7 +129,7 @@ function FrontierView(props: { goalId: string; pulse: number }) {
               </tr>
             </thead>
             <tbody>
-              {frontier.rows.map((row) => (
+              {(all ? frontier.rows : frontier.rows.slice(0, FRONTIER_SHOWN)).map((row) => (
                 <tr key={row.todo.id} class={row.runnable ? 'runnable' : 'guarded'}>
                   <th scope="row">
                     <a href={href.todo(goalId, row.todo.id)}>{row.todo.title}</a>
@@ -125,6 +158,11 @@ function FrontierView(props: { goalId: string; pulse: number }) {
               ))}
             </tbody>
           </table>
+          {!all && frontier.rows.length > FRONTIER_SHOWN && (
+            <button type="button" onClick={() => setAll(true)}>
+              Show all {frontier.rows.length} frontier rows
+            </button>
+          )}
         </>
       )}
     </Section>
@@ -219,32 +257,35 @@ function TodoGraph(props: { goalId: string; todos: Todos; gates: Gates }) {
   );
 }
 
-/** One todo: its fields and transitions, re-read whenever the goal's work changes. */
+/**
+ * One todo: its fields and transitions, re-read whenever the goal's work changes; the todo
+ * itself read by its id (never a listing of the goal), once the ledger's cursor is read.
+ */
 export function TodoPage(props: { goalId: string; todoId: string }) {
   const { client } = useConnection();
   const { goalId, todoId } = props;
-  const { pulse, names } = useGoalWork(goalId);
+  const { pulse } = useGoalWork(goalId);
   const now = useNow();
   const loaded = useLoad(
     () =>
-      Promise.all([
-        // The first 1,000 by priority; a todo further down costs the whole listing.
-        client
-          .request(TodosDocument, { goalId, limit: 1000 })
-          .then((first) =>
-            first.todos.rows.some((row) => row.id === todoId) || first.todos.omittedRowCount === 0
-              ? first
-              : client.request(TodosDocument, { goalId, limit: 5000 }),
-          ),
-        client.request(TodoTransitionsDocument, { goalId, todoId }),
-      ]),
+      pulse === 0
+        ? Promise.resolve(undefined)
+        : Promise.all([
+            client.request(TodoPageDocument, { goalId, ids: [todoId], limit: 1 }),
+            client.request(TodoTransitionsDocument, { goalId, todoId }),
+          ]),
     [client, goalId, todoId, pulse],
+  );
+  const todo = loaded.data?.[0].todoPage.rows[0];
+  const names = useNames(
+    goalId,
+    todo ? [...todo.dependsOn, todo.successorOf, todo.supersededBy] : [],
+    pulse,
   );
   if (!loaded.data)
     return loaded.error ? <ErrorNotice error={loaded.error} /> : <Loading what="the todo" />;
-  const [{ todos }, { todoTransitions }] = loaded.data;
+  const [{ todoPage: todos }, { todoTransitions }] = loaded.data;
   if (todos.scopeGap) return <ScopeGapNotice gap={todos.scopeGap} what="todos" />;
-  const todo = todos.rows.find((row) => row.id === todoId);
   if (!todo)
     return (
       <p>
@@ -264,7 +305,20 @@ export function TodoPage(props: { goalId: string; todoId: string }) {
     );
   const none = <span class="muted">none</span>;
   const fields: [string, ComponentChildren][] = [
-    ['Status', words(todo.status)],
+    [
+      'Status',
+      <>
+        {words(todo.status)}
+        {todo.taskClass === 'USER_GATE' &&
+          (todo.status === 'OPEN' || todo.status === 'DEFERRED') && (
+            <DecideUserGate
+              goalId={goalId}
+              todoId={todo.id}
+              todo={`“${todo.title}” (${todo.id})`}
+            />
+          )}
+      </>,
+    ],
     ['Task class', words(todo.taskClass)],
     ['Priority', todo.priority],
     [
@@ -299,6 +353,15 @@ export function TodoPage(props: { goalId: string; todoId: string }) {
                 <When at={todo.lease.expiresAt} now={now} />
               )}
             </>
+          )}
+          {todo.lease.state === 'EXPIRED' && todo.lease.holder && (
+            <ReleaseExpiredLease
+              goalId={goalId}
+              todoId={todo.id}
+              holder={todo.lease.holder}
+              fence={todo.lease.fence}
+              todo={`“${todo.title}” (${todo.id})`}
+            />
           )}
         </>
       ) : (
@@ -369,15 +432,17 @@ function TransitionDetail(props: { detail: string }) {
       {' '}
       (
       {shown
-        .map(
-          ([name, value]) =>
-            `${words(name.replace(/([a-z])([A-Z])/g, '$1_$2'))}: ${
-              Array.isArray(value)
-                ? value.join(', ')
-                : typeof value === 'object'
-                  ? JSON.stringify(value)
-                  : String(value)
-            }`,
+        .map(([name, value]) =>
+          // A duration (ttlMs, timeoutMs) in words, never raw milliseconds.
+          /Ms$/.test(name) && /^\d+$/.test(String(value))
+            ? `${words(name.slice(0, -2).replace(/([a-z])([A-Z])/g, '$1_$2'))}: ${duration(Number(value))}`
+            : `${words(name.replace(/([a-z])([A-Z])/g, '$1_$2'))}: ${
+                Array.isArray(value)
+                  ? value.join(', ')
+                  : typeof value === 'object'
+                    ? JSON.stringify(value)
+                    : String(value)
+              }`,
         )
         .join('; ')}
       )

@@ -1363,6 +1363,36 @@ export type UnknownTodoFieldsFragment = { goalId: string, todoId: string };
 
 export type ScopeGapResultFieldsFragment = { goalId: string, scopeGapReason: ScopeGapReason };
 
+export type TodoPageQueryVariables = Exact<{
+  goalId: string | number;
+  ids?: Array<string | number> | string | number | null | undefined;
+  offset?: number | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type TodoPageQuery = { todoPage: { goalId: string, seq: string, ledgerSeq: string, omittedRowCount: number, rows: Array<{ goalId: string, id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, taskRepository: string | null, writeScope: Array<string>, continuationPolicy: ContinuationPolicy, evidenceRefs: Array<string>, successorOf: string | null, supersededBy: string | null, supersedeReason: string | null, deferReason: string | null, noFollowUpReason: string | null, createdAt: string, updatedAt: string, closedAt: string | null, claim: { agentId: string, claimedAt: string | null } | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null }, createdBy: { kind: CallerKind, agentId: string | null }, updatedBy: { kind: CallerKind, agentId: string | null } }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+
+export type TodoNamesQueryVariables = Exact<{
+  goalId: string | number;
+  ids: Array<string | number> | string | number;
+}>;
+
+
+export type TodoNamesQuery = { todoPage: { goalId: string, ledgerSeq: string, rows: Array<{ id: string, title: string, status: TodoStatus, taskClass: TaskClass }>, scopeGap: { goalId: string, reason: ScopeGapReason } | null } };
+
+export type DashboardFrontierQueryVariables = Exact<{
+  goalId: string | number;
+  agentId?: string | number | null | undefined;
+}>;
+
+
+export type DashboardFrontierQuery = { frontier:
+    | { __typename: 'Frontier', goalId: string, agentId: string, runnableCount: number, rows: Array<{ runnable: boolean, todo: { id: string, title: string, status: TodoStatus, priority: number, claimedBy: string | null }, guards: Array<{ kind: FrontierGuardKind, detail: string, todoId: string | null, scope: string | null }> }> }
+    | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
+    | { __typename: 'UnknownAgent', goalId: string, agentId: string }
+   };
+
 export type OutcomeChangeFieldsFragment = { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean };
 
 export type DeliveryFieldsFragment = { id: string, goalId: string, from: string | null, to: string, kind: DeliveryKind, subject: string, threadId: string, replyTo: string | null, todoId: string | null, bodyPreview: string, seq: string, submittedAt: string, idempotencyKey: string, replayed: boolean, outcome: DeliveryOutcome, outcomeVersion: number, limitations: Array<DeliveryLimitation>, activityWindowMs: number, windowEndsAt: string, timeoutMs: number, deadline: string, sender: { kind: CallerKind, agentId: string | null, goalId: string | null, credentialId: string | null }, outcomeChange: { deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }, history: Array<{ deliveryId: string, version: number, outcome: DeliveryOutcome, previousOutcome: DeliveryOutcome | null, reason: DeliveryOutcomeReason | null, liveness: Liveness | null, seq: string | null, effectiveAt: string, recordedAt: string, final: boolean }>, pin: { state: DeliveryPinState, provider: string | null, providerSessionRef: string | null, occupantRef: string | null, baselineSeq: string }, receipt: { submittedAt: string, notifiedAt: string | null, pushedAt: string | null, pushCount: number, readAt: string | null, processedAt: string | null, notices: Array<{ via: DeliveryNoticeVia, provider: string, providerSessionRef: string, occupantRef: string, text: string | null, observedAt: string }> } };
@@ -3026,6 +3056,135 @@ export const GoalClosureReasonFieldsFragmentDoc = new TypedDocumentString(`
   obligations
 }
     `, {"fragmentName":"GoalClosureReasonFields"}) as unknown as TypedDocumentString<GoalClosureReasonFieldsFragment, unknown>;
+export const TodoPageDocument = new TypedDocumentString(`
+    query TodoPage($goalId: ID!, $ids: [ID!], $offset: Int, $limit: Int) {
+  todoPage(goalId: $goalId, ids: $ids, offset: $offset, limit: $limit) {
+    goalId
+    seq
+    ledgerSeq
+    omittedRowCount
+    rows {
+      ...TodoFields
+    }
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment ActorFields on Actor {
+  kind
+  agentId
+}
+fragment LeaseFields on Lease {
+  goalId
+  todoId
+  holder
+  fence
+  state
+  expiresAt
+}
+fragment TodoFields on Todo {
+  goalId
+  id
+  title
+  taskClass
+  status
+  priority
+  dependsOn
+  resumeWhen
+  requiredDecisionScopes
+  requiredCapability
+  taskRepository
+  writeScope
+  continuationPolicy
+  claim {
+    agentId
+    claimedAt
+  }
+  lease {
+    ...LeaseFields
+  }
+  evidenceRefs
+  successorOf
+  supersededBy
+  supersedeReason
+  deferReason
+  noFollowUpReason
+  createdAt
+  createdBy {
+    ...ActorFields
+  }
+  updatedAt
+  updatedBy {
+    ...ActorFields
+  }
+  closedAt
+}`) as unknown as TypedDocumentString<TodoPageQuery, TodoPageQueryVariables>;
+export const TodoNamesDocument = new TypedDocumentString(`
+    query TodoNames($goalId: ID!, $ids: [ID!]!) {
+  todoPage(goalId: $goalId, ids: $ids, limit: 1000) {
+    goalId
+    ledgerSeq
+    rows {
+      id
+      title
+      status
+      taskClass
+    }
+    scopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}`) as unknown as TypedDocumentString<TodoNamesQuery, TodoNamesQueryVariables>;
+export const DashboardFrontierDocument = new TypedDocumentString(`
+    query DashboardFrontier($goalId: ID!, $agentId: ID) {
+  frontier(goalId: $goalId, agentId: $agentId) {
+    __typename
+    ... on Frontier {
+      goalId
+      agentId
+      runnableCount
+      rows {
+        runnable
+        todo {
+          id
+          title
+          status
+          priority
+          claimedBy
+        }
+        guards {
+          kind
+          detail
+          todoId
+          scope
+        }
+      }
+    }
+    ... on UnknownAgent {
+      ...UnknownAgentFields
+    }
+    ... on ScopeGap {
+      ...ScopeGapFields
+    }
+  }
+}
+    fragment ScopeGapFields on ScopeGap {
+  goalId
+  reason
+}
+fragment UnknownAgentFields on UnknownAgent {
+  goalId
+  agentId
+}`) as unknown as TypedDocumentString<DashboardFrontierQuery, DashboardFrontierQueryVariables>;
 export const DeliverDocument = new TypedDocumentString(`
     mutation Deliver($input: DeliverInput!) {
   deliver(input: $input) {

@@ -193,7 +193,7 @@ const TodoTransitionRef = builder.objectRef<TodoTransitionRow>('TodoTransition')
   }),
 });
 
-const TodoListingRef = listingRef<Todo, TodoListing>(
+export const TodoListingRef = listingRef<Todo, TodoListing>(
   'TodoListing',
   "A goal's todos, or a scope gap with no rows.",
   TodoRef,

@@ -619,6 +619,23 @@ requires('chromium')(`dashboard (${driver})`, () => {
     await page.locator('[data-scope-gap="NOT_OWN_LEDGER"]').waitFor();
   });
 
+  it('follows a route that changed while the page was starting', async () => {
+    const goalId = await createGoal(t);
+    await registerAgent(t, goalId, 'alpha');
+    // After the first render, before the page's effects run: as a click or a test can do.
+    const page = await openDashboard(
+      browser,
+      t.url,
+      t.adminToken,
+      '',
+      undefined,
+      `addEventListener('DOMContentLoaded', () => { location.hash = '#/g/${goalId}/work'; });`,
+    );
+    pages.push(page);
+    await page.getByText('No todos yet.').waitFor({ timeout: 5000 });
+    expect(page.url()).toContain(`/g/${goalId}/work`);
+  });
+
   it('draws the todo graph with a node per todo and open gate; a node opens its todo', async () => {
     const { goalId, gated, free, userAction, followUp, gateId } = await gatedGoal();
     const page = await open(t.adminToken, `/g/${goalId}/work`);

@@ -25,6 +25,8 @@ function useRoute(): Route {
   useEffect(() => {
     const update = () => setRoute(parseRoute(location.hash));
     addEventListener('hashchange', update);
+    // The hash may have moved between the first render and this listener.
+    update();
     return () => removeEventListener('hashchange', update);
   }, []);
   return route;

@@ -100,7 +100,7 @@ requires('chromium')(`dashboard, live on every page (${driver})`, () => {
     const goalId = await createGoal(t);
     const agentId = await registerAgent(t, goalId);
     const todoId = await createTodo(goalId, 'Write the release notes');
-    const provider = await registerProvider(t, [goalId]);
+    const provider = await registerProvider(t, [goalId], { host: 'build-box-7' });
     await provider.report([{ goalId, agentId, liveness: 'IDLE', explain: 'prompt is empty' }]);
     const { page, navigations } = await open(t.adminToken, `/g/${goalId}/agent/${agentId}`);
     const summary = page.getByTestId('agent-summary');
@@ -108,6 +108,8 @@ requires('chromium')(`dashboard, live on every page (${driver})`, () => {
     const source = await summary.getByTestId('agent-source').textContent();
     expect(source).toContain('prompt is empty');
     expect(source).toContain(provider.providerId);
+    // The machine its provider runs on, apart from its surface (cli).
+    expect(await summary.getByTestId('agent-host').textContent()).toBe('build-box-7');
     expect(await summary.textContent()).toContain('model-x');
     expect(await summary.textContent()).toContain('cli');
     expect(await summary.getByTestId('agent-claim').textContent()).toBe('none');

@@ -140,6 +140,12 @@ function AgentSummary(props: {
       </div>
       <div>
         <dt>Host</dt>
+        <dd data-testid="agent-host">
+          {p?.host ?? <span class="muted">{p ? 'not declared by its provider' : 'not seen'}</span>}
+        </dd>
+      </div>
+      <div>
+        <dt>Surface</dt>
         <dd>{row.hostSurface}</dd>
       </div>
       <div>

@@ -320,14 +320,15 @@ const LIVENESS_ORDER = [
   'DONE',
 ];
 
-type SortKey = 'agent' | 'model' | 'host' | 'liveness' | 'observed' | 'todo';
+type SortKey = 'agent' | 'model' | 'surface' | 'host' | 'liveness' | 'observed' | 'todo';
 const SORTS: Record<
   SortKey,
   { label: string; value: (row: Row, todoTitle: (row: Row) => string) => string | number }
 > = {
   agent: { label: 'Agent', value: (row) => row.agentId },
   model: { label: 'Model', value: (row) => row.agentModel },
-  host: { label: 'Host', value: (row) => row.hostSurface },
+  surface: { label: 'Surface', value: (row) => row.hostSurface },
+  host: { label: 'Host', value: (row) => row.presence?.host ?? '' },
   liveness: {
     label: 'Liveness',
     value: (row) => {
@@ -351,7 +352,7 @@ const livenessOf = (row: Row) => row.presence?.liveness ?? 'NO_PRESENCE';
 /**
  * The directory table. With many agents (200 on a laptop screen) its column headings stay in
  * view under the page header as the page scrolls, a count per liveness doubles as a filter,
- * and a text filter narrows rows by agent, model, host or todo.
+ * and a text filter narrows rows by agent, model, surface, host or todo.
  */
 export function Directory(props: { packet: Packet; names: Names | undefined }) {
   const { packet } = props;
@@ -378,6 +379,7 @@ export function Directory(props: { packet: Packet; names: Names | undefined }) {
             row.agentId,
             row.agentModel,
             row.hostSurface,
+            row.presence?.host ?? '',
             row.work.todoId ?? '',
             todoTitle(row),
           ].some((v) => v.toLowerCase().includes(needle))),
@@ -424,7 +426,7 @@ export function Directory(props: { packet: Packet; names: Names | undefined }) {
             type="search"
             name="agent-filter"
             value={text}
-            placeholder="agent, model, host or todo"
+            placeholder="agent, model, surface, host or todo"
             onInput={(event) => {
               setText(event.currentTarget.value);
               setPage(0);
@@ -460,6 +462,7 @@ export function Directory(props: { packet: Packet; names: Names | undefined }) {
             <tr>
               {heading('agent')}
               {heading('model')}
+              {heading('surface')}
               {heading('host')}
               {heading('liveness')}
               <th scope="col">Basis</th>
@@ -477,6 +480,7 @@ export function Directory(props: { packet: Packet; names: Names | undefined }) {
                 </th>
                 <td>{row.agentModel}</td>
                 <td>{row.hostSurface}</td>
+                <td>{row.presence?.host ?? <span class="muted">—</span>}</td>
                 <td data-liveness={row.presence?.liveness ?? 'NONE'}>
                   <Pill value={row.presence?.liveness} />
                 </td>

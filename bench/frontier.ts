@@ -1,12 +1,15 @@
 /**
- * Frontier benchmark: one goal with 5,000 todos and 50 agents, seeded in bulk, then
- * `frontier(goalId)` called repeatedly through the service and through HTTP. Prints JSON:
- * SQL statements per call and latency percentiles, with the machine and driver.
+ * Frontier benchmark: goals of three sizes (1,000, 10,000 and 100,000 todos; 100 agents each),
+ * seeded in bulk, then `frontier(goalId)` called repeatedly through the service and, up to
+ * 10,000 todos, through HTTP. Prints JSON: SQL statements per call and latency percentiles
+ * at each size, the growth of each between sizes, with the machine and driver.
  *
- *   npx tsx bench/frontier.ts                         # embedded PGlite (in memory)
- *   DATABASE_URL=postgres://… npx tsx bench/frontier.ts  # real Postgres
+ *   npm run bench:frontier                                # embedded PGlite (in memory)
+ *   DATABASE_URL=postgres://… npm run bench:frontier      # real Postgres
  *
- * Options (env): BENCH_TODOS (5000), BENCH_AGENTS (50), BENCH_CALLS (200 Postgres, 100 PGlite).
+ * Options (env): BENCH_SIZES (1000,10000,100000), BENCH_AGENTS (100), BENCH_CALLS (200
+ * Postgres, 100 PGlite; a tenth at 100,000 todos), BENCH_HTTP_MAX (10000: the largest size
+ * also read over HTTP).
  */
 import { randomUUID } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
@@ -31,10 +34,13 @@ import {
   todosTable,
   workspacesTable,
 } from '../src/work/tables.ts';
-import { figure, printReport, progress, setting } from './support.ts';
+import { type Figure, figure, printReport, progress, QUICK, setting } from './support.ts';
 
-const TODOS = setting('BENCH_TODOS', 5000, 1000);
-const AGENTS = setting('BENCH_AGENTS', 50, 50);
+const SIZES = (process.env.BENCH_SIZES ?? (QUICK ? '1000,5000' : '1000,10000,100000'))
+  .split(',')
+  .map(Number);
+const AGENTS = setting('BENCH_AGENTS', 100, 50);
+const HTTP_MAX = setting('BENCH_HTTP_MAX', 10000, 5000);
 const url = process.env.DATABASE_URL;
 const CALLS = setting('BENCH_CALLS', url ? 200 : 100, 30);
 const WARMUP = setting('BENCH_WARMUP', 20, 5);
@@ -50,7 +56,7 @@ function random(seed: number) {
   };
 }
 
-async function seed(db: Db, goalId: string) {
+async function seed(db: Db, goalId: string, TODOS: number) {
   const rand = random(42);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(rand() * values.length)] as T;
   const agentIds = Array.from({ length: AGENTS }, (_, i) => `agent-${String(i).padStart(3, '0')}`);
@@ -205,6 +211,23 @@ async function time(calls: number, run: () => Promise<unknown>) {
   return { wall, cpu };
 }
 
+interface SizeResult {
+  todos: number;
+  graph: {
+    todos: number;
+    liveTodos: number;
+    agents: number;
+    gates: number;
+    frontierRows: number;
+    runnable: number;
+    guards: number;
+    guardsOfKind: Record<string, number>;
+    seedMs: number;
+  };
+  service: { statementsPerCall: number } & ReturnType<typeof summarize>;
+  http: ({ statementsPerCall: number } & ReturnType<typeof summarize>) | null;
+}
+
 async function main() {
   const database: Database = url
     ? await openDatabase({ driver: 'postgres', url })
@@ -216,21 +239,7 @@ async function main() {
     ? drizzlePostgres(client as Sql, { logger })
     : drizzlePglite(client as PGlite, { logger })) as unknown as Db;
 
-  const goalId = `bench-${randomUUID().slice(0, 8)}`;
-  progress('frontier', `seeding ${TODOS} todos`);
-  const seedStarted = performance.now();
-  const { agentIds, liveTodos } = await seed(db, goalId);
-  const seedMs = Math.round(performance.now() - seedStarted);
-  const agentId = agentIds[0] as string;
-  const caller: Caller = { kind: 'PEER', credentialId: 'bench', goalId, agentId };
-
-  statements = 0;
-  const once = await frontier(db, caller, goalId);
-  const statementsPerCall = statements;
-  if (once.type !== 'Frontier') throw new Error(`frontier answered ${once.type}`);
-  const service = summarize(await time(CALLS, () => frontier(db, caller, goalId)));
-
-  // The same through the gateway: credential lookup, GraphQL execution and JSON for every row.
+  // Through the gateway: credential lookup, GraphQL execution and JSON for every row.
   const config: Config = {
     host: '127.0.0.1',
     port: 0,
@@ -251,46 +260,66 @@ async function main() {
   const gateway = await startGateway(config, createLogger('silent'), {
     database: { ...database, db },
   });
-  const { token } = await issueCredential(db, { kind: 'PEER', goalId, agentId, label: 'bench' });
   const query = `query($g: ID!) { frontier(goalId: $g) { ... on Frontier { runnableCount
     rows { runnable todo { id title status priority claimedBy lease { state } }
       guards { kind todoId gateId agentId capability condition repository writeScope workspaceReason } } } } }`;
-  const post = async () => {
-    const response = await fetch(gateway.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query, variables: { g: goalId } }),
-    });
-    const body = (await response.json()) as { errors?: unknown };
-    if (body.errors) throw new Error(JSON.stringify(body.errors));
-    return body;
-  };
-  statements = 0;
-  await post();
-  const httpStatementsPerCall = statements;
-  const http = summarize(await time(Math.max(20, Math.floor(CALLS / 4)), post));
-  await gateway.stop();
 
-  printReport(
-    'frontier',
-    [
-      figure(`frontier of ${TODOS} todos, service p50`, service.p50Ms, 'ms', {
-        atMost: 25,
-        source: 'issue 3',
-      }),
-      figure(`frontier of ${TODOS} todos, service p99`, service.p99Ms, 'ms'),
-      figure('frontier over HTTP, p50', http.p50Ms, 'ms'),
-      figure('SQL statements per frontier call', statementsPerCall, 'statements'),
-    ],
-    {
-      nodeOptions: [process.env.NODE_OPTIONS ?? '', ...process.execArgv].join(' ').trim(),
+  const results: SizeResult[] = [];
+  for (const todos of SIZES) {
+    const goalId = `bench-${randomUUID().slice(0, 8)}`;
+    progress('frontier', `seeding ${todos} todos`);
+    const seedStarted = performance.now();
+    const { agentIds, liveTodos } = await seed(db, goalId, todos);
+    const seedMs = Math.round(performance.now() - seedStarted);
+    const agentId = agentIds[0] as string;
+    const caller: Caller = { kind: 'PEER', credentialId: 'bench', goalId, agentId };
+
+    statements = 0;
+    const once = await frontier(db, caller, goalId);
+    const statementsPerCall = statements;
+    if (once.type !== 'Frontier') throw new Error(`frontier answered ${once.type}`);
+    // The largest goals take long enough a call that fewer calls give the same percentiles.
+    const calls = todos > 10_000 ? Math.max(20, Math.floor(CALLS / 10)) : CALLS;
+    progress('frontier', `${todos} todos: ${calls} calls of the service`);
+    const service = summarize(await time(calls, () => frontier(db, caller, goalId)));
+
+    let http = null;
+    if (todos <= HTTP_MAX) {
+      const { token } = await issueCredential(db, {
+        kind: 'PEER',
+        goalId,
+        agentId,
+        label: 'bench',
+      });
+      const post = async () => {
+        const response = await fetch(gateway.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query, variables: { g: goalId } }),
+        });
+        const body = (await response.json()) as { errors?: unknown };
+        if (body.errors) throw new Error(JSON.stringify(body.errors));
+        return body;
+      };
+      statements = 0;
+      await post();
+      const httpStatementsPerCall = statements;
+      progress('frontier', `${todos} todos: over HTTP`);
+      http = {
+        statementsPerCall: httpStatementsPerCall,
+        ...summarize(await time(Math.max(20, Math.floor(calls / 4)), post)),
+      };
+    }
+    results.push({
+      todos,
       graph: {
-        todos: TODOS,
+        todos,
         liveTodos,
         agents: AGENTS,
         gates: 20,
         frontierRows: once.rows.length,
         runnable: once.rows.filter((r) => r.runnable).length,
+        guards: once.rows.reduce((n, r) => n + r.guards.length, 0),
         guardsOfKind: Object.fromEntries(
           [...new Set(once.rows.flatMap((r) => r.guards.map((g) => g.kind)))]
             .sort()
@@ -302,9 +331,68 @@ async function main() {
         seedMs,
       },
       service: { statementsPerCall, ...service },
-      http: { statementsPerCall: httpStatementsPerCall, ...http },
-    },
+      http,
+    });
+  }
+  await gateway.stop();
+
+  const at = (todos: number) => results.find((r) => r.todos === todos);
+  const figures: Figure[] = [];
+  for (const r of results) {
+    figures.push(
+      figure(
+        `frontier of ${r.todos} todos, ${AGENTS} agents, service p99`,
+        r.service.p99Ms,
+        'ms',
+        r.todos === 10_000 ? { atMost: 15, source: 'issue 40' } : null,
+      ),
+      figure(`frontier of ${r.todos} todos, service p50`, r.service.p50Ms, 'ms'),
+      figure(`frontier of ${r.todos} todos, Node CPU per call p50`, r.service.nodeCpuP50Ms, 'ms'),
+    );
+    if (r.http)
+      figures.push(figure(`frontier of ${r.todos} todos over HTTP, p50`, r.http.p50Ms, 'ms'));
+  }
+  const ten = at(10_000);
+  const hundred = at(100_000);
+  if (ten && hundred) {
+    figures.push(
+      figure(
+        'frontier of 100000 todos ÷ 10000 todos, service p99',
+        hundred.service.p99Ms / ten.service.p99Ms,
+        'ratio',
+        { atMost: 10, source: 'issue 40' },
+      ),
+    );
+  }
+  figures.push(
+    figure(
+      'SQL statements per frontier call',
+      results[0]?.service.statementsPerCall ?? 0,
+      'statements',
+    ),
   );
+  /** Growth between sizes: of the input (todos, live todos, guards) and of each time. */
+  const round = (x: number) => Math.round(x * 100) / 100;
+  const growth = results.slice(1).map((r, i) => {
+    const before = results[i] as SizeResult;
+    return {
+      from: before.todos,
+      to: r.todos,
+      todosGrowth: round(r.todos / before.todos),
+      liveTodosGrowth: round(r.graph.liveTodos / before.graph.liveTodos),
+      guardsGrowth: round(r.graph.guards / before.graph.guards),
+      serviceP50Growth: round(r.service.p50Ms / before.service.p50Ms),
+      serviceP99Growth: round(r.service.p99Ms / before.service.p99Ms),
+      nodeCpuP50Growth: round(r.service.nodeCpuP50Ms / before.service.nodeCpuP50Ms),
+      ...(r.http && before.http ? { httpP50Growth: round(r.http.p50Ms / before.http.p50Ms) } : {}),
+    };
+  });
+
+  printReport('frontier', figures, {
+    nodeOptions: [process.env.NODE_OPTIONS ?? '', ...process.execArgv].join(' ').trim(),
+    sizes: results,
+    growth,
+  });
   await database.close();
 }
 

@@ -53,6 +53,10 @@ export interface Pane {
   /** The screen above the cursor when last seen at an empty prompt (a change is a turn). */
   promptScreen?: string;
   lastOutput: number;
+  /** Its process was seen alive by this provider (so its absence means it exited). */
+  pidSeen?: boolean;
+  /** Its process exited (the kernel said so before tmux did): the next scan ends it. */
+  exited?: boolean;
   /** The first output since the screen was last looked at, if any. */
   unseenSince?: number;
   /** When the screen was last looked at. */

@@ -6,6 +6,7 @@
  * output (once it pauses, throttled) and once more when the output settles; the liveness that gives goes to
  * the reporter, and a settled pane is offered to the notices.
  */
+import { readFileSync } from 'node:fs';
 import type { Liveness } from '../../client/index.ts';
 import { type Connection, quote, SEP } from './connection.ts';
 import type { Notices } from './notices.ts';
@@ -68,6 +69,26 @@ export class PaneTracker {
   stop(): void {
     this.stopped = true;
     for (const p of this.o.panes.values()) if (p.timer) clearTimeout(p.timer);
+  }
+
+  /**
+   * Whether a bound pane's process has exited, asked of the kernel: tmux reaps it and reports
+   * the pane dead to its subscriptions up to a second or more later. An exited process ends
+   * its occupant on the next scan, started now. Only for a process this provider has seen
+   * alive, so one it cannot see (another pid namespace) is left to tmux.
+   */
+  checkExits(): void {
+    let exited = false;
+    for (const pane of this.o.panes.values()) {
+      if (pane.dead || pane.exited || !pane.agentId) continue;
+      const state = processState(pane.pid);
+      if (state === 'alive') pane.pidSeen = true;
+      else if (pane.pidSeen) {
+        pane.exited = true;
+        exited = true;
+      }
+    }
+    if (exited) void this.scan();
   }
 
   /** Re-reads every pane of the server (coalesced). */
@@ -146,7 +167,7 @@ export class PaneTracker {
     const command = commandName(row.start) || row.current;
     if (pane && pane.pid === row.pid) {
       if (pane.dead) return;
-      if (row.dead) {
+      if (row.dead || pane.exited) {
         pane.dead = true;
         this.o.reporter.end(pane, 'pane process exited');
         if (row.reap) void this.reap(pane);
@@ -183,6 +204,7 @@ export class PaneTracker {
       }
       this.bind(pane, row.agent, row.goal);
       pane.keyHash = paneKeyHash(row.key, pane.pid);
+      pane.pidSeen = processState(pane.pid) === 'alive';
       this.check(pane);
       return;
     }
@@ -401,6 +423,25 @@ export class PaneTracker {
           this.schedule(pane);
         }
       });
+  }
+}
+
+/**
+ * A process as the kernel has it: gone (no such process, or a zombie its parent has not reaped
+ * yet, which Linux's /proc tells) or alive (also when it belongs to another user).
+ */
+function processState(pid: number): 'alive' | 'gone' {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH' ? 'gone' : 'alive';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat[stat.lastIndexOf(')') + 2];
+    return state === 'Z' || state === 'X' ? 'gone' : 'alive';
+  } catch {
+    return 'alive';
   }
 }
 

@@ -68,6 +68,9 @@ export interface TmuxProviderOptions {
 }
 
 /** The provider contract, as registered. */
+/** How often bound panes' processes are looked for (a kill(pid, 0) each). */
+const EXIT_CHECK_MS = 100;
+
 export function declaration(
   providerId: string,
   instanceId: string,
@@ -238,6 +241,7 @@ export class TmuxProvider {
       setInterval(() => this.reporter.heartbeat(), Math.floor(this.o.presenceTtlMs / 3)),
     );
     this.timers.push(setInterval(() => void this.tracker.scan(), this.o.scanMs));
+    this.timers.push(setInterval(() => this.tracker.checkExits(), EXIT_CHECK_MS));
     if (this.o.notices)
       this.timers.push(setInterval(() => this.notices.poll(), this.o.noticePollMs));
     await this.probe();

@@ -1,6 +1,9 @@
 /**
  * Where the dashboard connects and as whom. The token lives in sessionStorage only (gone when
- * the tab closes), never in a URL, localStorage or a log; the gateway URL is not a secret.
+ * the tab closes), never in a URL, localStorage or a log; the gateway URL is not a secret. The
+ * URL may name several gateways of one deployment, separated by commas: requests and every live
+ * stream move to the next when the one in use fails, streams resuming from their cursors
+ * (src/client/gateways.ts).
  */
 import {
   createClient,
@@ -10,6 +13,7 @@ import {
 import { LiveStreams, type StreamHandle } from './live.ts';
 
 export interface Session {
+  /** One gateway's GraphQL URL, or several separated by commas. */
   readonly url: string;
   readonly token: string;
 }

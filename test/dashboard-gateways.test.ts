@@ -103,8 +103,13 @@ requires('chromium')(`dashboard on several gateways (${driver})`, () => {
     // Later changes keep coming, and requests go to b too (a is gone): another page loads.
     await provider.report([{ goalId, agentId, liveness: 'BLOCKED' }], b);
     await row.locator('td[data-liveness="BLOCKED"]').waitFor({ timeout: 5000 });
+    const before = ((await page.evaluate('window.__link')) as string[]).length;
     await page.getByRole('link', { name: 'Work graph' }).click();
     await page.getByTestId('frontier').waitFor({ timeout: 10_000 });
+    await link.filter({ hasText: new RegExp(`^live on ${hostOf(b)}$`) }).waitFor();
+    // The new page's stream starts on b, where the others are, not on a to find it gone.
+    const after = ((await page.evaluate('window.__link')) as string[]).slice(before);
+    expect(after.filter((text) => text.startsWith('reconnecting'))).toEqual([]);
   });
 
   it('the connect form takes several gateways, keeps them for the tab, and refuses one that is not a URL', async () => {

@@ -14,9 +14,10 @@
  * deliveries); bytes typed into a draft or an approval prompt (the notice text found in those
  * panes); submit → activity observed p50/p99 for idle targets; presence change → every
  * subscriber p99 (the provider's observedAt to arrival, on a subscriber of each gateway and
- * one naming both). Root only. Sizes: FLEET_AGENTS (per host, default 6: one of each kind),
- * FLEET_DELIVERIES (default 1200, spread over FLEET_SEND_MS, default 60000), FLEET_TIMEOUT_MS
- * (default 10000), FLEET_PARTITION_MS (12000).
+ * one naming both), split at the commit of the change's row (presenceHopsMs). Root only. Sizes (the issue's by default; BENCH_QUICK=1 the second figure):
+ * FLEET_AGENTS (over all three agent hosts, 50 / 18), FLEET_DELIVERIES (10000 / 240, spread
+ * over FLEET_SEND_MS, 300000 / 30000), FLEET_TIMEOUT_MS (10000 / 8000), FLEET_PARTITION_MS
+ * (12000 / 10000).
  */
 
 import { WebSocket } from 'ws';
@@ -33,10 +34,10 @@ import { figure, percentile, printReport, progress, setting } from './support.ts
 
 const KINDS = ['idle', 'busy', 'dormant', 'dead', 'blocked', 'drafting'] as const;
 type Kind = (typeof KINDS)[number];
-const PER_HOST = setting('FLEET_AGENTS', 6, 6);
-const DELIVERIES = setting('FLEET_DELIVERIES', 1200, 240);
+const AGENTS = setting('FLEET_AGENTS', 50, 18);
+const DELIVERIES = setting('FLEET_DELIVERIES', 10_000, 240);
 /** The deliveries are spread evenly over this long, so the faults fall among them. */
-const SEND_MS = setting('FLEET_SEND_MS', 60_000, 30_000);
+const SEND_MS = setting('FLEET_SEND_MS', 300_000, 30_000);
 const TIMEOUT_MS = setting('FLEET_TIMEOUT_MS', 10_000, 8000);
 const PARTITION_MS = setting('FLEET_PARTITION_MS', 12_000, 10_000);
 const CONCURRENCY = 8;
@@ -48,25 +49,26 @@ try {
   // ---- the agents, by kind, spread over the hosts
   const kindOf = new Map<string, Kind>();
   const paneOf = new Map<string, { host: AgentHost; pane: string }>();
-  for (const host of fleet.agentHosts)
-    for (let i = 0; i < PER_HOST; i++) {
-      const kind = KINDS[i % KINDS.length] as Kind;
-      const agentId = `${host.name}-${kind}-${i}`;
-      kindOf.set(agentId, kind);
-      if (kind === 'dormant') {
-        await fleet.ok(
-          `mutation($input: RegisterAgentInput!) { registerAgent(input: $input) { __typename } }`,
-          { input: { goalId: fleet.goalId, agentId, agentModel: 'm', hostSurface: 'cli' } },
-        );
-        continue;
-      }
-      const pane = await fleet.startAgent(
-        host,
-        agentId,
-        kind === 'busy' ? { STANDIN_STEPS: '100000', STANDIN_STEP_MS: '500' } : {},
+  // Round-robin over the hosts, the kind moving on each round, so every host runs every kind.
+  for (let i = 0; i < AGENTS; i++) {
+    const host = fleet.agentHosts[i % fleet.agentHosts.length] as AgentHost;
+    const kind = KINDS[Math.floor(i / fleet.agentHosts.length) % KINDS.length] as Kind;
+    const agentId = `${host.name}-${kind}-${i}`;
+    kindOf.set(agentId, kind);
+    if (kind === 'dormant') {
+      await fleet.ok(
+        `mutation($input: RegisterAgentInput!) { registerAgent(input: $input) { __typename } }`,
+        { input: { goalId: fleet.goalId, agentId, agentModel: 'm', hostSurface: 'cli' } },
       );
-      paneOf.set(agentId, { host, pane });
+      continue;
     }
+    const pane = await fleet.startAgent(
+      host,
+      agentId,
+      kind === 'busy' ? { STANDIN_STEPS: '100000', STANDIN_STEP_MS: '500' } : {},
+    );
+    paneOf.set(agentId, { host, pane });
+  }
   say(`${kindOf.size} agents started; bringing them to their states`);
   const keys = async (agentId: string, text: string, enter: boolean) => {
     const at = paneOf.get(agentId);
@@ -101,15 +103,22 @@ try {
 
   // ---- subscribers: one on each gateway, one naming both
   const controller = new AbortController();
-  const lags: number[] = [];
-  const subscribers = [...fleet.gateways, fleet.url].map(async (url) => {
+  const SUBSCRIBERS = ['gw1', 'gw2', 'both'] as const;
+  /** Each change as a subscriber got it: when it arrived, and when the provider observed it. */
+  const arrivals: { subscriber: number; seq: string; at: number; observedAt: number }[] = [];
+  const subscribers = [...fleet.gateways, fleet.url].map(async (url, subscriber) => {
     for await (const change of presenceChanges(
       { url, token: fleet.adminToken, webSocketImpl: WebSocket, signal: controller.signal },
       fleet.goalId,
     )) {
       const observedAt = change.presence?.observedAt;
       if (observedAt && change.presence?.liveness !== 'UNKNOWN')
-        lags.push(Date.now() - Date.parse(observedAt));
+        arrivals.push({
+          subscriber,
+          seq: String(change.seq),
+          at: Date.now(),
+          observedAt: Date.parse(observedAt),
+        });
     }
   });
   for (const s of subscribers) s.catch(() => {});
@@ -220,6 +229,42 @@ try {
   for (let i = 0; i < sent.length; i += 20) await Promise.all(sent.slice(i, i + 20).map(settle));
   controller.abort();
 
+  // ---- where a presence change's time goes: the provider's observation → the commit of its
+  // row (report, gateway, head lock, commit), then the commit → each subscriber (doorbell,
+  // catch-up read, the socket). recorded_at is the row's clock_timestamp(), on the same
+  // machine's clock as the providers and this process.
+  const recordedAt = new Map<string, number>();
+  for (const line of await fleet.sql(
+    `select seq, (extract(epoch from recorded_at) * 1000)::bigint from presence_changes where goal_id = '${fleet.goalId}'`,
+  )) {
+    const [seq, at] = line.split('|');
+    recordedAt.set(seq as string, Number(at));
+  }
+  const lags = arrivals.map((a) => a.at - a.observedAt);
+  const hops = (rows: typeof arrivals) => {
+    const committed = rows.filter((a) => recordedAt.has(a.seq));
+    const observedToCommit = committed.map((a) => (recordedAt.get(a.seq) as number) - a.observedAt);
+    const commitToSubscriber = committed.map((a) => a.at - (recordedAt.get(a.seq) as number));
+    const total = rows.map((a) => a.at - a.observedAt);
+    const summary = (values: number[]) => ({
+      p50: percentile(values, 50),
+      p99: percentile(values, 99),
+      max: values.length ? Math.max(...values) : null,
+    });
+    return {
+      n: rows.length,
+      total: summary(total),
+      observedToCommit: summary(observedToCommit),
+      commitToSubscriber: summary(commitToSubscriber),
+    };
+  };
+  const presenceHops = {
+    all: hops(arrivals),
+    ...Object.fromEntries(
+      SUBSCRIBERS.map((name, i) => [name, hops(arrivals.filter((a) => a.subscriber === i))]),
+    ),
+  };
+
   // ---- duplicates: an idempotency key that made more than one delivery
   const byKey = new Map<string, Set<string>>();
   for (const agentId of targets) {
@@ -316,7 +361,6 @@ try {
     {
       sizes: {
         agents: kindOf.size,
-        perHost: PER_HOST,
         deliveries: sent.length,
         timeoutMs: TIMEOUT_MS,
         partitionMs: PARTITION_MS,
@@ -330,6 +374,7 @@ try {
         p99: percentile(activity, 99),
       },
       presenceLagMs: { n: lags.length, p50: percentile(lags, 50), p99: percentile(lags, 99) },
+      presenceHopsMs: presenceHops,
     },
   );
 } finally {

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { gatewayUrls } from '../../src/client/gateways.ts';
 import { GoalsDocument, WhoamiDocument } from '../../src/client/index.ts';
 import { ActionLog, ActionLogContext, CredentialsPage, type Done } from './actions.tsx';
 import { AgentPage } from './agent.tsx';
@@ -80,7 +81,11 @@ export function App() {
   );
 }
 
-/** What the page's streams are doing: `live` only while every one of them is connected. */
+/**
+ * What the page's streams are doing: `live` only while every one of them is connected. With
+ * several gateways it names the one they are on (`live on 10.0.0.12:4000`), and the one a
+ * reconnecting stream lost.
+ */
 function LinkPill(props: { connection: Connection | null }) {
   const { connection } = props;
   const [, setRevision] = useState(0);
@@ -89,11 +94,17 @@ function LinkPill(props: { connection: Connection | null }) {
     [connection],
   );
   const streams = connection?.live.snapshot() ?? [];
+  const several = connection ? gatewayUrls(connection.session.url).length > 1 : false;
   const find = (state: StreamStatus['state']) =>
     streams.find((stream) => stream.status.state === state)?.status;
   const down = find('down');
   const reconnecting = find('reconnecting');
   const complete = find('complete');
+  const on = [
+    ...new Set(
+      streams.flatMap(({ status }) => (status.state === 'live' ? [gatewayName(status.url)] : [])),
+    ),
+  ].join(', ');
   const [state, text] = !connection
     ? ['none', 'not connected']
     : down?.state === 'down'
@@ -101,12 +112,12 @@ function LinkPill(props: { connection: Connection | null }) {
       : reconnecting?.state === 'reconnecting'
         ? [
             'reconnecting',
-            `reconnecting since ${clock(reconnecting.since)} (attempt ${reconnecting.attempt}: ${reconnecting.reason})`,
+            `reconnecting since ${clock(reconnecting.since)} (attempt ${reconnecting.attempt}${several ? ` on ${gatewayName(reconnecting.url)}` : ''}: ${reconnecting.reason})`,
           ]
         : find('connecting')
           ? ['connecting', 'connecting…']
           : find('live')
-            ? ['connected', 'live']
+            ? ['connected', several ? `live on ${on}` : 'live']
             : complete?.state === 'complete'
               ? ['complete', `up to date: ${complete.reason}`]
               : ['idle', 'connected (nothing on this page changes live)'];
@@ -115,11 +126,30 @@ function LinkPill(props: { connection: Connection | null }) {
       class={`link link-${state}`}
       data-testid="link"
       data-streams={streams.map((stream) => `${stream.name}:${stream.status.state}`).join(' ')}
+      data-gateway={state === 'connected' ? on : undefined}
       aria-live="polite"
     >
       {text}
     </output>
   );
+}
+
+/** An absolute http(s) URL: what each gateway in the form must be. */
+const parses = (url: string) => {
+  try {
+    return /^https?:$/.test(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/** A gateway as the pill names it: its host and port (`/graphql` is the same on every one). */
+function gatewayName(url: string): string {
+  try {
+    return new URL(url, location.href).host;
+  } catch {
+    return url;
+  }
 }
 
 /** "14:03:07", the local time of `at` (epoch ms). */
@@ -138,7 +168,12 @@ function ConnectForm(props: {
       aria-label="Sign in"
       onSubmit={(event) => {
         event.preventDefault();
-        if (token.trim()) props.onConnect({ url: url.trim(), token: token.trim() });
+        const input = event.currentTarget.elements.namedItem('url') as HTMLInputElement;
+        const urls = gatewayUrls(url);
+        const bad = urls.find((u) => !parses(u));
+        input.setCustomValidity(bad ? `not a URL: ${bad}` : '');
+        if (bad) return void input.reportValidity();
+        if (token.trim()) props.onConnect({ url: urls.join(','), token: token.trim() });
         setToken('');
       }}
     >
@@ -146,9 +181,13 @@ function ConnectForm(props: {
         Gateway{' '}
         <input
           name="url"
-          type="url"
+          type="text"
           value={url}
-          onInput={(e) => setUrl(e.currentTarget.value)}
+          title="The gateway's GraphQL URL; several gateways of one deployment separated by commas: the page moves to the next when one fails"
+          onInput={(e) => {
+            e.currentTarget.setCustomValidity('');
+            setUrl(e.currentTarget.value);
+          }}
           required
         />
       </label>

@@ -1,13 +1,13 @@
 /**
  * The state of every stream the open page follows, for the link pill: `live` only while each
- * of them is connected, `reconnecting` or `down` with the time it stopped.
+ * of them is connected (and on which gateway), `reconnecting` or `down` with the time it stopped.
  */
 import type { ConnectionEvent } from '../../src/client/index.ts';
 
 export type StreamStatus =
   | { state: 'connecting'; since: number }
-  | { state: 'live'; since: number }
-  | { state: 'reconnecting'; since: number; attempt: number; reason: string }
+  | { state: 'live'; since: number; url: string }
+  | { state: 'reconnecting'; since: number; attempt: number; url: string; reason: string }
   | { state: 'down'; since: number; reason: string }
   | { state: 'complete'; since: number; reason: string };
 
@@ -41,13 +41,15 @@ export class LiveStreams {
     const current = () => this.streams.get(id)?.status;
     return {
       onConnection: (event) => {
-        if (event.state === 'connected') return set({ state: 'live', since: Date.now() });
+        if (event.state === 'connected')
+          return set({ state: 'live', since: Date.now(), url: event.url });
         const was = current();
         set({
           state: 'reconnecting',
           // The first failed attempt is when the stream went down.
           since: was?.state === 'reconnecting' ? was.since : Date.now(),
           attempt: event.attempt,
+          url: event.url,
           reason: event.reason,
         });
       },

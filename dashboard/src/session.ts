@@ -1,7 +1,12 @@
 /**
  * Where the dashboard connects and as whom. The token lives in sessionStorage only (gone when
- * the tab closes), never in a URL, localStorage or a log; the gateway URL is not a secret.
+ * the tab closes), never in a URL, localStorage or a log; the gateway URL is not a secret. The
+ * URL may name several gateways of one deployment, separated by commas: requests and every live
+ * stream move to the next when the one in use fails, streams resuming from their cursors
+ * (src/client/gateways.ts).
  */
+
+import { gatewayUrls } from '../../src/client/gateways.ts';
 import {
   createClient,
   type StreamOptions,
@@ -10,6 +15,7 @@ import {
 import { LiveStreams, type StreamHandle } from './live.ts';
 
 export interface Session {
+  /** One gateway's GraphQL URL, or several separated by commas. */
   readonly url: string;
   readonly token: string;
 }
@@ -50,17 +56,24 @@ export type { StreamOptions };
 
 export function connect(session: Session): Connection {
   const live = new LiveStreams();
+  const urls = gatewayUrls(session.url);
+  /** The gateway a stream last connected to: the next stream starts there, not on one lost. */
+  let current: string | undefined;
   return {
     session,
     live,
     client: createClient({ url: session.url, token: session.token, requestTimeoutMs: 15_000 }),
     stream: (signal, name) => {
       const handle = live.open(name, signal);
+      const first = current ? urls.indexOf(current) : 0;
       return {
-        url: session.url,
+        url: [...urls.slice(first), ...urls.slice(0, first)].join(','),
         token: session.token,
         signal,
-        onConnection: handle.onConnection,
+        onConnection: (event) => {
+          if (event.state === 'connected') current = event.url;
+          handle.onConnection(event);
+        },
         backoff: { initialMs: 100, maxMs: 2000 },
         fail: handle.fail,
         complete: handle.complete,

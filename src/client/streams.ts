@@ -52,9 +52,10 @@ export interface StreamOptions {
   backoff?: { initialMs: number; maxMs: number };
 }
 
+/** `url` is the gateway of the attempt: the one connected to, or the one that failed. */
 export type ConnectionEvent =
-  | { state: 'connected'; attempt: number }
-  | { state: 'reconnecting'; attempt: number; delayMs: number; reason: string };
+  | { state: 'connected'; attempt: number; url: string }
+  | { state: 'reconnecting'; attempt: number; url: string; delayMs: number; reason: string };
 
 /** ws(s)://… for http(s)://…; in a browser a relative URL ("/graphql") is resolved against the page. */
 export function socketUrl(url: string): string {
@@ -130,7 +131,7 @@ export async function* resumable<Result, Variables>(
         connected: () => {
           connected = true;
           delay = backoff.initialMs;
-          options.onConnection?.({ state: 'connected', attempt });
+          options.onConnection?.({ state: 'connected', attempt, url });
         },
       },
     });
@@ -182,6 +183,7 @@ export async function* resumable<Result, Variables>(
     options.onConnection?.({
       state: 'reconnecting',
       attempt,
+      url,
       delayMs: delay,
       reason: describe(failure),
     });

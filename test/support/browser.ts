@@ -28,7 +28,7 @@ export function buildDashboard(): void {
 }
 
 /**
- * Opens the dashboard served by the gateway at `graphqlUrl`, signed in with `token` the way
+ * Opens the dashboard served by the gateway at `graphqlUrl` (the first, when it names several), signed in with `token` the way
  * the connect form leaves it (sessionStorage), at the hash route `route`.
  */
 export async function openDashboard(
@@ -49,7 +49,8 @@ export async function openDashboard(
     [graphqlUrl, token],
   );
   if (initScript) await page.addInitScript(initScript);
-  await page.goto(`${new URL(graphqlUrl).origin}/#${route}`);
+  // With several gateways (comma-separated) the first serves the page.
+  await page.goto(`${new URL(graphqlUrl.split(',')[0] as string).origin}/#${route}`);
   return page;
 }
 

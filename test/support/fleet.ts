@@ -198,6 +198,11 @@ export interface Fleet extends GatewayClient {
   kill(host: HostName): Promise<void>;
   /** Starts the gateway again (after kill). */
   restartGateway(gateway: 'gw1' | 'gw2'): Promise<void>;
+  /**
+   * Runs SQL with psql on the database host as postgres, for what the API does not say (when a
+   * row was committed); the rows come back as lines of `|`-separated fields.
+   */
+  sql(query: string): Promise<string[]>;
   teardown(): Promise<void>;
 }
 
@@ -664,6 +669,14 @@ export async function startFleet(options: FleetOptions = {}): Promise<Fleet> {
         }
       },
       restartGateway: (gateway) => startGatewayOn(gateway),
+      async sql(query) {
+        const psql = ['psql', '-h', dbAddress, '-p', String(PG_PORT), '-U', 'postgres', '-At'];
+        const { stdout } = await run('ip', ['netns', 'exec', ns('db'), ...psql, '-c', query], {
+          encoding: 'utf8',
+          maxBuffer: 256 * 1024 * 1024,
+        });
+        return stdout.split('\n').filter(Boolean);
+      },
       async teardown() {
         if (torn) return;
         torn = true;

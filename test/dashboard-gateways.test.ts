@@ -48,17 +48,24 @@ afterAll(async () => {
 
 const hostOf = (gateway: TestGateway) => new URL(gateway.url).host;
 
+/**
+ * Two gateways of one deployment (the same database and admin token): a serves the page, b is
+ * another origin that lets a's pages in (CORS).
+ */
+async function twoGateways(): Promise<[TestGateway, TestGateway]> {
+  const a = await startTestGateway(database);
+  gateways.push(a);
+  const b = await startTestGateway(database, {
+    adminToken: a.adminToken,
+    corsOrigins: [new URL(a.url).origin],
+  });
+  gateways.push(b);
+  return [a, b];
+}
+
 requires('chromium')(`dashboard on several gateways (${driver})`, () => {
   it('the first gateway stops while the overview is open: reconnecting, then live on the second, and a presence change made meanwhile appears without a reload', async () => {
-    // The page is served by a; b is another origin that lets a's pages in (CORS).
-    const a = await startTestGateway(database);
-    gateways.push(a);
-    // One deployment: the same admin token on both.
-    const b = await startTestGateway(database, {
-      adminToken: a.adminToken,
-      corsOrigins: [new URL(a.url).origin],
-    });
-    gateways.push(b);
+    const [a, b] = await twoGateways();
     const goalId = await createGoal(b);
     const agentId = await registerAgent(b, goalId);
     const provider = await registerProvider(b, [goalId]);
@@ -113,14 +120,7 @@ requires('chromium')(`dashboard on several gateways (${driver})`, () => {
   });
 
   it('the connect form takes several gateways, keeps them for the tab, and refuses one that is not a URL', async () => {
-    const a = await startTestGateway(database);
-    gateways.push(a);
-    // One deployment: the same admin token on both.
-    const b = await startTestGateway(database, {
-      adminToken: a.adminToken,
-      corsOrigins: [new URL(a.url).origin],
-    });
-    gateways.push(b);
+    const [a, b] = await twoGateways();
     const goalId = await createGoal(b);
     const page = await openDashboard(browser, a.url, a.adminToken, '');
     pages.push(page);

@@ -3,8 +3,9 @@
  * changes and on a timer) lists every pane; each row updates its record, where a new pid is a
  * new occupant, a dead or vanished pane ends its presence, and the pane options bind it to an
  * agent and goal. A bound pane's screen is classified against its kind's patterns after
- * output (once it pauses, throttled) and once more when the output settles; the liveness that gives goes to
- * the reporter, and a settled pane is offered to the notices.
+ * output (once it pauses, throttled) and once more when the output settles; the liveness that
+ * gives goes to the reporter, and a settled pane is offered to the notices. A bound pane's
+ * process is also looked for in the kernel, so its exit is seen before tmux reports it.
  */
 import { readFileSync } from 'node:fs';
 import type { Liveness } from '../../client/index.ts';

@@ -31,6 +31,7 @@ export function providerProcess(env: Record<string, string>) {
   return {
     child,
     reports: () => reports,
+    /** When the last accepted report was sent (its lapse is due a TTL after its write). */
     lastReport: () => lastReport,
     /** SIGKILL, once; resolves when it has exited. */
     async kill9(): Promise<void> {

@@ -513,15 +513,20 @@ async function paneUntil(
   test: (p: any) => boolean,
   what: string,
 ) {
+  let last: unknown;
   return eventually(
     async () => {
       const answer = await askProvider(box.hookSock, { op: 'status' });
       const p = answer.ok ? answer.status?.panes.find((x) => x.paneId === pane) : undefined;
+      last = p;
       return p && test(p) ? p : undefined;
     },
     what,
     20_000,
-  );
+  ).catch((error: Error) => {
+    // What the provider last said of the pane: why it did not get there.
+    throw new Error(`${error.message} (last status: ${JSON.stringify(last)})`);
+  });
 }
 
 const screen = async (box: { tmux(...a: string[]): Promise<string> }, pane: string) =>

@@ -93,14 +93,6 @@ export function declaration(
         liveness: 'WORKING' as Liveness,
       },
       {
-        providerState: 'an input line just submitted, with nothing under it yet',
-        liveness: 'WORKING' as Liveness,
-      },
-      {
-        providerState: 'new output between two empty prompts (a short turn: WORKING, then DONE)',
-        liveness: 'WORKING' as Liveness,
-      },
-      {
         providerState: 'a recognised question/approval prompt of the agent kind',
         liveness: 'BLOCKED' as Liveness,
       },
@@ -109,19 +101,9 @@ export function declaration(
       { providerState: 'quiet screen with no recognised prompt', liveness: 'UNKNOWN' as Liveness },
       {
         providerState:
-          'hook SessionStart, or a Notification that is the idle reminder (hooks decide while they report)',
+          'hook SessionStart / UserPromptSubmit, PreToolUse / Notification(permission) / Stop',
         liveness: 'IDLE' as Liveness,
       },
-      {
-        providerState: 'hook UserPromptSubmit, PreToolUse or PostToolUse',
-        liveness: 'WORKING' as Liveness,
-      },
-      {
-        providerState:
-          'hook Notification asking for permission or an answer (PERMISSION or QUESTION as blockedKind)',
-        liveness: 'BLOCKED' as Liveness,
-      },
-      { providerState: 'hook Stop', liveness: 'DONE' as Liveness },
       {
         providerState:
           'OSC 7501 state=idle (decides after hooks, before the screen, until clear or quiet)',

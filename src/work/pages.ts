@@ -3,15 +3,12 @@
  * dashboard's work graph and todo pages): a stretch of the `todos` order from an offset, or
  * just the todos named. Beside listTodos (reads.ts), whose first-N listing stays as it is.
  */
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import { boundedList, unique, validateId } from '../core/validate.ts';
 import type { Db } from '../db/database.ts';
-import { readHead } from '../events/sequence.ts';
-import { checkGoalScope } from '../registry/scope.ts';
-import type { TodoListing } from './reads.ts';
-import { todoColumns } from './sql.ts';
+import { readTodoListing, type TodoListing } from './reads.ts';
 import { todosTable } from './tables.ts';
 
 /** The most rows (or ids) one page holds, and how many a page holds when no limit is given. */
@@ -21,7 +18,8 @@ export const DEFAULT_TODO_PAGE = 100;
 /**
  * The goal's todos in the `todos` order (highest priority first, then oldest), `limit` of them
  * from `offset`; with `ids`, only those (ids of no todo in the goal are left out). In one
- * snapshot with the work and ledger heads; omittedRowCount counts the todos outside the page.
+ * snapshot with the work and ledger heads (reads.ts readTodoListing); omittedRowCount counts the
+ * todos outside the page.
  */
 export async function todoPage(
   db: Db,
@@ -40,39 +38,9 @@ export async function todoPage(
     throw new InputError('offset must be an integer of 0 or more', 'offset');
   if (!Number.isInteger(limit) || limit < 1 || limit > TODO_PAGE_MAX)
     throw new InputError(`limit must be an integer from 1 to ${TODO_PAGE_MAX}`, 'limit');
-  const gap = await checkGoalScope(db, caller, goalId);
-  if (gap) return { goalId, rows: [], scopeGap: gap, seq: '0', ledgerSeq: '0', omittedRowCount: 0 };
-  return db.transaction(
-    async (tx) => {
-      const where = and(
-        eq(todosTable.goalId, goalId),
-        ids ? inArray(todosTable.id, ids) : undefined,
-      );
-      const rows =
-        ids?.length === 0
-          ? []
-          : await tx
-              .select({ ...todoColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
-              .from(todosTable)
-              .where(where)
-              .orderBy(desc(todosTable.priority), asc(todosTable.createdAt), asc(todosTable.id))
-              .limit(limit)
-              .offset(offset);
-      // Past the last page no row carries the total: count them.
-      const total =
-        rows[0]?.total ??
-        (ids?.length === 0 || offset === 0
-          ? 0
-          : ((await tx.select({ n: count() }).from(todosTable).where(where))[0]?.n ?? 0));
-      return {
-        goalId,
-        rows: rows.map(({ total: _, ...todo }) => todo),
-        scopeGap: null,
-        seq: String(await readHead(tx, goalId, 'work')),
-        ledgerSeq: String(await readHead(tx, goalId, 'ledger')),
-        omittedRowCount: total - rows.length,
-      };
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  );
+  // No ids: inArray is false, so no rows and a total of 0.
+  return readTodoListing(db, caller, goalId, ids ? inArray(todosTable.id, ids) : undefined, {
+    offset,
+    limit,
+  });
 }

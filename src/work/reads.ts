@@ -1,6 +1,6 @@
 /** Reads of the work graph: todos, gates, visions and transitions, each behind the goal scope. */
 
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { Listing } from '../core/results.ts';
@@ -47,22 +47,46 @@ export async function listTodos(
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.maxTodosPage) {
     throw new InputError(`limit must be an integer from 1 to ${LIMITS.maxTodosPage}`, 'limit');
   }
+  return readTodoListing(
+    db,
+    caller,
+    goalId,
+    statuses.length > 0 ? inArray(todosTable.status, statuses) : undefined,
+    { offset: 0, limit },
+  );
+}
+
+/**
+ * The goal's todos that `filter` keeps, in the `todos` order (highest priority first, then
+ * oldest), `limit` of them from `offset`, in one snapshot with the work and ledger heads;
+ * omittedRowCount counts the kept todos outside the page. A scope gap with no rows when out of
+ * scope. Callers validate their arguments.
+ */
+export async function readTodoListing(
+  db: Db,
+  caller: Caller | null,
+  goalId: string,
+  filter: SQL | undefined,
+  page: { offset: number; limit: number },
+): Promise<TodoListing> {
   const gap = await checkGoalScope(db, caller, goalId);
   if (gap) return { goalId, rows: [], scopeGap: gap, seq: '0', ledgerSeq: '0', omittedRowCount: 0 };
   return db.transaction(
     async (tx) => {
+      const where = and(eq(todosTable.goalId, goalId), filter);
       const rows = await tx
         .select({ ...todoColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
         .from(todosTable)
-        .where(
-          and(
-            eq(todosTable.goalId, goalId),
-            statuses.length > 0 ? inArray(todosTable.status, statuses) : undefined,
-          ),
-        )
+        .where(where)
         .orderBy(desc(todosTable.priority), asc(todosTable.createdAt), asc(todosTable.id))
-        .limit(limit);
-      const total = rows[0]?.total ?? 0;
+        .limit(page.limit)
+        .offset(page.offset);
+      // Past the last page no row carries the total: count them.
+      const total =
+        rows[0]?.total ??
+        (page.offset === 0
+          ? 0
+          : ((await tx.select({ n: count() }).from(todosTable).where(where))[0]?.n ?? 0));
       return {
         goalId,
         rows: rows.map(({ total: _, ...todo }) => todo),

@@ -342,7 +342,7 @@ suite('a fleet of hosts (network namespaces)', () => {
       // Which side failed: the report (never written) or the stream (written, not seen).
       const written = await presence('a1-agent-0').catch((e: Error) => e.message);
       throw new Error(
-        `${error.message}; hook answer ${JSON.stringify(answer)}; the directory now says ${JSON.stringify(written)}; the stream's last changes ${JSON.stringify(watch.changes.slice(-3))}; provider log: ${a1.providerLog().slice(-1500)}`,
+        `${error.message}; hook answer ${JSON.stringify(answer)}; the directory now says ${JSON.stringify(written)}; the stream's last changes ${JSON.stringify(watch.changes.slice(-3))}; provider log: ${a1.providerLog().slice(-4000)}`,
       );
     });
     expect(seen.presence?.provider).toBe(a1.providerId);

@@ -117,33 +117,35 @@ export function createClient(options: ClientOptions): SwitchboardClient {
         ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       };
       const body = JSON.stringify({ query, variables, operationName: operationName(query) });
-      for (let tried = 1; ; tried++) {
-        const url = urls[current] as string;
-        const last = tried >= urls.length;
+      // Each request walks the gateways from the one that answered last, by its own index:
+      // requests failing over at once must not move each other back to the gateway they left.
+      const start = current;
+      for (let tried = 0; ; tried++) {
+        const index = (start + tried) % urls.length;
+        const url = urls[index] as string;
+        const last = tried === urls.length - 1;
         let response: { status: number; text: string };
         try {
           response = await send(url, headers, body, last);
         } catch (cause) {
-          if (!last) {
-            current = (current + 1) % urls.length;
-            continue;
-          }
+          if (!last) continue;
           throw new ClientError(ClientErrorKind.UNREACHABLE, `cannot reach ${options.url}`, {
             cause,
           });
         }
-        if (response.status === 503 && !last) {
-          current = (current + 1) % urls.length;
-          continue;
-        }
+        if (response.status === 503 && !last) continue;
         try {
-          return parse(url, response) as never;
+          const data = parse(url, response);
+          current = index;
+          return data as never;
         } catch (error) {
           // A failure of the gateway itself (its database gone, say): the next one, if this
           // one says it is not ready.
           const server = error instanceof ClientError && error.kind === ClientErrorKind.SERVER;
-          if (!server || last || (await gatewayReady(url))) throw error;
-          current = (current + 1) % urls.length;
+          if (!server || last || (await gatewayReady(url))) {
+            current = index;
+            throw error;
+          }
         }
       }
     },

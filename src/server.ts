@@ -21,6 +21,7 @@ import { serveDashboard } from './dashboard-assets.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { compiledExecution } from './graphql/execution/jit.ts';
 import { responseSizeLimit } from './graphql/execution/response-size.ts';
+import { LimitError } from './graphql/limits.ts';
 import {
   describeUnexpected,
   maskError,
@@ -234,7 +235,9 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         const refused = await limits.operation(caller);
         if (refused) throw refused;
       } catch (error) {
-        return refuseRequest(res, operationRecord, maskError(error, UNEXPECTED_MESSAGE, deps));
+        const refusal =
+          error instanceof LimitError ? error : maskError(error, UNEXPECTED_MESSAGE, deps);
+        return refuseRequest(res, operationRecord, refusal);
       }
       return yoga.handle(req, res, { operationRecord, caller });
     });
@@ -595,7 +598,8 @@ function refuseRequest(res: ServerResponse, record: OperationRecord, error: Grap
   const status =
     http?.status ??
     (retryAfter !== undefined ? 429 : extensions.code === 'INTERNAL_SERVER_ERROR' ? 500 : 200);
-  const tagged = tagResult({ errors: [new GraphQLError(error.message, { extensions })] }, record);
+  // Written as plain JSON: a flood of refusals builds no GraphQLError (each captures a stack).
+  const tagged = tagResult({ errors: [{ message: error.message, extensions }] }, record);
   res.writeHead(status, {
     'content-type': 'application/json',
     ...(retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {}),

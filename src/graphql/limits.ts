@@ -25,12 +25,15 @@ export class LimitRefusals {
   }
 }
 
+/** A limit's refusal: its words and code are final, so it is answered as it is, never masked. */
+export class LimitError extends GraphQLError {}
+
 /**
  * The error of a refusal. With `retryAfterSeconds` (in its extensions too) it is a refusal to
  * retry later: over HTTP a 429 with that `Retry-After`.
  */
 export function limitError(code: string, message: string, retryAfterSeconds?: number) {
-  return new GraphQLError(message, {
+  return new LimitError(message, {
     extensions: { code, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) },
   });
 }

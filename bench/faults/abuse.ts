@@ -7,11 +7,21 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { DEFAULT_LIMITS } from '../../src/config.ts';
-import { benchGateway, benchProcess, now, seedGoal, summary, until } from '../support.ts';
+import {
+  benchGateway,
+  benchProcess,
+  now,
+  seedGoal,
+  summary,
+  until,
+  YOUNG_GENERATION,
+} from '../support.ts';
 import { gateways } from './cluster.ts';
 import type { Latency, Outcome } from './outcome.ts';
 import {
   ABUSE_MS,
+  BARE_ABUSER_TOKEN,
+  BARE_PROBE_TOKEN,
   DATABASE_URL,
   FLOODERS,
   type Gateway,
@@ -25,11 +35,19 @@ import {
 
 const ME = '{ me { kind goalIds } }';
 
+/** Where an abuse is aimed: its endpoints, the abuser's token and the other client's. */
+interface Target {
+  readonly url: string;
+  readonly wsUrl: string;
+  readonly token: string;
+  readonly probeToken: string;
+}
+
 /**
  * The other client's latency (bench/probe-process.ts, a process of its own) while idle for
  * IDLE_MS, then while `abuse` runs.
  */
-async function beside(gateway: Gateway, token: string, abuse: () => Promise<void>) {
+async function probed<T>(target: Target, abuse: () => Promise<T>) {
   const probe = benchProcess('./probe-process.ts');
   try {
     const report = async () => {
@@ -38,23 +56,48 @@ async function beside(gateway: Gateway, token: string, abuse: () => Promise<void
       return reply;
     };
     const ready = probe.next('ready');
-    probe.send({ type: 'measure', url: gateway.url, token });
+    probe.send({ type: 'measure', url: target.url, token: target.probeToken });
     await ready;
     await report(); // its first requests, cold
     await sleep(IDLE_MS);
     const idle = await report();
-    await abuse();
+    const result = await abuse();
     const during = await report();
     const idleMs = summary(idle.ms);
     const duringMs = summary(during.ms);
-    return {
-      idleMs,
-      duringMs,
-      ratio: Math.round((duringMs.p99 / idleMs.p99) * 100) / 100,
-      failed: idle.failed + during.failed,
-    } satisfies Latency;
+    const ratio = Math.round((duringMs.p99 / idleMs.p99) * 100) / 100;
+    return { result, idleMs, duringMs, ratio, failed: idle.failed + during.failed };
   } finally {
     await probe.stop();
+  }
+}
+
+/**
+ * The abuse aimed at the gateway, with the other client's latency beside it; then the same
+ * abuse, and the same client, on a bare server that refuses it at the least cost
+ * (bench/bare-refusal-process.ts): the floor, what the machine and the abusers themselves cost.
+ * The abuse's result on the gateway is returned with the latency.
+ */
+async function beside<T>(gateway: Target, abuse: (target: Target) => Promise<T>) {
+  const { result, ...latency } = await probed(gateway, () => abuse(gateway));
+  const bare = benchProcess('./bare-refusal-process.ts', { execArgv: [YOUNG_GENERATION] });
+  try {
+    const { url, wsUrl } = await bare.next<{ url: string; wsUrl: string }>('ready');
+    say('the same against the bare floor server');
+    const floor = await probed(
+      { url, wsUrl, token: BARE_ABUSER_TOKEN, probeToken: BARE_PROBE_TOKEN },
+      () => abuse({ url, wsUrl, token: BARE_ABUSER_TOKEN, probeToken: BARE_PROBE_TOKEN }),
+    );
+    return {
+      result,
+      latency: {
+        ...latency,
+        floor: { idleMs: floor.idleMs, duringMs: floor.duringMs, ratio: floor.ratio },
+        overFloor: Math.round((latency.ratio / floor.ratio) * 100) / 100,
+      } satisfies Latency,
+    };
+  } finally {
+    await bare.stop();
   }
 }
 
@@ -72,8 +115,8 @@ async function peerOn(gateway: Gateway) {
 }
 
 /** A raw graphql-ws socket with `token`, acknowledged; messages go to `onMessage`. */
-async function rawSocket(gateway: Gateway, token: string, onMessage: (m: any) => void) {
-  const socket = new WebSocket(gateway.wsUrl, 'graphql-transport-ws');
+async function rawSocket(target: Target, onMessage: (m: any) => void) {
+  const socket = new WebSocket(target.wsUrl, 'graphql-transport-ws');
   await new Promise((resolve, reject) => {
     socket.once('open', resolve);
     socket.once('error', reject);
@@ -86,20 +129,32 @@ async function rawSocket(gateway: Gateway, token: string, onMessage: (m: any) =>
     }),
   );
   socket.send(
-    JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${token}` } }),
+    JSON.stringify({
+      type: 'connection_init',
+      payload: { authorization: `Bearer ${target.token}` },
+    }),
   );
   await acknowledged;
   return socket;
 }
 
-/** SUBSCRIPTIONS subscribe messages on one PEER socket: at most the limit may stream. */
-export async function subscriptions([a]: Gateway[]): Promise<Outcome> {
-  const { goal, token } = await peerOn(a!);
-  const other = await peerOn(a!);
+/** Endpoints of a bench gateway with the abuser's and the other client's tokens. */
+const aimAt = (gateway: Gateway, token: string, probeToken: string): Target => ({
+  url: gateway.url,
+  wsUrl: gateway.wsUrl,
+  token,
+  probeToken,
+});
+
+/**
+ * SUBSCRIPTIONS subscribe messages on one socket, as fast as it takes them: each answered, or
+ * the socket closed for flooding (4429) and the rest dropped. The socket is left open.
+ */
+async function subscribeFlood(target: Target, goalId: string) {
   const streaming = new Set<string>();
   const refused = new Map<string, number>();
-  let closed = null as { code: number; reason: string } | null;
-  const socket = await rawSocket(a!, token, (message) => {
+  const state = { closed: null as { code: number; reason: string } | null };
+  const socket = await rawSocket(target, (message) => {
     if (message.type === 'next') streaming.add(message.id);
     else if (message.type === 'error') {
       const code = String(message.payload?.[0]?.extensions?.code);
@@ -107,31 +162,42 @@ export async function subscriptions([a]: Gateway[]): Promise<Outcome> {
     }
   });
   socket.once('close', (code, reason) => {
-    closed = { code, reason: String(reason) };
+    state.closed = { code, reason: String(reason) };
   });
-  const heapBefore = await a!.heapUsed();
   const query = `subscription($g: ID!) { presenceChanged(goalId: $g, after: "0") { seq } }`;
-  const latency = await beside(a!, other.token, async () => {
-    say(`subscriptions: ${SUBSCRIPTIONS} subscribe messages on one socket`);
-    for (let i = 0; i < SUBSCRIPTIONS; i++) {
-      socket.send(
-        JSON.stringify({
-          id: String(i),
-          type: 'subscribe',
-          payload: { query, variables: { g: goal.goalId } },
-        }),
-      );
-      if (i % 500 === 499) await sleep(0);
-    }
-    const answered = () => streaming.size + [...refused.values()].reduce((n, c) => n + c, 0);
-    // Each is answered, or the socket is closed for flooding (4429) and the rest dropped.
-    await until(
-      () => answered() >= SUBSCRIPTIONS || closed !== null,
-      'every subscribe answered, or the socket closed',
-      60_000,
-    ).catch(() => {});
-    await sleep(ABUSE_MS / 2);
+  say(`subscriptions: ${SUBSCRIPTIONS} subscribe messages on one socket`);
+  for (let i = 0; i < SUBSCRIPTIONS; i++) {
+    socket.send(
+      JSON.stringify({
+        id: String(i),
+        type: 'subscribe',
+        payload: { query, variables: { g: goalId } },
+      }),
+    );
+    if (i % 500 === 499) await sleep(0);
+  }
+  const answered = () => streaming.size + [...refused.values()].reduce((n, c) => n + c, 0);
+  await until(
+    () => answered() >= SUBSCRIPTIONS || state.closed !== null,
+    'every subscribe answered, or the socket closed',
+    60_000,
+  ).catch(() => {});
+  await sleep(ABUSE_MS / 2);
+  return { socket, streaming, refused, state };
+}
+
+/** SUBSCRIPTIONS subscribe messages on one PEER socket: at most the limit may stream. */
+export async function subscriptions([a]: Gateway[]): Promise<Outcome> {
+  const { goal, token } = await peerOn(a!);
+  const other = await peerOn(a!);
+  const heapBefore = await a!.heapUsed();
+  const { result: flood, latency } = await beside(aimAt(a!, token, other.token), async (target) => {
+    const flooded = await subscribeFlood(target, goal.goalId);
+    if (target.url !== a!.url) flooded.socket.close();
+    return flooded;
   });
+  const { socket, streaming, refused, state } = flood;
+  const closed = state.closed;
   const heapAfter = await a!.heapUsed();
   // Unless the socket was closed for flooding, a change still reaches every stream let in.
   let changeMs: number | null = null;
@@ -178,6 +244,33 @@ export async function subscriptions([a]: Gateway[]): Promise<Outcome> {
   };
 }
 
+/** LARGE_QUERIES at once, again and again for ABUSE_MS: the answers' error codes and sizes. */
+async function largeQueries(target: Target, query: string) {
+  const codes = new Map<string, number>();
+  let answered = 0;
+  let largestBytes = 0;
+  say(`large-answers: ${LARGE_QUERIES} at once, for ${ABUSE_MS} ms`);
+  const end = Date.now() + ABUSE_MS;
+  while (Date.now() < end) {
+    await Promise.all(
+      Array.from({ length: LARGE_QUERIES }, async () => {
+        const response = await fetch(target.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
+          body: JSON.stringify({ query }),
+        });
+        const text = await response.text();
+        largestBytes = Math.max(largestBytes, text.length);
+        const parsed = JSON.parse(text) as { data?: unknown; errors?: any[] };
+        if (parsed.data) answered++;
+        const code = String(parsed.errors?.[0]?.extensions?.code ?? 'none');
+        codes.set(code, (codes.get(code) ?? 0) + 1);
+      }),
+    );
+  }
+  return { codes, answered, largestBytes };
+}
+
 /** LARGE_QUERIES at once of 20 aliases × inbox(tail: 200) over 16 KiB bodies, for ABUSE_MS. */
 export async function largeAnswers([a]: Gateway[]): Promise<Outcome> {
   const { goal, token } = await peerOn(a!);
@@ -201,30 +294,10 @@ export async function largeAnswers([a]: Gateway[]): Promise<Outcome> {
     (_, i) =>
       `a${i}: inbox(goalId: "${goal.goalId}", tail: 200) { ... on Inbox { messages { body } } }`,
   ).join(' ')} }`;
-  const codes = new Map<string, number>();
-  let answered = 0;
-  let largestBytes = 0;
-  const latency = await beside(a!, other.token, async () => {
-    say(`large-answers: ${LARGE_QUERIES} at once, for ${ABUSE_MS} ms`);
-    const end = Date.now() + ABUSE_MS;
-    while (Date.now() < end) {
-      await Promise.all(
-        Array.from({ length: LARGE_QUERIES }, async () => {
-          const response = await fetch(a!.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-            body: JSON.stringify({ query }),
-          });
-          const text = await response.text();
-          largestBytes = Math.max(largestBytes, text.length);
-          const parsed = JSON.parse(text) as { data?: unknown; errors?: any[] };
-          if (parsed.data) answered++;
-          const code = String(parsed.errors?.[0]?.extensions?.code ?? 'none');
-          codes.set(code, (codes.get(code) ?? 0) + 1);
-        }),
-      );
-    }
-  });
+  const { result, latency } = await beside(aimAt(a!, token, other.token), (target) =>
+    largeQueries(target, query),
+  );
+  const { codes, answered, largestBytes } = result;
   const unrefused = [...codes].filter(
     ([code]) => code !== 'RESPONSE_TOO_LARGE' && code !== 'RATE_LIMITED',
   );
@@ -248,55 +321,56 @@ export async function largeAnswers([a]: Gateway[]): Promise<Outcome> {
   };
 }
 
+/** FLOODERS sending wrong tokens for ABUSE_MS over HTTP, then five sockets with a wrong token. */
+async function wrongTokenFlood(target: Target) {
+  const statuses = new Map<number, number>();
+  let requests = 0;
+  let withRetryAfter = 0;
+  const closes = new Map<number, number>();
+  say(`wrong-tokens: ${FLOODERS} flooders for ${ABUSE_MS} ms`);
+  const end = Date.now() + ABUSE_MS;
+  await Promise.all(
+    Array.from({ length: FLOODERS }, async (_, f) => {
+      for (let n = 0; Date.now() < end; n++) {
+        const response = await fetch(target.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer wrong-${f}-${n}-${randomUUID()}`,
+          },
+          body: JSON.stringify({ query: ME }),
+        });
+        await response.arrayBuffer();
+        requests++;
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        if (response.headers.get('retry-after')) withRetryAfter++;
+      }
+    }),
+  );
+  for (let i = 0; i < 5; i++) {
+    const socket = new WebSocket(target.wsUrl, 'graphql-transport-ws');
+    const code = await new Promise<number>((resolve) => {
+      socket.once('open', () =>
+        socket.send(
+          JSON.stringify({ type: 'connection_init', payload: { authorization: 'Bearer wrong' } }),
+        ),
+      );
+      socket.once('close', (c) => resolve(c));
+      socket.once('error', () => resolve(0));
+    });
+    closes.set(code, (closes.get(code) ?? 0) + 1);
+  }
+  return { statuses, requests, withRetryAfter, closes };
+}
+
 /** A flood of wrong tokens from this address, on an instance of its own (its address is refused after). */
 export async function wrongTokens(): Promise<Outcome> {
   const gateway = await benchGateway({ env: { DATABASE_URL } });
   gateways.push(gateway);
   try {
     const other = await peerOn(gateway);
-    const statuses = new Map<number, number>();
-    let requests = 0;
-    let withRetryAfter = 0;
-    const closes = new Map<number, number>();
-    const latency = await beside(gateway, other.token, async () => {
-      say(`wrong-tokens: ${FLOODERS} flooders for ${ABUSE_MS} ms`);
-      const end = Date.now() + ABUSE_MS;
-      await Promise.all(
-        Array.from({ length: FLOODERS }, async (_, f) => {
-          for (let n = 0; Date.now() < end; n++) {
-            const response = await fetch(gateway.url, {
-              method: 'POST',
-              headers: {
-                'content-type': 'application/json',
-                authorization: `Bearer wrong-${f}-${n}-${randomUUID()}`,
-              },
-              body: JSON.stringify({ query: ME }),
-            });
-            await response.arrayBuffer();
-            requests++;
-            statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-            if (response.headers.get('retry-after')) withRetryAfter++;
-          }
-        }),
-      );
-      // The same over WebSocket: a few sockets with wrong tokens.
-      for (let i = 0; i < 5; i++) {
-        const socket = new WebSocket(gateway.wsUrl, 'graphql-transport-ws');
-        const code = await new Promise<number>((resolve) => {
-          socket.once('open', () =>
-            socket.send(
-              JSON.stringify({
-                type: 'connection_init',
-                payload: { authorization: 'Bearer wrong' },
-              }),
-            ),
-          );
-          socket.once('close', (c) => resolve(c));
-          socket.once('error', () => resolve(0));
-        });
-        closes.set(code, (closes.get(code) ?? 0) + 1);
-      }
-    });
+    const { result, latency } = await beside(aimAt(gateway, 'wrong', other.token), wrongTokenFlood);
+    const { statuses, requests, withRetryAfter, closes } = result;
     const refused = statuses.get(429) ?? 0;
     return {
       name: 'wrong-tokens',

@@ -19,8 +19,10 @@
  *   of their own and a nats-server of the suite's own.
  *
  * The last three (issue 35) measure another client's latency beside the abuse against its idle
- * value (target: p99 ≤ 2 ×), and count as wrong what a limit should have refused and did not,
- * and the other client's failures.
+ * value (target: p99 ≤ 2 ×), and the same beside the same abuse on a bare server that refuses
+ * it at the least cost (bench/bare-refusal-process.ts: the floor — the machine and the abusers
+ * themselves); they count as wrong what a limit should have refused and did not, and the other
+ * client's failures.
  *
  * Each counts lost, duplicated and wrong outcomes (stream events against a reference read of
  * the whole stream, wait outcomes against what was written), time to resume, and revoked
@@ -107,6 +109,11 @@ try {
                 o.latency.ratio,
                 '×',
                 { atMost: 2, source: 'issue 35' },
+              ),
+              figure(
+                `${o.name}: the same beside a bare server refusing it (floor), × its idle p99`,
+                o.latency.floor.ratio,
+                '×',
               ),
             ]
           : []),

@@ -27,6 +27,10 @@ export interface Latency {
   readonly ratio: number;
   /** The other client's requests that failed (any error, a refusal included). */
   readonly failed: number;
+  /** The same client beside the same abuse on a bare server that refuses it (the floor). */
+  readonly floor: Pick<Latency, 'idleMs' | 'duringMs' | 'ratio'>;
+  /** ratio ÷ the floor's ratio: the gateway's own share of the other client's delay. */
+  readonly overFloor: number;
 }
 
 /** A goal with `writers`+`waits` agents at WORKING, its streams and waits, ready for a fault. */

@@ -26,6 +26,9 @@ export const LARGE_MESSAGES = setting('LARGE_MESSAGES', 200, 20);
 export const ABUSE_MS = setting('ABUSE_MS', 3000, 1000);
 export const IDLE_MS = setting('IDLE_MS', 3000, 1500);
 export const FLOODERS = setting('FLOODERS', 16, 8);
+/** The bare floor server's tokens (bench/bare-refusal-process.ts): the other client's, the abuser's. */
+export const BARE_PROBE_TOKEN = 'probe';
+export const BARE_ABUSER_TOKEN = 'abuser';
 /** How long after a revocation commits its streams may stay open (issue 11: a few seconds). */
 export const REVOKE_DEADLINE_MS = setting('REVOKE_DEADLINE_MS', 10_000, 10_000);
 /** The longest any single recovery may take before the suite calls it lost. */

@@ -13,7 +13,11 @@
  *
  *   DATABASE_URL=postgres://… npm run bench:directory
  *
- * Options (env): AGENTS (1000), SECONDS (5), ROUNDS (3).
+ * A second goal of PAGED_AGENTS (10 × AGENTS) agents, seeded alike, times the first page of
+ * AGENTS rows there against the whole AGENTS-agent directory, one read at a time on the raw
+ * handler: what a page costs as the goal grows (issue 40: ≤ 2 ×).
+ *
+ * Options (env): AGENTS (1000), PAGED_AGENTS (10 × AGENTS), SECONDS (5), ROUNDS (3).
  */
 import { isDeepStrictEqual } from 'node:util';
 import postgres from 'postgres';
@@ -33,6 +37,7 @@ if (!url) {
   process.exit(2);
 }
 const AGENTS = setting('AGENTS', 1000, 200);
+const PAGED_AGENTS = setting('PAGED_AGENTS', 10 * AGENTS, 10 * AGENTS);
 const CONNECTIONS = 10;
 const SECONDS = setting('SECONDS', 5, 1);
 const ROUNDS = setting('ROUNDS', 3, 1);
@@ -52,30 +57,37 @@ const postgraphile = benchProcess('./postgraphile-process.ts', {
 });
 const rawReady = raw.next<{ url: string }>('ready');
 const postgraphileReady = postgraphile.next<{ url: string }>('ready');
-progress('directory', `seeding ${AGENTS} agents, presence and ${AGENTS / 2} claims`);
-const goal = await seedGoal(gql, AGENTS);
-for (let i = 0; i < AGENTS; i += 500) await goal.report(goal.agentIds.slice(i, i + 500), 'WORKING');
-// Half the agents claim a todo of their own, 20 todos (then 20 claims) per request.
-const claimants = goal.agentIds.slice(0, AGENTS / 2);
-for (let i = 0; i < claimants.length; i += 20) {
-  const slice = claimants.slice(i, i + 20);
-  const created = await gql(
-    `mutation { ${slice
-      .map(
-        (agentId, j) =>
-          `t${j}: createTodo(input: { goalId: "${goal.goalId}", title: "work of ${agentId}", taskClass: ADVANCEMENT_TASK }) { ... on Todo { id } }`,
-      )
-      .join(' ')} }`,
-  );
-  await gql(
-    `mutation { ${slice
-      .map(
-        (agentId, j) =>
-          `c${j}: claimTodo(input: { goalId: "${goal.goalId}", todoId: "${created[`t${j}`].id}", agentId: "${agentId}" }) { __typename }`,
-      )
-      .join(' ')} }`,
-  );
+/** A goal of `agents` agents, each with presence, half of them with a todo claimed. */
+async function seedDirectory(agents: number) {
+  progress('directory', `seeding ${agents} agents, presence and ${agents / 2} claims`);
+  const goal = await seedGoal(gql, agents);
+  for (let i = 0; i < agents; i += 500)
+    await goal.report(goal.agentIds.slice(i, i + 500), 'WORKING');
+  // Half the agents claim a todo of their own, 20 todos (then 20 claims) per request.
+  const claimants = goal.agentIds.slice(0, agents / 2);
+  for (let i = 0; i < claimants.length; i += 20) {
+    const slice = claimants.slice(i, i + 20);
+    const created = await gql(
+      `mutation { ${slice
+        .map(
+          (agentId, j) =>
+            `t${j}: createTodo(input: { goalId: "${goal.goalId}", title: "work of ${agentId}", taskClass: ADVANCEMENT_TASK }) { ... on Todo { id } }`,
+        )
+        .join(' ')} }`,
+    );
+    await gql(
+      `mutation { ${slice
+        .map(
+          (agentId, j) =>
+            `c${j}: claimTodo(input: { goalId: "${goal.goalId}", todoId: "${created[`t${j}`].id}", agentId: "${agentId}" }) { __typename }`,
+        )
+        .join(' ')} }`,
+    );
+  }
+  return goal;
 }
+const goal = await seedDirectory(AGENTS);
+const paged = await seedDirectory(PAGED_AGENTS);
 // The provider token cannot read: a steward credential for the goal reads the directory.
 const steward = await gql(
   `mutation($input: IssueCredentialInput!) { issueCredential(input: $input) { token } }`,
@@ -196,6 +208,24 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (const [name, request] of Object.entries(servers)) result[name] = await load(request);
   rounds.push(result);
 }
+
+// ---- a page of a larger goal: one read at a time, alternating, on the raw handler --------
+async function readMs(goalId: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${rawUrl.split('?')[0]}?goal=${goalId}`);
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return performance.now() - started;
+}
+progress('directory', `the first page of ${AGENTS} of ${PAGED_AGENTS} agents against ${AGENTS}`);
+const pageMs: Record<'whole' | 'page', number[]> = { whole: [], page: [] };
+for (let i = 0; i < 50; i++) {
+  pageMs.whole.push(await readMs(goal.goalId));
+  pageMs.page.push(await readMs(paged.goalId));
+}
+const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+const pageRatio = p50(pageMs.page) / p50(pageMs.whole);
+
 const median = (name: string) => {
   const values = rounds.map((r) => r[name] as number).sort((a, b) => a - b);
   return values[Math.floor(values.length / 2)] as number;
@@ -229,6 +259,18 @@ printReport(
     figure('gateway, uncached', rps.uncached as number, 'req/s'),
     figure('gateway, repeated reads of an unchanged goal', rps.cached as number, 'req/s'),
     figure('PostGraphile v5', rps.postgraphile as number, 'req/s'),
+    figure(
+      `${PAGED_AGENTS} agents, the first page of ${AGENTS} ÷ ${AGENTS} agents, raw, p50`,
+      pageRatio,
+      'ratio',
+      { atMost: 2, source: 'issue 40' },
+    ),
+    figure(`${AGENTS} agents, raw, one read at a time, p50`, p50(pageMs.whole), 'ms'),
+    figure(
+      `${PAGED_AGENTS} agents, first page, raw, one read at a time, p50`,
+      p50(pageMs.page),
+      'ms',
+    ),
     figure(
       'SQL statements per read (service)',
       Number(rawResponse.headers.get('x-statements')),

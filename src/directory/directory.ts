@@ -98,7 +98,7 @@ const asDate = (value: string | Date) => (value instanceof Date ? value : new Da
 /**
  * The directory packet (docs/api.md, "Directory, presence and attention"): one row per registered agent, running or not, with its
  * claimed work and what a provider last saw of it. One statement whatever the number of
- * agents (plus the scope check). Reading it changes nothing and grants nothing.
+ * agents (plus the scope check); its cost grows with the rows returned, not the goal. Reading it changes nothing and grants nothing.
  */
 export async function readDirectory(
   db: Db,
@@ -130,14 +130,24 @@ export async function readDirectory(
   }
   const a = agentsTable;
   const here = presenceTable;
+  // `page` is the goal's agents in order, cut to the limit before anything is joined to them
+  // (with their count): each lateral runs once per row returned, whatever the goal's size.
   // `p` names the lateral's one presence row; `pr` that row's provider.
+  const goalOf = sql.raw('page.goal_id');
+  const agentOf = sql.raw('page.agent_id');
   const p = alias(presenceTable, 'p');
   const pr = alias(providersTable, 'pr');
   const records = rowsOf<RowRecord>(
     await db.execute(sql`
-      select ${a.agentId} as agent_id, ${a.agentModel} as agent_model,
-             ${a.hostSurface} as host_surface, ${a.registeredAt} as registered_at,
-             count(*) over () as total,
+      with page as (
+        select ${a.goalId} as goal_id, ${a.agentId} as agent_id, ${a.agentModel} as agent_model,
+               ${a.hostSurface} as host_surface, ${a.registeredAt} as registered_at,
+               count(*) over () as total
+        from ${a}
+        where ${a.goalId} = ${goalId} and ${a.retiredAt} is null
+        order by ${a.agentId}
+        limit ${limit})
+      select page.agent_id, page.agent_model, page.host_surface, page.registered_at, page.total,
              ${providerAvailableSql(goalId)} as provider_available,
              w.id as todo_id, w.lease_state,
              ${p.providerId} as provider_id, ${p.providerSessionRef} as provider_session_ref,
@@ -147,23 +157,21 @@ export async function readDirectory(
              ${p.stateChangeSeq}::text as state_change_seq,
              ${p.endedAt} as ended_at, ${p.lapse} as lapse,
              ${pr.observationSources} as observation_sources,
-             ${visionCheckpointMissingSql(a.goalId, a.agentId)} as vision_checkpoint_missing
-      from ${a}
+             ${visionCheckpointMissingSql(goalOf, agentOf)} as vision_checkpoint_missing
+      from page
       left join lateral (${currentClaimSql(
-        a.goalId,
-        a.agentId,
+        goalOf,
+        agentOf,
         sql`${todosTable.id} as id, ${leaseStateSql} as lease_state`,
       )}) w on true
       left join lateral (
         select * from ${here}
-        where ${here.goalId} = ${a.goalId} and ${here.agentId} = ${a.agentId}
+        where ${here.goalId} = ${goalOf} and ${here.agentId} = ${agentOf}
         order by (${here.endedAt} is null) desc, (${here.lapse} is null) desc,
           ${here.stateChangeSeq} desc
         limit 1) as ${p} on true
       left join ${providersTable} as ${pr} on ${pr.providerId} = ${p.providerId}
-      where ${a.goalId} = ${goalId} and ${a.retiredAt} is null
-      order by ${a.agentId}
-      limit ${limit}`),
+      order by page.agent_id`),
   );
   const total = Number(records[0]?.total ?? 0);
   const rows = records.map(toRow);

@@ -5,13 +5,16 @@
  * fresh Postgres database, GOALS goals with SUBSCRIBERS_PER_GOAL presence subscribers each,
  * spread over the instances (bench/doorbell-subscribers.ts, a process of their own), and
  * writers reporting presence changes over every goal through the instances in turn, at rising
- * offered rates (RATES commits/s, STEP_S seconds each; one write in flight per goal, so a goal's
- * writes keep their order). Per doorbell and rate:
+ * offered rates (RATES commits/s, STEP_S seconds each, after WARM_S seconds at the first rate that
+ * are not recorded; one write in flight per goal, so a goal's writes keep their order). Per
+ * doorbell and rate:
  *
  * - commits/s sustained, and commit latency p50/p99 (a report's request to its response) against
  *   the same rate with no doorbell;
  * - commit acknowledged → every subscriber's receipt, p50/p99;
- * - CPU (cores) of each gateway process and of this database's Postgres backends;
+ * - CPU (cores) of each gateway process, of this database's Postgres backends, of the writers
+ *   and of the subscribers; and CPU per commit (gateways, Postgres), which the machine's other
+ *   load does not move as it moves latency;
  * - lost wake-ups: subscribers whose stream did not reach their goal's last commit within
  *   GRACE_S seconds of the step's end, and the events they lack.
  *
@@ -19,7 +22,8 @@
  *
  * DATABASE_URL names the server (a database `bench_doorbell_*` is created and dropped per
  * doorbell). Options (env): GOALS (60), SUBSCRIBERS_PER_GOAL (3), RATES (250,500,1000,2000,3000),
- * STEP_S (8), GRACE_S (5), DOORBELLS (none,postgres,nats). JSON on stdout.
+ * STEP_S (8), WARM_S (5), GRACE_S (5), DOORBELLS (none,postgres,nats; one named twice runs twice,
+ * each on stderr, its last run in the JSON). JSON on stdout.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -55,6 +59,7 @@ const GOALS = setting('GOALS', 60, 12);
 const PER_GOAL = setting('SUBSCRIBERS_PER_GOAL', 3, 3);
 const STEP_S = setting('STEP_S', 8, 2);
 const GRACE_S = setting('GRACE_S', 5, 5);
+const WARM_S = setting('WARM_S', 5, 2);
 const RATES = (process.env.RATES ?? (QUICK ? '100,200' : '250,500,1000,2000,3000'))
   .split(',')
   .map(Number);
@@ -216,7 +221,18 @@ interface Step {
   readonly commitsPerSecond: number;
   readonly commitMs: { p50: number; p99: number };
   readonly ringToSubscriberMs: { p50: number; p99: number; n: number };
-  readonly cpuCores: { gateways: number[]; postgres: number };
+  /** Cores used: each gateway, this database's Postgres backends, the writers and the subscribers. */
+  readonly cpuCores: {
+    gateways: number[];
+    postgres: number;
+    writers: number;
+    subscribers: number;
+  };
+  /**
+   * CPU per commit (ms): all gateways together, and Postgres. What a doorbell costs, apart from
+   * how long commits wait for a core: on a shared machine latency moves with the other load.
+   */
+  readonly cpuMsPerCommit: { gateways: number; postgres: number };
   readonly lost: { subscribers: number; events: number };
 }
 
@@ -321,26 +337,18 @@ async function measure(bell: Bell): Promise<Step[]> {
   };
   let collected: number[] = [];
 
-  // Warm-up: every goal's first change reaches every subscriber.
-  await Promise.all(goals.map((_, g) => write(g)));
-  await caughtUp(30_000);
-
-  const steps: Step[] = [];
-  for (const rate of RATES) {
-    say(`${bell}: ${rate} commits/s offered for ${STEP_S} s`);
-    for (const a of ackedAt) a.clear();
-    collected = [];
-    const pgPids = (
-      await db<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${name}`
-    ).map((r) => r.pid);
-    const cpuBefore = [...gateways.map((g) => cpuSeconds(g.pid)), ...pgPids.map(cpuSeconds)];
+  /**
+   * Offers `rate` commits/s for `stepSeconds` (one write in flight per goal: a goal still
+   * writing is skipped, the next free one goes); each commit's latency, and the seconds taken.
+   */
+  const offer = async (rate: number, stepSeconds: number) => {
     const latencies: number[] = [];
     const busy = goals.map(() => false);
     let next = 0;
     let issued = 0;
     const start = performance.now();
     const inFlight = new Set<Promise<void>>();
-    while (performance.now() - start < STEP_S * 1000) {
+    while (performance.now() - start < stepSeconds * 1000) {
       const due = Math.floor(((performance.now() - start) / 1000) * rate);
       // One write in flight per goal: a goal still writing is skipped, the next free one goes.
       for (let tried = 0; issued < due && tried < GOALS; tried++) {
@@ -363,11 +371,48 @@ async function measure(bell: Bell): Promise<Step[]> {
       await sleep(2);
     }
     await Promise.all(inFlight);
-    const seconds = (performance.now() - start) / 1000;
+    return { latencies, seconds: (performance.now() - start) / 1000 };
+  };
+
+  // Warm-up: every goal's first change reaches every subscriber; then the first rate, unrecorded,
+  // so that the first step does not pay for the processes' warm-up (JIT, connection pools).
+  await Promise.all(goals.map((_, g) => write(g)));
+  await caughtUp(30_000);
+  if (WARM_S > 0) {
+    say(`${bell}: warm-up, ${RATES[0]} commits/s offered for ${WARM_S} s`);
+    await offer(RATES[0] as number, WARM_S);
+    await caughtUp(GRACE_S * 1000);
+  }
+
+  const steps: Step[] = [];
+  for (const rate of RATES) {
+    say(`${bell}: ${rate} commits/s offered for ${STEP_S} s`);
+    for (const a of ackedAt) a.clear();
+    collected = [];
+    const pgPids = (
+      await db<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${name}`
+    ).map((r) => r.pid);
+    // The writers (this process) and the subscribers share the machine with what they measure.
+    const clientPids = [process.pid, subscribers.child.pid as number];
+    const clientsBefore = clientPids.map(cpuSeconds);
+    const cpuBefore = [...gateways.map((g) => cpuSeconds(g.pid)), ...pgPids.map(cpuSeconds)];
+    const { latencies, seconds } = await offer(rate, STEP_S);
     const cpuAfter = [...gateways.map((g) => cpuSeconds(g.pid)), ...pgPids.map(cpuSeconds)];
+    const clients = clientPids.map(
+      (pid, i) =>
+        Math.round(((cpuSeconds(pid) - (clientsBefore[i] as number)) / seconds) * 100) / 100,
+    );
     const cores = cpuAfter.map(
       (after, i) => Math.round(((after - (cpuBefore[i] as number)) / seconds) * 100) / 100,
     );
+    const cpuMs = (from: number, to?: number) =>
+      latencies.length === 0
+        ? 0
+        : Math.round(
+            (cpuAfter.slice(from, to).reduce((sum, after) => sum + after, 0) -
+              cpuBefore.slice(from, to).reduce((sum, before) => sum + before, 0)) *
+              (1_000_000 / latencies.length),
+          ) / 1000;
     const lost = await caughtUp(GRACE_S * 1000);
     const ring: number[] = [];
     for (let i = 0; i < collected.length; i += 3) {
@@ -383,7 +428,10 @@ async function measure(bell: Bell): Promise<Step[]> {
       cpuCores: {
         gateways: cores.slice(0, INSTANCES),
         postgres: Math.round(cores.slice(INSTANCES).reduce((a, b) => a + b, 0) * 100) / 100,
+        writers: clients[0] as number,
+        subscribers: clients[1] as number,
       },
+      cpuMsPerCommit: { gateways: cpuMs(0, INSTANCES), postgres: cpuMs(INSTANCES) },
       lost,
     };
     say(`${bell}: ${JSON.stringify(step)}`);
@@ -430,6 +478,7 @@ for (const bell of DOORBELLS) {
       bell === 'nats' ? { atLeast: 2000, source: 'issue 38' } : undefined,
     ),
     figure(`${bell}: commit p99 at that step`, top.commitMs.p99, 'ms'),
+    figure(`${bell}: gateways' CPU per commit at that step`, top.cpuMsPerCommit.gateways, 'ms'),
     figure(
       `${bell}: ring → every subscriber p99 at that step`,
       top.ringToSubscriberMs.p99,
@@ -490,6 +539,7 @@ printReport('doorbell', figures, {
   goals: GOALS,
   subscribers: GOALS * PER_GOAL,
   stepSeconds: STEP_S,
+  warmSeconds: WARM_S,
   offeredRates: RATES,
   commitP99AgainstNone: Object.fromEntries(DOORBELLS.map((b) => [b, againstNone(b)])),
   doorbells: results,

@@ -31,7 +31,7 @@ import {
 import { screenInput } from './graphql/screen-input.ts';
 import { BatchedWebSocket } from './http/batched-websocket.ts';
 import { CSRF_HEADER, serveGraphiQL } from './http/graphiql.ts';
-import { addressOf, CallerLimits, CLOSE_TOO_MANY } from './http/limits.ts';
+import { addressOf, CallerLimits, CLOSE_TOO_MANY, shutOut } from './http/limits.ts';
 import { Metrics } from './http/metrics.ts';
 import {
   accessFields,
@@ -356,7 +356,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         if (socket.readyState !== socket.OPEN) return CLOSING;
         if (rate) {
           // A client that goes on at twice the rate is not reading its refusals: its socket closes.
-          if (limits.flooding(socket)) socket.close(CLOSE_TOO_MANY, rate.message);
+          if (limits.flooding(socket)) shutOut(socket, rate.message);
           return refuse([rate]);
         }
         // Only what the context function reads, in one shape. Spread from graphql-ws's context

@@ -282,6 +282,50 @@ describe(`failed authentications per client address (${driver})`, () => {
     }
   });
 
+  it('a socket closed for flooding is read no further: what it sent after stays unread, and the connection is cut', async () => {
+    const limited = await startTestGateway(database, { limits: { requestsPerSecond: 3 } });
+    try {
+      const peer = await peerInNewGoal(t);
+      const socket = new WebSocket(limited.wsUrl, 'graphql-transport-ws');
+      await new Promise((resolve, reject) => {
+        socket.once('open', resolve);
+        socket.once('error', reject);
+      });
+      const acknowledged = new Promise((resolve) => socket.once('message', resolve));
+      socket.send(
+        JSON.stringify({
+          type: 'connection_init',
+          payload: { authorization: `Bearer ${peer.token}` },
+        }),
+      );
+      await acknowledged;
+      const closed = new Promise<{ code: number; at: number }>((resolve) =>
+        socket.once('close', (code) => resolve({ code, at: Date.now() })),
+      );
+      // 40 MB of operations, far more than the kernel buffers between two sockets on loopback:
+      // a gateway that went on reading would take it all before the close could complete.
+      const padding = 'x'.repeat(8_000);
+      const frames = 5_000;
+      let queued = 0;
+      for (let i = 0; i < frames; i++) {
+        const frame = JSON.stringify({
+          id: String(i),
+          type: 'subscribe',
+          payload: { query: ME, variables: { padding } },
+        });
+        queued += Buffer.byteLength(frame);
+        socket.send(frame);
+      }
+      const tcp = (socket as unknown as { _socket: { bytesWritten: number } })._socket;
+      const { code } = await closed;
+      expect(code).toBe(4429);
+      // The connection ended with most of what was sent never taken by the gateway.
+      expect(tcp.bytesWritten).toBeLessThan(queued / 2);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it('a token found unknown is refused from memory: a flood of one wrong token costs one lookup', async () => {
     const counted = countingDatabase(database);
     const open = await startTestGateway(counted.database, { limits: { failedAuthsPerMinute: 0 } });

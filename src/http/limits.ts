@@ -14,6 +14,20 @@ import type { CredentialCache } from '../registry/credentials.ts';
  */
 export const CLOSE_TOO_MANY = 4429;
 
+/** How long a socket closed for flooding has to take its close frame before it is cut (ms). */
+const SHUT_OUT_GRACE_MS = 1000;
+
+/**
+ * Closes a socket that floods (4429, with the refusal's words) and stops reading it: what it
+ * has sent since stays unread in the kernel's buffers, and is dropped with the connection once
+ * the close frame has had SHUT_OUT_GRACE_MS to leave.
+ */
+export function shutOut(socket: WebSocket, reason: string): void {
+  socket.close(CLOSE_TOO_MANY, reason);
+  socket.pause();
+  setTimeout(() => socket.terminate(), SHUT_OUT_GRACE_MS).unref();
+}
+
 /** How long an address stays refused once over its failed authentications (s). */
 const FAILURE_WINDOW_SECONDS = 60;
 

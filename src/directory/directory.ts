@@ -96,9 +96,10 @@ interface RowRecord {
 const asDate = (value: string | Date) => (value instanceof Date ? value : new Date(value));
 
 /**
- * The directory packet (docs/api.md, "Directory, presence and attention"): one row per registered agent, running or not, with its
- * claimed work and what a provider last saw of it. One statement whatever the number of
- * agents (plus the scope check); its cost grows with the rows returned, not the goal. Reading it changes nothing and grants nothing.
+ * The directory packet (docs/api.md, "Directory, presence and attention"): one row per
+ * registered agent, running or not, with its claimed work and what a provider last saw of it.
+ * One statement whatever the number of agents (plus the scope check), whose cost grows with
+ * the rows returned, not with the goal. Reading it changes nothing and grants nothing.
  */
 export async function readDirectory(
   db: Db,

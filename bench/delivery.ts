@@ -102,7 +102,10 @@ const SINGLE_ROUNDS = setting('SINGLE_ROUNDS', 200, 20);
 const RATE = setting('RATE', 500, 100);
 
 async function main() {
-  const { url, wsUrl, gql, stop } = await benchGateway();
+  // One sender goes one at a time as fast as it can: no rate limit per credential.
+  const { url, wsUrl, gql, stop } = await benchGateway({
+    env: { SWITCHBOARD_MAX_REQUESTS_PER_SECOND: '0' },
+  });
   const { goalId, agentIds, report } = await seedGoal(gql, SENDERS + 1);
   const [recipient, ...senders] = agentIds as [string, ...string[]];
   await report([recipient], 'WORKING');

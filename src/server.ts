@@ -21,7 +21,6 @@ import { serveDashboard } from './dashboard-assets.ts';
 import type { AppDeps, Context } from './graphql/context.ts';
 import { compiledExecution } from './graphql/execution/jit.ts';
 import { responseSizeLimit } from './graphql/execution/response-size.ts';
-import { LimitError } from './graphql/limits.ts';
 import {
   describeUnexpected,
   maskError,
@@ -235,9 +234,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         const refused = await limits.operation(caller);
         if (refused) throw refused;
       } catch (error) {
-        const refusal =
-          error instanceof LimitError ? error : maskError(error, UNEXPECTED_MESSAGE, deps);
-        return refuseRequest(res, operationRecord, refusal);
+        return refuseRequest(res, operationRecord, maskError(error, UNEXPECTED_MESSAGE, deps));
       }
       return yoga.handle(req, res, { operationRecord, caller });
     });

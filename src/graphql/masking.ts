@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import { ForbiddenError, InputError, UnauthenticatedError } from '../core/errors.ts';
 import { SubscriberTooSlow } from '../events/hub.ts';
 import type { AppDeps } from './context.ts';
+import { LimitError } from './limits.ts';
 
 /** What a client is told of an error it may not see. */
 export const UNEXPECTED_MESSAGE = 'Unexpected error.';
@@ -31,6 +32,8 @@ export function maskError(
   message: string,
   deps: Pick<AppDeps, 'config' | 'log'>,
 ): GraphQLError {
+  // A limit's refusal is made once with its final words and code: answered as it is.
+  if (error instanceof LimitError) return error;
   const located = error instanceof GraphQLError ? error : null;
   const original = located?.originalError ?? error;
   const known = CODES.find(({ type }) => original instanceof type);

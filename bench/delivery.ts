@@ -30,6 +30,7 @@ import {
   seedGoal,
   setting,
   summary,
+  UNLIMITED_RATE,
   until,
 } from './support.ts';
 
@@ -102,10 +103,8 @@ const SINGLE_ROUNDS = setting('SINGLE_ROUNDS', 200, 20);
 const RATE = setting('RATE', 500, 100);
 
 async function main() {
-  // One sender goes one at a time as fast as it can: no rate limit per credential.
-  const { url, wsUrl, gql, stop } = await benchGateway({
-    env: { SWITCHBOARD_MAX_REQUESTS_PER_SECOND: '0' },
-  });
+  // One sender goes one at a time as fast as it can.
+  const { url, wsUrl, gql, stop } = await benchGateway({ env: UNLIMITED_RATE });
   const { goalId, agentIds, report } = await seedGoal(gql, SENDERS + 1);
   const [recipient, ...senders] = agentIds as [string, ...string[]];
   await report([recipient], 'WORKING');

@@ -25,10 +25,12 @@ import {
   benchGateway,
   benchProcess,
   figure,
+  percentile,
   printReport,
   progress,
   seedGoal,
   setting,
+  UNLIMITED_RATE,
 } from './support.ts';
 
 const url = process.env.DATABASE_URL;
@@ -43,11 +45,10 @@ const SECONDS = setting('SECONDS', 5, 1);
 const ROUNDS = setting('ROUNDS', 3, 1);
 
 progress('directory', 'two gateways starting');
-// One steward's reads as fast as they go: no rate limit per credential.
-const unlimited = { SWITCHBOARD_MAX_REQUESTS_PER_SECOND: '0' };
+// One steward's reads as fast as they go.
 const [uncached, cached] = await Promise.all([
-  benchGateway({ env: { ...unlimited, SWITCHBOARD_RESPONSE_CACHE: 'off' } }),
-  benchGateway({ env: unlimited }),
+  benchGateway({ env: { ...UNLIMITED_RATE, SWITCHBOARD_RESPONSE_CACHE: 'off' } }),
+  benchGateway({ env: UNLIMITED_RATE }),
 ]);
 const { gql } = uncached;
 // Started now (the gateways have migrated the tables), ready by the time the rows are seeded.
@@ -101,7 +102,8 @@ const admin = postgres(url, { max: 1, onnotice: () => {} });
 await admin`analyze`;
 await admin.end();
 
-const rawUrl = `${(await rawReady).url}?goal=${goal.goalId}`;
+const rawBase = (await rawReady).url;
+const rawUrl = `${rawBase}?goal=${goal.goalId}&limit=${AGENTS}`;
 const postgraphileUrl = (await postgraphileReady).url;
 
 const query = `query($g: ID!) { directory(goalId: $g, limit: ${AGENTS}) { registeredAgentCount
@@ -212,7 +214,7 @@ for (let round = 1; round <= ROUNDS; round++) {
 // ---- a page of a larger goal: one read at a time, alternating, on the raw handler --------
 async function readMs(goalId: string): Promise<number> {
   const started = performance.now();
-  const response = await fetch(`${rawUrl.split('?')[0]}?goal=${goalId}`);
+  const response = await fetch(`${rawBase}?goal=${goalId}&limit=${AGENTS}`);
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   return performance.now() - started;
@@ -223,7 +225,7 @@ for (let i = 0; i < 50; i++) {
   pageMs.whole.push(await readMs(goal.goalId));
   pageMs.page.push(await readMs(paged.goalId));
 }
-const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+const p50 = (values: number[]) => percentile(values, 50);
 const pageRatio = p50(pageMs.page) / p50(pageMs.whole);
 
 const median = (name: string) => {

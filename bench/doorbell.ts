@@ -398,20 +398,18 @@ async function measure(bell: Bell): Promise<Step[]> {
     const cpuBefore = [...gateways.map((g) => cpuSeconds(g.pid)), ...pgPids.map(cpuSeconds)];
     const { latencies, seconds } = await offer(rate, STEP_S);
     const cpuAfter = [...gateways.map((g) => cpuSeconds(g.pid)), ...pgPids.map(cpuSeconds)];
-    const clients = clientPids.map(
-      (pid, i) =>
-        Math.round(((cpuSeconds(pid) - (clientsBefore[i] as number)) / seconds) * 100) / 100,
-    );
-    const cores = cpuAfter.map(
-      (after, i) => Math.round(((after - (cpuBefore[i] as number)) / seconds) * 100) / 100,
-    );
+    // CPU seconds each process used during the step: as cores, and per commit.
+    const used = cpuAfter.map((after, i) => after - (cpuBefore[i] as number));
+    const clientsUsed = clientPids.map((pid, i) => cpuSeconds(pid) - (clientsBefore[i] as number));
+    const asCores = (cpu: number) => Math.round((cpu / seconds) * 100) / 100;
+    const cores = used.map(asCores);
+    const clients = clientsUsed.map(asCores);
     const cpuMs = (from: number, to?: number) =>
       latencies.length === 0
         ? 0
         : Math.round(
-            (cpuAfter.slice(from, to).reduce((sum, after) => sum + after, 0) -
-              cpuBefore.slice(from, to).reduce((sum, before) => sum + before, 0)) *
-              (1_000_000 / latencies.length),
+            (used.slice(from, to).reduce((sum, cpu) => sum + cpu, 0) * 1_000_000) /
+              latencies.length,
           ) / 1000;
     const lost = await caughtUp(GRACE_S * 1000);
     const ring: number[] = [];

@@ -1,7 +1,8 @@
 /**
  * The ceiling the directory is compared against: node:http + postgres.js running the same
  * service (the same SQL statements) and JSON.stringify of the same shape the GraphQL query
- * selects, with no GraphQL at all. Started by bench/directory.ts; prints its URL over IPC.
+ * selects, with no GraphQL at all, for `?goal=…&limit=…` (1,000 rows unless told). Started by
+ * bench/directory.ts; prints its URL over IPC.
  */
 import { createServer } from 'node:http';
 import { drizzle } from 'drizzle-orm/postgres-js';
@@ -16,8 +17,8 @@ const db = drizzle(client, { logger: { logQuery: () => void statements++ } }) as
 const admin: Caller = OPERATOR;
 
 /** The JSON the gateway returns for the query in bench/directory.ts, built by hand. */
-async function directoryJson(goalId: string): Promise<string> {
-  const packet = await readDirectory(db, admin, goalId, 1000);
+async function directoryJson(goalId: string, limit: number): Promise<string> {
+  const packet = await readDirectory(db, admin, goalId, limit);
   return JSON.stringify({
     data: {
       directory: {
@@ -41,9 +42,9 @@ async function directoryJson(goalId: string): Promise<string> {
 }
 
 const server = createServer((req, res) => {
-  const goalId = new URL(req.url ?? '/', 'http://x').searchParams.get('goal') as string;
+  const query = new URL(req.url ?? '/', 'http://x').searchParams;
   statements = 0;
-  directoryJson(goalId).then(
+  directoryJson(query.get('goal') as string, Number(query.get('limit') ?? 1000)).then(
     (body) => {
       res.writeHead(200, {
         'content-type': 'application/json',

@@ -142,6 +142,9 @@ export function benchProcess(
  */
 export const YOUNG_GENERATION = '--max-semi-space-size=64';
 
+/** The env of a bench gateway whose callers go as fast as they can: no rate per credential. */
+export const UNLIMITED_RATE = { SWITCHBOARD_MAX_REQUESTS_PER_SECOND: '0' };
+
 /**
  * A gateway on port 0 over DATABASE_URL (or in-memory PGlite), in a child process so the
  * benchmark's clients do not compete with it for its event loop. `env` reaches its config

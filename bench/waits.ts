@@ -21,6 +21,7 @@ import {
   seedGoal,
   setting,
   summary,
+  UNLIMITED_RATE,
   until,
 } from './support.ts';
 
@@ -29,10 +30,8 @@ const SINGLE_ROUNDS = setting('SINGLE_ROUNDS', 200, 30);
 /** The burst is the waits left after the one-at-a-time rounds, in two batched reports. */
 const BURST_BATCH = Math.ceil((WAITS - SINGLE_ROUNDS) / 2);
 
-// The provider reports as fast as the waits settle: no rate limit per credential.
-const { wsUrl, adminToken, gql, heapUsed, stop } = await benchGateway({
-  env: { SWITCHBOARD_MAX_REQUESTS_PER_SECOND: '0' },
-});
+// The provider reports as fast as the waits settle.
+const { wsUrl, adminToken, gql, heapUsed, stop } = await benchGateway({ env: UNLIMITED_RATE });
 const { goalId, agentIds, report } = await seedGoal(gql, WAITS);
 for (let i = 0; i < agentIds.length; i += 500) await report(agentIds.slice(i, i + 500), 'WORKING');
 // Fresh rows have no planner statistics yet; autovacuum, on by default, would gather them soon

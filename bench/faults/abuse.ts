@@ -83,11 +83,9 @@ async function beside<T>(gateway: Target, abuse: (target: Target) => Promise<T>)
   const bare = benchProcess('./bare-refusal-process.ts', { execArgv: [YOUNG_GENERATION] });
   try {
     const { url, wsUrl } = await bare.next<{ url: string; wsUrl: string }>('ready');
+    const floorTarget = { url, wsUrl, token: BARE_ABUSER_TOKEN, probeToken: BARE_PROBE_TOKEN };
     say('the same against the bare floor server');
-    const floor = await probed(
-      { url, wsUrl, token: BARE_ABUSER_TOKEN, probeToken: BARE_PROBE_TOKEN },
-      () => abuse({ url, wsUrl, token: BARE_ABUSER_TOKEN, probeToken: BARE_PROBE_TOKEN }),
-    );
+    const floor = await probed(floorTarget, () => abuse(floorTarget));
     return {
       result,
       latency: {

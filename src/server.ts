@@ -30,7 +30,7 @@ import {
 import { screenInput } from './graphql/screen-input.ts';
 import { BatchedWebSocket } from './http/batched-websocket.ts';
 import { CSRF_HEADER, serveGraphiQL } from './http/graphiql.ts';
-import { addressOf, CallerLimits, CLOSE_TOO_MANY, shutOut } from './http/limits.ts';
+import { addressOf, CallerLimits, CLOSE_TOO_MANY, RefusalHold, shutOut } from './http/limits.ts';
 import { Metrics } from './http/metrics.ts';
 import {
   accessFields,
@@ -82,6 +82,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
   // A revoked credential's (or retired agent's) streams end, then its sockets close.
   const streams = new OpenStreams(deps);
   const limits = new CallerLimits(config, deps.refusals);
+  const held = new RefusalHold();
   // SSE responses still open: stop() lets them finish writing their last event.
   const sseResponses = new Set<ServerResponse>();
   const metrics =
@@ -234,7 +235,12 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         const refused = await limits.operation(caller);
         if (refused) throw refused;
       } catch (error) {
-        return refuseRequest(res, operationRecord, maskError(error, UNEXPECTED_MESSAGE, deps));
+        return refuseRequest(
+          res,
+          operationRecord,
+          maskError(error, UNEXPECTED_MESSAGE, deps),
+          held,
+        );
       }
       return yoga.handle(req, res, { operationRecord, caller });
     });
@@ -418,6 +424,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
         await new Promise((resolve) => setTimeout(resolve, drainMs));
       }
       streams.close();
+      held.releaseAll();
       const ending = live.size;
       live.endAll(shuttingDown);
       await until(() => live.unread === 0 && sseResponses.size === 0, 1000);
@@ -583,9 +590,15 @@ function bodyRefusal(
 /**
  * Answers a request refused before Yoga saw it (no credential that stands, or a limit) as Yoga
  * answers errors: with its request id, and the status of its `http` extension (401), 429 with
- * `Retry-After` for a refusal to retry later, 500 for an unexpected failure.
+ * `Retry-After` for a refusal to retry later (sent after `held`'s second), 500 for an
+ * unexpected failure.
  */
-function refuseRequest(res: ServerResponse, record: OperationRecord, error: GraphQLError): void {
+function refuseRequest(
+  res: ServerResponse,
+  record: OperationRecord,
+  error: GraphQLError,
+  held: RefusalHold,
+): void {
   const { http, ...extensions } = error.extensions as {
     http?: { status?: number };
     code?: string;
@@ -597,11 +610,15 @@ function refuseRequest(res: ServerResponse, record: OperationRecord, error: Grap
     (retryAfter !== undefined ? 429 : extensions.code === 'INTERNAL_SERVER_ERROR' ? 500 : 200);
   // Written as plain JSON: a flood of refusals builds no GraphQLError (each captures a stack).
   const tagged = tagResult({ errors: [{ message: error.message, extensions }] }, record);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    ...(retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {}),
-  });
-  res.end(JSON.stringify(tagged));
+  const send = () => {
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      ...(retryAfter !== undefined ? { 'retry-after': String(retryAfter) } : {}),
+    });
+    res.end(JSON.stringify(tagged));
+  };
+  if (status === 429) held.send(res, send);
+  else send();
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -3,6 +3,8 @@
  * words, writes nothing, and leaves other callers (and the caller's other operations) alone.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { isEnumType, isInputObjectType, Kind, parse, type TypeNode } from 'graphql';
@@ -16,6 +18,7 @@ import { MAX_TAIL } from '../src/delivery/inbox.ts';
 import { MAX_DELIVERIES_LIMIT } from '../src/delivery/listing.ts';
 import { MAX_DIRECTORY_LIMIT } from '../src/directory/directory.ts';
 import { estimateResponseBytes } from '../src/graphql/execution/response-size.ts';
+import { REFUSAL_HOLD_MS, RefusalHold } from '../src/http/limits.ts';
 import { LEDGER_LIMITS } from '../src/ledger/limits.ts';
 import { GATEWAY_MAX_LINES } from '../src/presence/providers.ts';
 import { schema } from '../src/schema.ts';
@@ -76,15 +79,20 @@ const LEDGER = `subscription($g: ID!, $a: ID!) {
   ledgerEvents(goalId: $g, agentId: $a, after: "0") { ... on LedgerEvent { summary } }
 }`;
 
-/** POSTs `query` with `token` from this process; the status, the Retry-After header and the body. */
+/**
+ * POSTs `query` with `token` from this process; the status, the Retry-After header, the body
+ * and how long the answer took (ms).
+ */
 async function post(url: string, query: string, token: string, variables = {}) {
+  const start = performance.now();
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     body: JSON.stringify({ query, variables }),
   });
   const body = (await response.json()) as { data?: any; errors?: any[] };
-  return { status: response.status, retryAfter: response.headers.get('retry-after'), ...body };
+  const ms = performance.now() - start;
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), ms, ...body };
 }
 
 /** The value of `switchboard_limit_refusals_total{limit}` on `gateway`. */
@@ -144,6 +152,8 @@ describe(`requests per second per credential (${driver})`, () => {
       expect(refused.length).toBeGreaterThanOrEqual(4);
       for (const answer of refused) {
         expect(Number(answer.retryAfter)).toBeGreaterThanOrEqual(1);
+        // Sent no sooner than a caller honouring Retry-After would have asked again.
+        expect(answer.ms).toBeGreaterThanOrEqual(REFUSAL_HOLD_MS - 1);
         expect(answer.data ?? null).toBeNull();
         expect(answer.errors).toEqual([
           {
@@ -170,6 +180,24 @@ describe(`requests per second per credential (${driver})`, () => {
       for (let i = 0; i < 10; i++)
         expect((await post(limited.url, ME, limited.adminToken)).status).toBe(200);
       expect(await refusals(limited, 'requestsPerSecond')).toBe(refused.length);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('a caller that loops on its refusals without reading Retry-After is paced to one a second per connection', async () => {
+    const limited = await startTestGateway(database, { limits: { requestsPerSecond: 3 } });
+    try {
+      const peer = await peerInNewGoal(t);
+      const end = performance.now() + 2500;
+      const statuses: number[] = [];
+      while (performance.now() < end)
+        statuses.push((await post(limited.url, ME, peer.token)).status);
+      const refused = statuses.filter((s) => s === 429).length;
+      // 2.5 s span at most 3 windows of 3 served; each refusal takes a second.
+      expect(refused).toBeGreaterThanOrEqual(1);
+      expect(refused).toBeLessThanOrEqual(3);
+      expect(statuses.length - refused).toBeLessThanOrEqual(9);
     } finally {
       await limited.stop();
     }
@@ -611,6 +639,53 @@ describe(`pending waits per credential (${driver})`, () => {
       expect(await refusals(limited, 'pendingWaits')).toBe(2);
     } finally {
       await limited.stop();
+    }
+  });
+});
+
+describe('HTTP 429s are held a second before they are sent', () => {
+  /** A node:http server answering every request through `hold`, and its URL. */
+  async function holding(hold: RefusalHold) {
+    const server = createServer((_req, res) =>
+      hold.send(res, () => {
+        res.writeHead(429, { 'retry-after': '1' });
+        res.end();
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const close = () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    };
+    return { url, close };
+  }
+
+  it('past the most held, one is sent at once; a caller that gives up is dropped; stopping sends the rest now', async () => {
+    const hold = new RefusalHold(2);
+    const server = await holding(hold);
+    try {
+      const order: string[] = [];
+      const ask = (name: string, signal?: AbortSignal) =>
+        fetch(server.url, { signal }).then(
+          (response) => order.push(`${name} ${response.status}`),
+          () => order.push(`${name} aborted`),
+        );
+      const gaveUp = new AbortController();
+      const first = ask('first', gaveUp.signal);
+      const second = ask('second');
+      await eventually(() => hold.size === 2 || undefined, 'two held');
+      await ask('third');
+      expect(order).toEqual(['third 429']);
+      gaveUp.abort();
+      await first;
+      await eventually(() => hold.size === 1 || undefined, 'the one that gave up dropped');
+      hold.releaseAll();
+      await second;
+      expect(order).toEqual(['third 429', 'first aborted', 'second 429']);
+      expect(hold.size).toBe(0);
+    } finally {
+      await server.close();
     }
   });
 });

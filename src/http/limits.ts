@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLError } from 'graphql';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { WebSocket } from 'ws';
@@ -26,6 +26,56 @@ export function shutOut(socket: WebSocket, reason: string): void {
   socket.close(CLOSE_TOO_MANY, reason);
   socket.pause();
   setTimeout(() => socket.terminate(), SHUT_OUT_GRACE_MS).unref();
+}
+
+/** How long an HTTP 429 waits before it is sent (ms): the least any Retry-After says. */
+export const REFUSAL_HOLD_MS = 1000;
+
+/** The most HTTP 429s one instance holds at once; past it, a 429 is sent at once. */
+export const MOST_HELD_REFUSALS = 1000;
+
+/**
+ * HTTP 429s, each sent REFUSAL_HOLD_MS after its request. A caller that keeps sending without
+ * reading `Retry-After` gets its next answer no sooner than it should have asked again, so a
+ * loop of refused requests runs at one a second per connection and leaves the instance's time
+ * to other callers. One that gives up meanwhile is dropped; past MOST_HELD_REFUSALS, and when
+ * the server stops, they are sent at once.
+ */
+export class RefusalHold {
+  private readonly held = new Map<ServerResponse, () => void>();
+
+  constructor(private readonly most = MOST_HELD_REFUSALS) {}
+
+  /** Calls `send` once REFUSAL_HOLD_MS have passed (at once past the most held). */
+  send(res: ServerResponse, send: () => void): void {
+    if (this.held.size >= this.most) {
+      send();
+      return;
+    }
+    const release = () => {
+      clearTimeout(timer);
+      res.off('close', drop);
+      this.held.delete(res);
+      send();
+    };
+    const drop = () => {
+      clearTimeout(timer);
+      this.held.delete(res);
+    };
+    const timer = setTimeout(release, REFUSAL_HOLD_MS);
+    res.once('close', drop);
+    this.held.set(res, release);
+  }
+
+  /** Sends every held refusal now (the server is stopping). */
+  releaseAll(): void {
+    for (const release of [...this.held.values()]) release();
+  }
+
+  /** How many are held now. */
+  get size(): number {
+    return this.held.size;
+  }
 }
 
 /** How long an address stays refused once over its failed authentications (s). */

@@ -1,8 +1,10 @@
 /**
- * Evidence ledger benchmark: one goal with BENCH_EVENTS ledger rows (1,000,000 on Postgres)
- * and 50 agents, seeded with one `insert … select generate_series`, then
- * `evidenceLedger(goalId, agentId, limit: 30)` called repeatedly through the service and over
- * HTTP, the same for a page deep in the history, and the EXPLAIN of the main query.
+ * Evidence ledger benchmark: one goal with 50 agents whose ledger grows through three sizes,
+ * a hundredth, a tenth and all of BENCH_EVENTS rows (10,000,000 on Postgres, 1,000,000 on
+ * PGlite), each step written with one `insert … select generate_series`. At each size
+ * `evidenceLedger(goalId, agentId, limit: 30)` is called repeatedly through the service, for
+ * the first page and a page deep in the history; at the largest also over HTTP, for a
+ * newcomer, and the EXPLAIN of the main query. Prints each size's figures and their growth.
  *
  *   DATABASE_URL=postgres://… npm run bench:ledger   # real Postgres
  *   npm run bench:ledger                              # embedded PGlite, in memory
@@ -26,8 +28,12 @@ import { createLogger } from '../src/log.ts';
 import { issueCredential } from '../src/registry/registry.ts';
 import { figure, printReport, progress, setting, summary } from './support.ts';
 
+type Summary = ReturnType<typeof summary>;
+
 const url = process.env.DATABASE_URL;
-const EVENTS = setting('BENCH_EVENTS', 1_000_000, 20_000);
+const EVENTS = setting('BENCH_EVENTS', url ? 10_000_000 : 1_000_000, 20_000);
+/** The ledger's sizes, smallest first: each is written on top of the one before. */
+const SIZES = [EVENTS / 100, EVENTS / 10, EVENTS].map(Math.round);
 const AGENTS = setting('BENCH_AGENTS', 50, 50);
 const CALLS = setting('BENCH_CALLS', 300, 50);
 const TODOS = 500;
@@ -39,8 +45,7 @@ const agentName = (i: number) => `agent-${String(i).padStart(3, '0')}`;
  * The goal: AGENTS agents, each with a vision whose roleScope names one of 10 lanes; 500
  * todos (8 claimed per agent, a dependency chain among the claimed ones, the last 100
  * unclaimed and spread over the lanes, a quarter needing a gated decision scope); 10
- * action gates; then the ledger rows in one statement: agents round-robin, a third on a
- * todo, 1 in 101 a handoff, 1 in 997 on a gate, 1 in 5003 goal-level, 40% material.
+ * action gates.
  */
 async function seed(db: Db, goalId: string) {
   const started = performance.now();
@@ -69,6 +74,15 @@ async function seed(db: Db, goalId: string) {
       case when k < 400 then 'agent-' || lpad((k % ${AGENTS})::text, 3, '0') end,
       case when k < 400 then now() end, 'ADMIN', 'ADMIN'
     from generate_series(0, ${TODOS - 1}) k`);
+  return Math.round(performance.now() - started);
+}
+
+/**
+ * Ledger rows `from` + 1 to `to` of the goal, in one statement: agents round-robin, a third on
+ * a todo, 1 in 101 a handoff, 1 in 997 on a gate, 1 in 5003 goal-level, 40% material.
+ */
+async function writeRows(db: Db, goalId: string, from: number, to: number) {
+  const started = performance.now();
   await db.execute(sql`insert into ledger_events (goal_id, seq, recorded_at, source, event_kind,
       agent_id, todo_id, gate_id, related_agent_id, classification, status, summary,
       material, goal_change, recorded_by_kind, recorded_by_agent)
@@ -89,9 +103,10 @@ async function seed(db: Db, goalId: string) {
       i % 10 in (1, 3, 6, 8) or i % 101 = 0 or i % 997 = 0 or i % 5003 = 0,
       case when i % 5003 = 0 then 'ROUTE' end,
       'PEER', 'agent-' || lpad((i % ${AGENTS})::text, 3, '0')
-    from generate_series(1, ${EVENTS}) i`);
+    from generate_series(${from + 1}::bigint, ${to}::bigint) i`);
   await db.execute(sql`insert into stream_heads (goal_id, stream, seq)
-    values (${goalId}, 'ledger', ${EVENTS})`);
+    values (${goalId}, 'ledger', ${to})
+    on conflict (goal_id, stream) do update set seq = excluded.seq`);
   // What autovacuum would leave after a bulk load (PGlite has no autovacuum).
   await db.execute(sql`vacuum analyze ledger_events`);
   await db.execute(sql`analyze todos, gates, agents, agent_visions, stream_heads`);
@@ -124,26 +139,54 @@ async function main() {
     : drizzlePglite(client as PGlite, { logger })) as unknown as Db;
 
   const goalId = `ledger-bench-${randomUUID().slice(0, 8)}`;
-  progress('ledger', `seeding ${EVENTS.toLocaleString('en-US')} ledger rows`);
   const seedMs = await seed(database.db, goalId);
   const agentId = agentName(7);
   const caller: Caller = { kind: 'PEER', credentialId: 'bench', goalId, agentId };
+  // As the gateway calls it: the other-agent frontier cached per stamp of the goal's state.
+  const frontiers = new FrontierCache();
+  /** The first page and a page deep in the history (5% in), at each size. */
+  const sizes: {
+    rows: number;
+    writeMs: number;
+    deepCursor: string;
+    firstPage: Summary;
+    deepPage: Summary;
+  }[] = [];
+  for (const rows of SIZES) {
+    const from = sizes.at(-1)?.rows ?? 0;
+    progress(
+      'ledger',
+      `writing rows ${(from + 1).toLocaleString('en-US')} to ${rows.toLocaleString('en-US')}`,
+    );
+    const writeMs = await writeRows(database.db, goalId, from, rows);
+    const deepCursor = String(Math.floor(rows * 0.05));
+    progress('ledger', `${rows.toLocaleString('en-US')} rows: ${CALLS} calls per page`);
+    sizes.push({
+      rows,
+      writeMs,
+      deepCursor,
+      firstPage: await time(CALLS, () =>
+        evidenceLedger(database.db, caller, { goalId, agentId }, frontiers),
+      ),
+      deepPage: await time(CALLS, () =>
+        evidenceLedger(database.db, caller, { goalId, agentId, before: deepCursor }, frontiers),
+      ),
+    });
+  }
+  const largest = sizes.at(-1) as (typeof sizes)[number];
+  const { deepCursor } = largest;
 
   const first = await evidenceLedger(database.db, caller, { goalId, agentId });
-  const deepCursor = String(Math.floor(EVENTS * 0.05));
   const deep = await evidenceLedger(database.db, caller, { goalId, agentId, before: deepCursor });
   const digestStable =
     (await evidenceLedger(database.db, caller, { goalId, agentId })).digest === first.digest;
-  // As the gateway calls it: the other-agent frontier cached per stamp of the goal's state.
-  progress('ledger', `${CALLS} calls per case, service then HTTP`);
-  const frontiers = new FrontierCache();
+  progress(
+    'ledger',
+    `${CALLS} calls per case at ${EVENTS.toLocaleString('en-US')} rows, service then HTTP`,
+  );
   const service = {
-    firstPage: await time(CALLS, () =>
-      evidenceLedger(database.db, caller, { goalId, agentId }, frontiers),
-    ),
-    deepPage: await time(CALLS, () =>
-      evidenceLedger(database.db, caller, { goalId, agentId, before: deepCursor }, frontiers),
-    ),
+    firstPage: largest.firstPage,
+    deepPage: largest.deepPage,
     /** The frontier recomputed on every call, as after any change of the goal. */
     firstPageFrontierUncached: await time(CALLS, () =>
       evidenceLedger(database.db, caller, { goalId, agentId }),
@@ -235,15 +278,24 @@ async function main() {
     service: Math.round((service.deepPage.p50 / service.firstPage.p50) * 100) / 100,
     http: Math.round((http.deepPage.p50 / http.firstPage.p50) * 100) / 100,
   };
-  const rows = `${EVENTS.toLocaleString('en-US')} rows`;
+  const rowCount = (n: number) => `${n.toLocaleString('en-US')} rows`;
+  const smallest = sizes[0] as (typeof sizes)[number];
+  const growth = (a: number, b: number) => Math.round((b / a) * 100) / 100;
   printReport(
     'ledger',
     [
-      figure(`ledger page (${rows}, limit 30), service p99`, service.firstPage.p99, 'ms', {
-        atMost: 10,
-        source: 'issue 17',
-      }),
-      figure(`ledger page (${rows}, limit 30), service p50`, service.firstPage.p50, 'ms'),
+      ...sizes.flatMap(({ rows, firstPage }) => [
+        figure(`ledger page (${rowCount(rows)}, limit 30), service p99`, firstPage.p99, 'ms', {
+          atMost: 10,
+          source: 'issue 17',
+        }),
+        figure(`ledger page (${rowCount(rows)}, limit 30), service p50`, firstPage.p50, 'ms'),
+      ]),
+      figure(
+        `ledger page, ${rowCount(largest.rows)} ÷ ${rowCount(smallest.rows)} (${growth(smallest.rows, largest.rows)} × the rows), service p50`,
+        growth(smallest.firstPage.p50, largest.firstPage.p50),
+        'ratio',
+      ),
       figure('deep page ÷ first page, service p50', deepOverFirst.service, 'ratio', {
         atMost: 2,
         source: 'issue 7',
@@ -260,6 +312,13 @@ async function main() {
         agents: AGENTS,
         todos: TODOS,
         seedMs,
+        sizes: sizes.map(({ rows, writeMs, deepCursor, firstPage, deepPage }) => ({
+          rows,
+          writeMs,
+          deepPageBefore: deepCursor,
+          firstPage,
+          deepPage,
+        })),
         note: url ? 'real Postgres' : 'embedded PGlite (WebAssembly, in memory)',
       },
       read: {

@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -215,6 +215,23 @@ export const now = () => performance.timeOrigin + performance.now();
 export function openFileLimit(): number {
   const limits = readFileSync('/proc/self/limits', 'utf8');
   return Number(/^Max open files\s+(\d+)/m.exec(limits)?.[1] ?? Number.POSITIVE_INFINITY);
+}
+
+/**
+ * Raises this process's limit on open files to at least `wanted` (the processes it starts
+ * after inherit it), as `ulimit -n` would: with util-linux's prlimit, which may raise the hard
+ * limit too when run as root. Returns the limit in force after.
+ */
+export function raiseOpenFileLimit(wanted: number): number {
+  if (openFileLimit() >= wanted) return openFileLimit();
+  try {
+    execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${wanted}:${wanted}`], {
+      stdio: 'ignore',
+    });
+  } catch {
+    // Not root, or no prlimit: the caller says what to raise.
+  }
+  return openFileLimit();
 }
 
 /** Where a set of subscribers connects: a gateway's socket URL and the token to present. */

@@ -34,6 +34,7 @@ const BENCHMARKS: { name: string; postgresOnly?: true }[] = [
   { name: 'subscribers' },
   { name: 'instances', postgresOnly: true },
   { name: 'waits' },
+  { name: 'waits-scale' },
   { name: 'delivery' },
   { name: 'ledger' },
   { name: 'frontier' },

@@ -561,15 +561,14 @@ const CLOSING = [
   new GraphQLError('the socket is closing', { extensions: { code: 'RATE_LIMITED' } }),
 ];
 
-/** The last item of every subscription when the server stops. */
-const shuttingDown = () => ({
-  errors: [
-    new GraphQLError(
-      'the server is shutting down: subscribe again (to another instance) and resume from your last cursor',
-      { extensions: { code: 'SHUTTING_DOWN' } },
-    ),
-  ],
-});
+/** The last item of every subscription when the server stops (one error for them all). */
+const SHUTTING_DOWN = [
+  new GraphQLError(
+    'the server is shutting down: subscribe again (to another instance) and resume from your last cursor',
+    { extensions: { code: 'SHUTTING_DOWN' } },
+  ),
+];
+const shuttingDown = () => ({ errors: SHUTTING_DOWN });
 
 function bodyRefusal(
   req: IncomingMessage,

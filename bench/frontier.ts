@@ -6,7 +6,11 @@
  * runnable rows only, what Beads' ready query answers, with the counts of the whole). Prints
  * JSON: SQL statements per call and latency percentiles of each read at each size, the growth
  * of each between sizes, with the machine and driver. Issue 40's targets are judged on the
- * ready-work read, the one comparable to Beads' (30 ms for 10,000 issues).
+ * ready-work read, the one comparable to Beads' (30 ms for 10,000 issues). The seeded graph
+ * (30% of todos claimed, write scopes over 40 modules) leaves the agent read for little or no
+ * runnable work (4 rows at 1,000 todos, none above: every todo overlaps another agent's claim),
+ * so the ready read's cost is deciding that for every live todo; `graph.readyRows` says how
+ * many rows it returned.
  *
  *   npm run bench:frontier                                # embedded PGlite (in memory)
  *   DATABASE_URL=postgres://… npm run bench:frontier      # real Postgres

@@ -864,6 +864,34 @@ describe('admin, observe, help, completion', () => {
   }, 60_000);
 });
 
+describe('frontier --runnable, --held and --limit', () => {
+  it('select rows of the whole frontier, say how many are left out, and refuse a bad limit', async () => {
+    const { goalId, a, b } = await team(gw.t, ['a', 'b']);
+    const asA = asCaller(gw.url, a.token, goalId);
+    const asB = asCaller(gw.url, b.token, goalId);
+    const create = async (title: string) =>
+      (await runCli(['todo', 'create', '--title', title, '--json'], { env: asA })).json().id;
+    const ids = [await create('one'), await create('two'), await create('three')];
+    expect((await runCli(['todo', 'claim', ids[0]], { env: asB })).code).toBe(0);
+
+    const ready = await runCli(['frontier', '--runnable', '--limit', '1', '--json'], { env: asA });
+    expect(ready.code).toBe(0);
+    expect(ready.json()).toMatchObject({ rowCount: 3, runnableCount: 2, omittedRowCount: 2 });
+    expect(ready.json().rows.map((r: any) => r.runnable)).toEqual([true]);
+    const held = await runCli(['frontier', '--held'], { env: asA });
+    expect(held.stdout).toContain(ids[0]);
+    expect(held.stdout).not.toContain(ids[1]);
+    expect(held.stdout).toContain('2 runnable of 3');
+    expect(held.stdout).toContain('2 more rows left out');
+    const both = await runCli(['frontier', '--runnable', '--held'], { env: asA });
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toContain('cannot be used with');
+    const tooMany = await runCli(['frontier', '--limit', '5001'], { env: asA });
+    expect(tooMany.code).not.toBe(0);
+    expect(tooMany.stderr).toContain('limit must be an integer from 0 to 5000');
+  });
+});
+
 describe('the guards a todo names: repository, write scope, capability, dependency, merged PR', () => {
   it('todo create --repository, todo depends, capabilities set and pr merged, each read back by the frontier', async () => {
     const { goalId, a } = await team(gw.t, ['a']);

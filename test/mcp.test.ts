@@ -533,6 +533,38 @@ describe('wait', () => {
 });
 
 describe('work', () => {
+  it('frontier: at most 50 rows unless asked, runnable or held only, counts of the whole, a bad limit refused', async () => {
+    const { goalId, sessions } = await teamWithSessions(['a', 'b']);
+    const [a, b] = [sessions[0]!, sessions[1]!];
+    const ids: string[] = [];
+    for (let i = 0; i < 52; i++) ids.push(await createTodo(goalId, `todo ${i}`));
+    await b.ok('claim_todo', { todo: ids[0] });
+
+    const first = await a.call('frontier');
+    expect(first.structuredContent).toMatchObject({
+      type: 'Frontier',
+      rowCount: 52,
+      runnableCount: 51,
+      omittedRowCount: 2,
+    });
+    expect((first.structuredContent as any).rows).toHaveLength(50);
+    expect(textOf(first)).toContain('51 runnable of 52; 2 rows not shown');
+
+    const held = await a.ok('frontier', { runnable: false });
+    expect(held.rows.map((r: any) => [r.todo.id, r.runnable])).toEqual([[ids[0], false]]);
+    expect(held.rows[0].guards.map((g: any) => g.kind)).toEqual(['CLAIMED_BY_OTHER']);
+    const ready = await a.ok('frontier', { runnable: true, limit: 5000 });
+    expect(ready.rows).toHaveLength(51);
+    expect(ready.rows.every((r: any) => r.runnable)).toBe(true);
+    expect(ready).toMatchObject({ rowCount: 52, runnableCount: 51, omittedRowCount: 1 });
+
+    for (const limit of [-1, 5001]) {
+      const refused = await a.call('frontier', { limit });
+      expect(refused.isError, `limit ${limit}`).toBe(true);
+      expect(refused.structuredContent).toBeUndefined();
+    }
+  });
+
   it('frontier, todos, claim/release/complete/defer/close, open_gate, with typed refusals', async () => {
     const { goalId, peers, sessions } = await teamWithSessions(['a', 'b']);
     const [a, b] = [sessions[0]!, sessions[1]!];

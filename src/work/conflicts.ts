@@ -87,6 +87,26 @@ export function conflictFinder<T>(
   agentId: string,
   build: (conflict: WriteScopeConflict) => T,
 ): (todo: ScopedWork) => T[] {
+  return writeScopeConflicts(todos, agentId, build).find;
+}
+
+/** What a frontier asks of the conflicts: all of a todo's, or only whether it has one. */
+export interface WriteScopeConflicts<T> {
+  /** The todo's conflicts, as conflictFinder gives them. */
+  readonly find: (todo: ScopedWork) => T[];
+  /**
+   * Whether `find` would give at least one: stops at the first other owner with an
+   * overlapping claim, building nothing.
+   */
+  readonly exists: (todo: ScopedWork) => boolean;
+}
+
+/** conflictFinder's `find`, and `exists` over the same claims, overlaps computed once for both. */
+export function writeScopeConflicts<T>(
+  todos: readonly ScopedWork[],
+  agentId: string,
+  build: (conflict: WriteScopeConflict) => T,
+): WriteScopeConflicts<T> {
   // Other agents' claims, by repository, then by write-scope entry.
   const claims = new Map<string, Map<string, Claim[]>>();
   for (const work of todos) {
@@ -169,7 +189,41 @@ export function conflictFinder<T>(
   const sharedOf = memoize(
     (_repository: string) => new Map<string, { conflicts: WriteScopeConflict[]; items: T[] }>(),
   );
-  return (todo) => {
+  // For `exists`, per entry of a repository: its earliest overlapping claim, and whether claims
+  // of two distinct todos overlap it. No sort and no owner map: a count of what `find` lists.
+  const firstOf = memoize((repository: string) =>
+    memoize((entry: string) => {
+      let earliest: Claim | undefined;
+      let twoTodos = false;
+      for (const [other, list] of claims.get(repository) ?? []) {
+        if (!scopesOverlap(entry, other)) continue;
+        for (const claim of list) {
+          if (earliest === undefined) earliest = claim;
+          else {
+            if (claim.work.id !== earliest.work.id) twoTodos = true;
+            if (claimedFirst(claim.work, earliest.work) < 0) earliest = claim;
+          }
+        }
+      }
+      return { earliest, twoTodos };
+    }),
+  );
+  const exists = (todo: ScopedWork): boolean => {
+    const repository = todo.taskRepository ?? '';
+    if (todo.writeScope.length === 0 || !claims.has(repository)) return false;
+    const first = firstOf(repository);
+    // `agentId`'s own todo is in no claim here: a claim conflicts when it is the older one.
+    // Another todo conflicts with any claim but its own.
+    const own = todo.claimedBy === agentId;
+    for (const entry of todo.writeScope) {
+      const { earliest, twoTodos } = first(entry);
+      if (earliest === undefined) continue;
+      if (own ? claimedFirst(earliest.work, todo) < 0 : twoTodos || earliest.work.id !== todo.id)
+        return true;
+    }
+    return false;
+  };
+  const findShared = (todo: ScopedWork): T[] => {
     const repository = todo.taskRepository ?? '';
     if (todo.writeScope.length === 0 || !claims.has(repository)) return [];
     if (todo.claimedBy === agentId) return find(todo).map(itemOf);
@@ -194,4 +248,5 @@ export function conflictFinder<T>(
     else adjusted.splice(itself, 1);
     return adjusted;
   };
+  return { find: findShared, exists };
 }

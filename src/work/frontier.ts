@@ -4,14 +4,21 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Caller } from '../core/caller.ts';
 import { InputError } from '../core/errors.ts';
 import type { ScopeGap } from '../core/scope.ts';
-import { validateId, validateOptionalId } from '../core/validate.ts';
+import { LIMITS, validateId, validateOptionalId } from '../core/validate.ts';
 import type { Db, Tx } from '../db/database.ts';
 import { rowsOf } from '../db/sql.ts';
 import { type ReplanObligationKind, visionCheckpointMissingSql } from '../ledger/obligations.ts';
 import { type UnknownAgent, unknownAgent } from '../registry/registry.ts';
 import { activeAgentSql, checkGoalScope } from '../registry/scope.ts';
 import { mergeKey } from './repository.ts';
-import { computeFrontier, type FrontierGate, type FrontierRow, type Retired } from './rules.ts';
+import {
+  computeFrontier,
+  EVERY_ROW,
+  type FrontierGate,
+  type FrontierRow,
+  type FrontierSelection,
+  type Retired,
+} from './rules.ts';
 import {
   claimOrderSql,
   createdOrderSql,
@@ -61,6 +68,10 @@ export type FrontierTodo = Pick<
   readonly createdOrder: number;
 };
 
+/** The empty list and the zero fence, shared by the rows that have them (never mutated). */
+const NONE: string[] = Object.freeze([]) as unknown as string[];
+const NO_FENCE = 0n;
+
 /**
  * The goal's live todos, narrow and mapped by hand. Decoding thousands of rows is most of
  * the frontier's cost, so it reads only routing columns, in types both drivers decode the
@@ -107,7 +118,8 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
       from ${t}
       where ${t.goalId} = ${goalId} and ${todoLiveSql}`),
   );
-  const list = (joined: string) => (joined === '' ? [] : joined.split(','));
+  // Most lists are empty and most todos hold no lease: share one empty list and one zero fence.
+  const list = (joined: string) => (joined === '' ? NONE : joined.split(','));
   const todos = rows.map((row) => ({
     id: row.id,
     goalId,
@@ -125,7 +137,7 @@ async function loadLiveTodos(tx: Tx, goalId: string): Promise<FrontierTodo[]> {
     claimOrder: row.claim_order === null ? null : Number(row.claim_order),
     createdOrder: Number(row.created_order),
     leaseHolder: row.lease_holder,
-    leaseFence: BigInt(row.lease_fence),
+    leaseFence: row.lease_fence === '0' ? NO_FENCE : BigInt(row.lease_fence),
     leaseExpiresAt: row.lease_expires_at === null ? null : new Date(row.lease_expires_at),
     leaseState: row.lease_state,
   }));
@@ -144,7 +156,12 @@ export interface Frontier {
   readonly workspace: FrontierAgentWorkspace | null;
   /** VISION_CHECKPOINT_MISSING when the agent has a vision and no replan checkpoint. */
   readonly replanNotices: ReplanObligationKind[];
+  /** The rows selected (runnable, held or both; at most the limit), in frontier order. */
   readonly rows: FrontierRow<FrontierTodo>[];
+  /** The whole frontier's rows (every live todo), whatever was selected. */
+  readonly rowCount: number;
+  /** How many of the whole frontier's rows are runnable. */
+  readonly runnableCount: number;
 }
 
 export type FrontierAgentWorkspace = Pick<
@@ -154,19 +171,33 @@ export type FrontierAgentWorkspace = Pick<
 
 export type FrontierResult = Frontier | ScopeGap | UnknownAgent;
 
+/** The most rows a caller may ask one frontier for with `limit` (no limit: every row). */
+export const FRONTIER_LIMIT_MAX = LIMITS.maxTodosPage;
+
 /**
  * Every live todo of the goal with `runnable` and the guards holding it back for `agentId`
- * (a PEER's own agent when omitted). Read from one snapshot in a constant number of
- * statements whatever the number of todos (the scope check, then six loads sent together),
- * then computed in rules.ts.
+ * (a PEER's own agent when omitted); with `runnable`, only the runnable (true) or the held
+ * (false) rows, and with `limit`, at most that many (0: the counts alone). The counts are
+ * always of the whole frontier. Read from one snapshot in a constant number of statements
+ * whatever the number of todos (the scope check, then six loads sent together), then
+ * computed in rules.ts.
  */
 export async function frontier(
   db: Db,
   caller: Caller | null,
   goalId: string,
   agentIdArg?: string | null,
+  options: { runnable?: boolean | null; limit?: number | null } = {},
 ): Promise<FrontierResult> {
   validateId('goalId', goalId);
+  const limit = options.limit ?? null;
+  if (limit !== null && (!Number.isInteger(limit) || limit < 0 || limit > FRONTIER_LIMIT_MAX)) {
+    throw new InputError(
+      `limit must be an integer from 0 to ${FRONTIER_LIMIT_MAX}, or omitted for every row`,
+      'limit',
+    );
+  }
+  const selection: FrontierSelection = { runnable: options.runnable ?? null, limit };
   const agentId =
     validateOptionalId('agentId', agentIdArg) ?? (caller?.kind === 'PEER' ? caller.agentId : null);
   if (agentId === null) {
@@ -179,7 +210,7 @@ export async function frontier(
     async (tx) => {
       const gap = await checkGoalScope(tx, caller, goalId);
       if (gap) return gap;
-      const loaded = await loadFrontier(tx, goalId, agentId);
+      const loaded = await loadFrontier(tx, goalId, agentId, selection);
       return loaded.type === 'UnknownAgent' ? loaded : loaded.frontier;
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
@@ -196,12 +227,14 @@ export interface LoadedFrontier {
 
 /**
  * The frontier for `agentId` inside the caller's transaction, after its scope check: six
- * loads sent together, whatever the number of todos, then computed in rules.ts.
+ * loads sent together, whatever the number of todos, then computed in rules.ts (every row
+ * unless `selection` narrows them).
  */
 export async function loadFrontier(
   tx: Tx,
   goalId: string,
   agentId: string,
+  selection: FrontierSelection = EVERY_ROW,
 ): Promise<LoadedFrontier | UnknownAgent> {
   const [agent, todos, retired, gates, available, merged] = await Promise.all([
     loadAgent(tx, goalId, agentId),
@@ -222,15 +255,8 @@ export async function loadFrontier(
           revision: agent.workspace_revision as string,
           declaredAt: new Date(agent.workspace_declared_at as string),
         };
-  const frontier: Frontier = {
-    type: 'Frontier',
-    goalId,
-    agentId,
-    seq: agent.seq ?? '0',
-    capabilities,
-    workspace,
-    replanNotices: agent.vision_checkpoint_missing ? ['VISION_CHECKPOINT_MISSING'] : [],
-    rows: computeFrontier({
+  const answer = computeFrontier(
+    {
       agentId,
       capabilities: new Set(capabilities),
       workspace,
@@ -239,7 +265,18 @@ export async function loadFrontier(
       gates,
       availableCapabilities: available,
       mergedPullRequests: merged,
-    }),
+    },
+    selection,
+  );
+  const frontier: Frontier = {
+    type: 'Frontier',
+    goalId,
+    agentId,
+    seq: agent.seq ?? '0',
+    capabilities,
+    workspace,
+    replanNotices: agent.vision_checkpoint_missing ? ['VISION_CHECKPOINT_MISSING'] : [],
+    ...answer,
   };
   return { type: 'LoadedFrontier', frontier, gates, retired };
 }

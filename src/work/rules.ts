@@ -5,7 +5,13 @@
 
 import { InputError } from '../core/errors.ts';
 import { validateId } from '../core/validate.ts';
-import { conflictFinder, memoize, type ScopedWork, type WriteScopeConflict } from './conflicts.ts';
+import {
+  memoize,
+  type ScopedWork,
+  type WriteScopeConflict,
+  type WriteScopeConflicts,
+  writeScopeConflicts,
+} from './conflicts.ts';
 import {
   formatPullRequestRef,
   mergeKey,
@@ -269,6 +275,25 @@ export interface FrontierRow<T> {
   readonly guards: FrontierGuard[];
 }
 
+/** Which rows of the frontier to return. Counts are always of the whole frontier. */
+export interface FrontierSelection {
+  /** true: only runnable rows; false: only held ones; null: both, runnable first. */
+  readonly runnable: boolean | null;
+  /** At most this many of those rows, in frontier order; null: all of them. */
+  readonly limit: number | null;
+}
+
+export const EVERY_ROW: FrontierSelection = { runnable: null, limit: null };
+
+/** The rows asked for, and the size of the whole frontier they were taken from. */
+export interface FrontierAnswer<T> {
+  readonly rows: FrontierRow<T>[];
+  /** Every live todo: the whole frontier's rows, whatever was selected. */
+  readonly rowCount: number;
+  /** How many of the whole frontier's rows are runnable. */
+  readonly runnableCount: number;
+}
+
 /** What every guard check reads, built once per frontier. */
 interface GuardContext {
   readonly agentId: string;
@@ -280,7 +305,7 @@ interface GuardContext {
   readonly gatesById: ReadonlyMap<string, FrontierGate>;
   readonly gatesByKind: ReadonlyMap<GateKind, readonly FrontierGate[]>;
   /** WRITE_SCOPE_CONFLICT guards: todos writing the same entries share them (conflicts.ts). */
-  readonly conflictGuards: (todo: FrontierTodo) => FrontierGuard[];
+  readonly conflicts: WriteScopeConflicts<FrontierGuard>;
   /** Stored strings repeat across todos: parse each once (stored values were validated). */
   readonly scope: (text: string) => DecisionScope;
   readonly condition: (text: string) => ResumeCondition;
@@ -292,8 +317,16 @@ interface GuardContext {
  * lease → freshness. Decision scope, capability and workspace are independent: none implies
  * or waives another.
  * Priority plays no part in any guard; it only orders rows. Runnable rows come first.
+ *
+ * `selection` narrows the rows returned, never the counts. The cost follows the answer: when
+ * not every held row is returned, each todo is first only asked whether it is held (the checks
+ * stop at its first guard, conflicts at their first overlapping claim), and the guards are
+ * built for the held rows returned alone.
  */
-export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>): FrontierRow<T>[] {
+export function computeFrontier<T extends FrontierTodo>(
+  facts: FrontierFacts<T>,
+  selection: FrontierSelection = EVERY_ROW,
+): FrontierAnswer<T> {
   const gatesByKind = new Map<GateKind, FrontierGate[]>();
   const gatesById = new Map<string, FrontierGate>();
   for (const gate of facts.gates) {
@@ -309,34 +342,92 @@ export function computeFrontier<T extends FrontierTodo>(facts: FrontierFacts<T>)
     endOf: lineageEnds(facts.todos, facts.retired),
     gatesById,
     gatesByKind,
-    conflictGuards: conflictFinder(facts.todos, facts.agentId, conflictGuard),
+    conflicts: writeScopeConflicts(facts.todos, facts.agentId, conflictGuard),
     scope: memoize((text: string) => parseDecisionScope('requiredDecisionScopes', text)),
     condition: memoize((text: string) => parseResumeCondition('resumeWhen', text)),
   };
-  const runnable: FrontierRow<T>[] = [];
-  const held: FrontierRow<T>[] = [];
-  for (const todo of facts.todos) {
-    const guards: FrontierGuard[] = [];
-    dependencyGuards(todo, context, guards);
-    const waiting = resumeGuards(todo, context, guards);
-    decisionScopeGuards(todo, context, guards);
-    claimGuards(todo, context, guards);
-    capabilityGuards(todo, context, guards);
-    workspaceGuards(todo, context, guards);
-    guards.push(...context.conflictGuards(todo));
-    leaseGuards(todo, context, guards);
-    // Freshness: a deferred todo whose resume condition now holds is back for replanning,
-    // not runnable as written: the plan it was deferred with may be out of date.
-    if (todo.status === 'DEFERRED' && !waiting) {
-      guards.push({
-        kind: 'STALE',
-        detail:
-          'deferred, and its resume condition now holds: replan it, then resumeTodo (or supersede it)',
-      });
+  const rowCount = facts.todos.length;
+  if (selection.runnable !== true && selection.limit === null) {
+    // Every held row is returned with all its guards: build them once, in one pass.
+    const runnable: FrontierRow<T>[] = [];
+    const held: FrontierRow<T>[] = [];
+    for (const todo of facts.todos) {
+      const guards = guardsOf(todo, context);
+      (guards.length === 0 ? runnable : held).push({ todo, runnable: guards.length === 0, guards });
     }
-    (guards.length === 0 ? runnable : held).push({ todo, runnable: guards.length === 0, guards });
+    const rows = selection.runnable === false ? held : runnable.concat(held);
+    return { rows, rowCount, runnableCount: runnable.length };
   }
-  return runnable.concat(held);
+  const runnable: T[] = [];
+  const held: T[] = [];
+  for (const todo of facts.todos) (isHeld(todo, context) ? held : runnable).push(todo);
+  const chosen =
+    selection.runnable === true
+      ? runnable
+      : selection.runnable === false
+        ? held
+        : runnable.concat(held);
+  const returned = selection.limit === null ? chosen : chosen.slice(0, selection.limit);
+  const rows = returned.map((todo, i): FrontierRow<T> => {
+    const isRunnable = selection.runnable ?? i < runnable.length;
+    return { todo, runnable: isRunnable, guards: isRunnable ? [] : guardsOf(todo, context) };
+  });
+  return { rows, rowCount, runnableCount: runnable.length };
+}
+
+/** Every guard holding `todo` back, in guard order. */
+function guardsOf(todo: FrontierTodo, context: GuardContext): FrontierGuard[] {
+  const guards: FrontierGuard[] = [];
+  dependencyGuards(todo, context, guards);
+  const waiting = resumeGuards(todo, context, guards);
+  decisionScopeGuards(todo, context, guards);
+  claimGuards(todo, context, guards);
+  capabilityGuards(todo, context, guards);
+  workspaceGuards(todo, context, guards);
+  guards.push(...context.conflicts.find(todo));
+  leaseGuards(todo, context, guards);
+  staleGuard(todo, waiting, guards);
+  return guards;
+}
+
+/**
+ * Whether `guardsOf` would give any guard, asking the same checks with no list (each stops
+ * at its first unmet condition), the cheap ones first. A DEFERRED todo is always held: by a
+ * resume condition while one is unmet, by STALE once they all hold.
+ */
+function isHeld(todo: FrontierTodo, context: GuardContext): boolean {
+  return (
+    staleGuard(todo, false, null) ||
+    claimGuards(todo, context, null) ||
+    capabilityGuards(todo, context, null) ||
+    workspaceGuards(todo, context, null) ||
+    leaseGuards(todo, context, null) ||
+    dependencyGuards(todo, context, null) ||
+    resumeGuards(todo, context, null) ||
+    decisionScopeGuards(todo, context, null) ||
+    context.conflicts.exists(todo)
+  );
+}
+
+/**
+ * Where a guard check puts what it finds: a list to fill with every guard of its kind, or
+ * null when the caller asks only whether there is one (the check then returns at the first
+ * and builds nothing). Each check returns whether it found any.
+ */
+type GuardSink = FrontierGuard[] | null;
+
+/**
+ * Freshness: a deferred todo whose resume condition now holds (`waiting` false) is back for
+ * replanning, not runnable as written: the plan it was deferred with may be out of date.
+ */
+function staleGuard(todo: FrontierTodo, waiting: boolean, guards: GuardSink): boolean {
+  if (todo.status !== 'DEFERRED' || waiting) return false;
+  guards?.push({
+    kind: 'STALE',
+    detail:
+      'deferred, and its resume condition now holds: replan it, then resumeTodo (or supersede it)',
+  });
+  return true;
 }
 
 function describeChain(ref: string, end: ChainEnd): string {
@@ -345,8 +436,11 @@ function describeChain(ref: string, end: ChainEnd): string {
 }
 
 /** The id a condition or dependency waits on is done when its supersede chain ends DONE. */
-function doneGuardDetail(ref: string, end: ChainEnd | undefined): string | null {
-  if (end === undefined || end.status === 'DONE') return null;
+const notDone = (end: ChainEnd | undefined): end is ChainEnd =>
+  end !== undefined && end.status !== 'DONE';
+
+/** Why a reference whose chain ends at `end` (not done) is not done. */
+function doneGuardDetail(ref: string, end: ChainEnd): string {
   const closed =
     end.status === 'CLOSED_NO_FOLLOW_UP'
       ? ': it was closed without follow-up and will never be done; replan (setDependencies, supersede or close this todo)'
@@ -389,84 +483,102 @@ function lineageEnds(live: readonly FrontierTodo[], retired: ReadonlyMap<string,
   };
 }
 
-function dependencyGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
+function dependencyGuards(todo: FrontierTodo, context: GuardContext, guards: GuardSink): boolean {
+  let found = false;
   for (const dep of todo.dependsOn) {
     const end = context.endOf(dep);
-    const detail = doneGuardDetail(dep, end);
-    if (detail === null) continue;
+    if (!notDone(end)) continue;
+    if (guards === null) return true;
+    found = true;
     guards.push({
       kind: 'DEPENDENCY',
-      detail: `depends on ${detail}`,
-      todoId: end?.id ?? dep,
-      todoStatus: end?.status,
+      detail: `depends on ${doneGuardDetail(dep, end)}`,
+      todoId: end.id,
+      todoStatus: end.status,
     });
   }
+  return found;
 }
 
-/** Adds a guard per unmet resume condition; true when there was one. */
-function resumeGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]): boolean {
-  const before = guards.length;
+/** A guard per unmet resume condition; true when there was one. */
+function resumeGuards(todo: FrontierTodo, context: GuardContext, guards: GuardSink): boolean {
+  let found = false;
   for (const text of todo.resumeWhen) {
-    const condition = context.condition(text);
-    switch (condition.kind) {
-      case 'todo_done': {
-        const end = context.endOf(condition.todoId);
-        const detail = doneGuardDetail(condition.todoId, end);
-        if (detail === null) break;
-        guards.push({
-          kind: 'RESUME_CONDITION',
-          condition: text,
-          detail: `waits for ${text}: ${detail}`,
-          todoId: end?.id ?? condition.todoId,
-          todoStatus: end?.status,
-        });
-        break;
-      }
-      case 'gate_resolved':
-        if (context.gatesById.get(condition.gateId)?.settled) break;
-        guards.push({
-          kind: 'RESUME_CONDITION',
-          condition: text,
-          detail: `waits for ${text}: the gate has no decision yet`,
-          gateId: condition.gateId,
-        });
-        break;
-      case 'capacity_available':
-        if (context.availableCapabilities.has(condition.capability)) break;
-        guards.push({
-          kind: 'RESUME_CONDITION',
-          condition: text,
-          detail: `waits for ${text}: no active agent of the goal declares it`,
-          capability: condition.capability,
-        });
-        break;
-      case 'pr_merged': {
-        // A bare `#n` means the todo's own repository; with none it fails closed, never
-        // guessing a repository from the number.
-        const key = mergeKeyOf(condition, todo.taskRepository);
-        if (key !== null && context.mergedPullRequests.has(key)) break;
-        const repository = condition.repository ?? todo.taskRepository;
-        guards.push({
-          kind: 'RESUME_CONDITION',
-          condition: text,
-          detail:
-            repository === null
-              ? `waits for ${text}: it names no repository and the todo has no taskRepository, so it fails closed`
-              : `waits for ${text}: no merge of ${repository}#${condition.number} is recorded`,
-          ...(repository === null ? {} : { repository }),
-        });
-        break;
-      }
+    const guard = resumeGuard(todo, context, text);
+    if (guard === null) continue;
+    if (guards === null) return true;
+    found = true;
+    guards.push(guard);
+  }
+  return found;
+}
+
+/** The guard of one resume condition; null when it holds. */
+function resumeGuard(
+  todo: FrontierTodo,
+  context: GuardContext,
+  text: string,
+): FrontierGuard | null {
+  const condition = context.condition(text);
+  switch (condition.kind) {
+    case 'todo_done': {
+      const end = context.endOf(condition.todoId);
+      if (!notDone(end)) return null;
+      return {
+        kind: 'RESUME_CONDITION',
+        condition: text,
+        detail: `waits for ${text}: ${doneGuardDetail(condition.todoId, end)}`,
+        todoId: end.id,
+        todoStatus: end.status,
+      };
+    }
+    case 'gate_resolved':
+      if (context.gatesById.get(condition.gateId)?.settled) return null;
+      return {
+        kind: 'RESUME_CONDITION',
+        condition: text,
+        detail: `waits for ${text}: the gate has no decision yet`,
+        gateId: condition.gateId,
+      };
+    case 'capacity_available':
+      if (context.availableCapabilities.has(condition.capability)) return null;
+      return {
+        kind: 'RESUME_CONDITION',
+        condition: text,
+        detail: `waits for ${text}: no active agent of the goal declares it`,
+        capability: condition.capability,
+      };
+    case 'pr_merged': {
+      // A bare `#n` means the todo's own repository; with none it fails closed, never
+      // guessing a repository from the number.
+      const key = mergeKeyOf(condition, todo.taskRepository);
+      if (key !== null && context.mergedPullRequests.has(key)) return null;
+      const repository = condition.repository ?? todo.taskRepository;
+      return {
+        kind: 'RESUME_CONDITION',
+        condition: text,
+        detail:
+          repository === null
+            ? `waits for ${text}: it names no repository and the todo has no taskRepository, so it fails closed`
+            : `waits for ${text}: no merge of ${repository}#${condition.number} is recorded`,
+        ...(repository === null ? {} : { repository }),
+      };
     }
   }
-  return guards.length > before;
 }
 
-function decisionScopeGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
+function decisionScopeGuards(
+  todo: FrontierTodo,
+  context: GuardContext,
+  guards: GuardSink,
+): boolean {
+  let found = false;
   for (const text of todo.requiredDecisionScopes) {
     const required = context.scope(text);
     for (const gate of context.gatesByKind.get(required.kind) ?? []) {
       if (!covers(gate, required)) continue;
+      if (guards === null) return true;
+      found = true;
       guards.push({
         kind: 'DECISION_SCOPE',
         detail: `needs ${text}, which gate ${gate.id} (${formatDecisionScope(gate)}) covers and has not granted`,
@@ -475,25 +587,28 @@ function decisionScopeGuards(todo: FrontierTodo, context: GuardContext, guards: 
       });
     }
   }
+  return found;
 }
 
-function claimGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
-  if (todo.claimedBy === null || todo.claimedBy === context.agentId) return;
-  guards.push({
+function claimGuards(todo: FrontierTodo, context: GuardContext, guards: GuardSink): boolean {
+  if (todo.claimedBy === null || todo.claimedBy === context.agentId) return false;
+  guards?.push({
     kind: 'CLAIMED_BY_OTHER',
     detail: `claimed by ${todo.claimedBy}`,
     agentId: todo.claimedBy,
   });
+  return true;
 }
 
-function capabilityGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
+function capabilityGuards(todo: FrontierTodo, context: GuardContext, guards: GuardSink): boolean {
   const needed = todo.requiredCapability;
-  if (needed === null || context.capabilities.has(needed)) return;
-  guards.push({
+  if (needed === null || context.capabilities.has(needed)) return false;
+  guards?.push({
     kind: 'CAPABILITY',
     detail: `needs capability ${needed}, which this agent has not declared`,
     capability: needed,
   });
+  return true;
 }
 
 /**
@@ -501,9 +616,9 @@ function capabilityGuards(todo: FrontierTodo, context: GuardContext, guards: Fro
  * worktree of that repository: no declared workspace, another repository, or the canonical
  * checkout hold it back. A todo naming no repository, or writing nothing, needs no workspace.
  */
-function workspaceGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
+function workspaceGuards(todo: FrontierTodo, context: GuardContext, guards: GuardSink): boolean {
   const repository = todo.taskRepository;
-  if (repository === null || todo.writeScope.length === 0) return;
+  if (repository === null || todo.writeScope.length === 0) return false;
   const declared = context.workspace;
   const reason: WorkspaceGuardReason | null =
     declared === null
@@ -513,13 +628,15 @@ function workspaceGuards(todo: FrontierTodo, context: GuardContext, guards: Fron
         : declared.worktree === 'CANONICAL'
           ? 'CANONICAL_CHECKOUT'
           : null;
-  if (reason === null) return;
+  if (reason === null) return false;
+  if (guards === null) return true;
   const detail = {
     NO_WORKSPACE: `writes ${repository}, and this agent has declared no workspace: it needs a linked worktree of that repository`,
     REPOSITORY_MISMATCH: `writes ${repository}, and this agent runs in ${declared?.repository}`,
     CANONICAL_CHECKOUT: `writes ${repository}, and this agent runs in its canonical checkout: repository-writing work needs a linked worktree`,
   }[reason];
   guards.push({ kind: 'WORKSPACE', detail, repository, workspaceReason: reason });
+  return true;
 }
 
 function conflictGuard(conflict: WriteScopeConflict): FrontierGuard {
@@ -533,11 +650,12 @@ function conflictGuard(conflict: WriteScopeConflict): FrontierGuard {
   };
 }
 
-function leaseGuards(todo: FrontierTodo, context: GuardContext, guards: FrontierGuard[]) {
-  if (todo.leaseState !== 'ACTIVE' || todo.leaseHolder === context.agentId) return;
-  guards.push({
+function leaseGuards(todo: FrontierTodo, context: GuardContext, guards: GuardSink): boolean {
+  if (todo.leaseState !== 'ACTIVE' || todo.leaseHolder === context.agentId) return false;
+  guards?.push({
     kind: 'LEASE_HELD',
     detail: `an active lease is held by ${todo.leaseHolder}`,
     agentId: todo.leaseHolder ?? undefined,
   });
+  return true;
 }

@@ -92,14 +92,14 @@ export const RESOLVE_GATE = op(`mutation($input: ResolveGateInput!) {
     ... on ScopeGap { reason }
   }
 }`);
-export const FRONTIER = `query($goalId: ID!, $agentId: ID) {
-  frontier(goalId: $goalId, agentId: $agentId) {
+export const FRONTIER = `query($goalId: ID!, $agentId: ID, $runnable: Boolean, $limit: Int) {
+  frontier(goalId: $goalId, agentId: $agentId, runnable: $runnable, limit: $limit) {
     __typename
     ... on Frontier {
-      goalId agentId seq capabilities runnableCount
+      goalId agentId seq capabilities rowCount runnableCount omittedRowCount
       rows {
         runnable
-        todo { id title status priority }
+        todo { id title status priority claimedBy }
         guards {
           kind detail todoId todoStatus gateId scope agentId capability condition repository
           writeScope workspaceReason
@@ -142,12 +142,19 @@ export async function gate(
   return data.openGate;
 }
 
-export async function frontierOf(token: string | null, goalId: string, agentId?: string) {
-  const data = await t.ok(FRONTIER, { goalId, agentId }, token);
+export async function frontierOf(
+  token: string | null,
+  goalId: string,
+  agentId?: string,
+  selection: { runnable?: boolean; limit?: number } = {},
+) {
+  const data = await t.ok(FRONTIER, { goalId, agentId, ...selection }, token);
   expect(data.frontier.__typename).toBe('Frontier');
   return data.frontier as {
     seq: string;
+    rowCount: number;
     runnableCount: number;
+    omittedRowCount: number;
     capabilities: string[];
     rows: { runnable: boolean; todo: { id: string; status: string }; guards: any[] }[];
   };

@@ -126,6 +126,84 @@ describe(`the frontier (${driver})`, () => {
     expect(guardKinds(rowOf(theirsSeen, runnable.id))).toEqual(['CAPABILITY']);
   });
 
+  it('runnable and limit select rows of the whole frontier in its order; the counts stay the whole', async () => {
+    const { goalId, a, b } = await team(t);
+    const REPO = 'git:github.com/acme/app';
+    await declareWorkspace(a, REPO);
+    await declareWorkspace(b, REPO);
+    const claim = (peer: typeof a, todoId: string) =>
+      t.ok(CLAIM, { input: { goalId, todoId } }, peer.token);
+    const low = await todo(a.token, goalId, { priority: 1 });
+    const high = await todo(a.token, goalId, { priority: 9 });
+    const mid = await todo(a.token, goalId, { priority: 5 });
+    await todo(a.token, goalId, { priority: 8, dependsOn: [low.id] });
+    await claim(b, (await todo(a.token, goalId, { priority: 7 })).id);
+    // b's claim of src/** holds back a's todos writing inside it, claimed by a later or not.
+    const wide = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/**'] });
+    await claim(b, wide.id);
+    await todo(a.token, goalId, { priority: 6, taskRepository: REPO, writeScope: ['src/a/**'] });
+    const later = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['src/b/**'] });
+    await claim(a, later.id);
+    // Of two overlapping claims only the later is held: a's docs claim came first.
+    const first = await todo(a.token, goalId, { taskRepository: REPO, writeScope: ['docs/**'] });
+    await claim(a, first.id);
+    const second = await todo(a.token, goalId, {
+      taskRepository: REPO,
+      writeScope: ['docs/*.md'],
+    });
+    await claim(b, second.id);
+
+    const whole = await frontierOf(a.token, goalId);
+    const runnable = whole.rows.filter((r) => r.runnable);
+    const held = whole.rows.filter((r) => !r.runnable);
+    expect(runnable.map((r) => r.todo.id)).toEqual([high.id, mid.id, low.id, first.id]);
+    expect(held.length).toBe(6);
+    const counts = { rowCount: 10, runnableCount: 4 };
+    expect(whole).toMatchObject({ ...counts, omittedRowCount: 0 });
+
+    const ready = await frontierOf(a.token, goalId, undefined, { runnable: true });
+    expect(ready.rows).toEqual(runnable);
+    expect(ready).toMatchObject({ ...counts, omittedRowCount: 6 });
+    const heldOnly = await frontierOf(a.token, goalId, undefined, { runnable: false });
+    expect(heldOnly.rows).toEqual(held);
+    expect(heldOnly).toMatchObject({ ...counts, omittedRowCount: 4 });
+    for (const limit of [0, 2, 100]) {
+      const some = await frontierOf(a.token, goalId, undefined, { runnable: true, limit });
+      expect(some.rows, `limit ${limit}`).toEqual(runnable.slice(0, limit));
+      expect(some).toMatchObject({ ...counts, omittedRowCount: 10 - some.rows.length });
+      const heldSome = await frontierOf(a.token, goalId, undefined, { runnable: false, limit });
+      expect(heldSome.rows, `held, limit ${limit}`).toEqual(held.slice(0, limit));
+      const both = await frontierOf(a.token, goalId, undefined, { limit });
+      expect(both.rows, `both, limit ${limit}`).toEqual(whole.rows.slice(0, limit));
+      expect(both).toMatchObject(counts);
+    }
+    // For b, its later docs claim is the one held back, naming a's older one.
+    const forB = await frontierOf(b.token, goalId);
+    expect(rowOf(forB, second.id).guards).toMatchObject([
+      { kind: 'WRITE_SCOPE_CONFLICT', todoId: first.id, agentId: a.agentId },
+    ]);
+    const readyB = await frontierOf(b.token, goalId, undefined, { runnable: true });
+    expect(readyB.rows).toEqual(forB.rows.filter((r) => r.runnable));
+    expect(readyB.rows.map((r) => r.todo.id)).not.toContain(second.id);
+    expect(readyB.runnableCount).toBe(forB.runnableCount);
+  });
+
+  it('refuses a negative or too large limit as BAD_USER_INPUT, answering nothing else', async () => {
+    const { goalId, a } = await team(t);
+    await todo(a.token, goalId);
+    for (const limit of [-1, 5001]) {
+      await expectBadInput(
+        FRONTIER,
+        { goalId, limit },
+        a.token,
+        'limit must be an integer from 0 to 5000',
+      );
+      const result = await t.gql(FRONTIER, { goalId, limit, runnable: true }, a.token);
+      expect(result.errors).toHaveLength(1);
+      expect(result.data?.frontier ?? null).toBeNull();
+    }
+  });
+
   it('answers UnknownAgent for an agent not in the goal, and needs an agent for non-peers', async () => {
     const { goalId, a, steward } = await team(t);
     const ghost = await t.ok(FRONTIER, { goalId, agentId: 'ghost' }, a.token);

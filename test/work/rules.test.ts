@@ -3,9 +3,17 @@
  * pull-request references of `pr_merged:` conditions, write-scope overlap and conflicts.
  */
 import { describe, expect, it } from 'vitest';
-import { conflictFinder, type ScopedWork } from '../../src/work/conflicts.ts';
+import { conflictFinder, type ScopedWork, writeScopeConflicts } from '../../src/work/conflicts.ts';
 import { parsePullRequestRef, parseRepository } from '../../src/work/repository.ts';
-import { mergeKeyOf, parseResumeCondition } from '../../src/work/rules.ts';
+import {
+  computeFrontier,
+  type FrontierFacts,
+  type FrontierGate,
+  type FrontierTodo,
+  mergeKeyOf,
+  parseResumeCondition,
+  type Retired,
+} from '../../src/work/rules.ts';
 import {
   normalizeWriteScope,
   scopesOverlap,
@@ -254,6 +262,7 @@ describe('write-scope conflicts', () => {
         );
       });
       const conflicts = conflictFinder(todos, 'me', (conflict) => conflict);
+      const { exists } = writeScopeConflicts(todos, 'me', (conflict) => conflict);
       for (const todo of todos) {
         const overlaps = (other: ScopedWork) =>
           todo.writeScope.some((a) => other.writeScope.some((b) => scopesOverlap(a, b)));
@@ -274,8 +283,126 @@ describe('write-scope conflicts', () => {
           });
         const found = conflicts(todo);
         expect(found.map((c) => [c.owner, c.todoId])).toEqual(expected);
+        // The frontier's ready read asks only whether there is one.
+        expect(exists(todo), todo.id).toBe(expected.length > 0);
         for (const c of found) expect(scopesOverlap(c.writeScope, c.otherWriteScope)).toBe(true);
       }
     }
+  });
+});
+
+describe('the frontier, selected (random graphs)', () => {
+  let seed = 11;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)] as T;
+  const some = <T>(values: readonly T[], p: number): T[] =>
+    next() < p ? [...new Set([pick(values), pick(values)])] : [];
+
+  /** A small goal with every guard in play, for agent `me`. */
+  function graph(): FrontierFacts<FrontierTodo> {
+    const ids = Array.from({ length: 30 }, (_, i) => `t${i}`);
+    const retired = new Map<string, Retired>([
+      ['gone', { status: 'SUPERSEDED', supersededBy: 't1' }],
+      ['closed', { status: 'CLOSED_NO_FOLLOW_UP', supersededBy: null }],
+    ]);
+    const gates: FrontierGate[] = [
+      {
+        id: 'g1',
+        kind: 'PRODUCTION',
+        granularity: 'LANE',
+        scopeKey: 'deploy',
+        inForce: true,
+        settled: false,
+      },
+      {
+        id: 'g2',
+        kind: 'PUBLIC_CLAIM',
+        granularity: 'GOAL',
+        scopeKey: 'all',
+        inForce: false,
+        settled: true,
+      },
+    ];
+    const todos = ids.map((id, i): FrontierTodo => {
+      const claimedBy = next() < 0.4 ? pick(['me', 'o1', 'o2']) : null;
+      const status = next() < 0.2 ? 'DEFERRED' : 'OPEN';
+      return {
+        id,
+        status,
+        // Only earlier todos, done ones and retired ones: no cycles, as on write.
+        dependsOn: some([...ids.slice(0, i), 'done-long-ago', 'gone', 'closed'], 0.3),
+        resumeWhen: some(
+          [
+            `todo_done:${pick(['done-long-ago', 'gone', ...ids.slice(0, i + 1)])}`,
+            'gate_resolved:g1',
+            'gate_resolved:g2',
+            'capacity_available:gpu',
+            'capacity_available:shell',
+            'pr_merged:#7',
+            'pr_merged:#8',
+          ],
+          status === 'DEFERRED' ? 0.8 : 0.1,
+        ),
+        requiredDecisionScopes: some(
+          ['production:action:deploy/web', 'public_claim:goal:all', 'production:action:other'],
+          0.2,
+        ),
+        requiredCapability: next() < 0.2 ? pick(['shell', 'gpu']) : null,
+        taskRepository: pick(['git:example.org/o/r', 'git:example.org/o/other', null]),
+        writeScope: some(['src/**', 'src/a/**', 'src/b/x.ts', 'docs/*.md'], 0.8),
+        claimedBy,
+        claimOrder: claimedBy ? Math.floor(next() * 20) : null,
+        leaseHolder: claimedBy && next() < 0.3 ? claimedBy : null,
+        leaseState: claimedBy && next() < 0.3 ? pick(['ACTIVE', 'EXPIRED'] as const) : 'NONE',
+      };
+    });
+    return {
+      agentId: 'me',
+      capabilities: new Set(['shell']),
+      workspace: next() < 0.8 ? { repository: 'git:example.org/o/r', worktree: 'LINKED' } : null,
+      todos,
+      retired,
+      gates,
+      availableCapabilities: new Set(['shell']),
+      mergedPullRequests: new Set([
+        mergeKeyOf({ repository: null, number: '7' }, 'git:example.org/o/r') as string,
+      ]),
+    };
+  }
+
+  it('runnable: true gives exactly the whole answer’s runnable rows, false its held rows with every guard, in its order; the counts are the whole’s', () => {
+    let runnableSeen = 0;
+    let heldSeen = 0;
+    for (let round = 0; round < 200; round++) {
+      const facts = graph();
+      const whole = computeFrontier(facts);
+      const runnable = whole.rows.filter((r) => r.runnable);
+      const held = whole.rows.filter((r) => !r.runnable);
+      runnableSeen += runnable.length;
+      heldSeen += held.length;
+      const counts = { rowCount: facts.todos.length, runnableCount: runnable.length };
+      expect(whole).toMatchObject(counts);
+      for (const limit of [null, 0, 1, 3, 100]) {
+        const cut = <T>(rows: T[]) => (limit === null ? rows : rows.slice(0, limit));
+        expect(computeFrontier(facts, { runnable: true, limit })).toEqual({
+          rows: cut(runnable),
+          ...counts,
+        });
+        expect(computeFrontier(facts, { runnable: false, limit })).toEqual({
+          rows: cut(held),
+          ...counts,
+        });
+        expect(computeFrontier(facts, { runnable: null, limit })).toEqual({
+          rows: cut(whole.rows),
+          ...counts,
+        });
+      }
+    }
+    // The graphs exercise both kinds of row.
+    expect(runnableSeen).toBeGreaterThan(200);
+    expect(heldSeen).toBeGreaterThan(2000);
   });
 });

@@ -2083,11 +2083,13 @@ export type SupersedeTodoMutation = { supersedeTodo:
 export type FrontierQueryVariables = Exact<{
   goalId: string | number;
   agentId?: string | number | null | undefined;
+  runnable?: boolean | null | undefined;
+  limit?: number | null | undefined;
 }>;
 
 
 export type FrontierQuery = { frontier:
-    | { __typename: 'Frontier', goalId: string, agentId: string, seq: string, runnableCount: number, capabilities: Array<string>, replanNotices: Array<ReplanObligationKind>, workspace: { repository: string, worktree: WorktreeKind, revision: string } | null, rows: Array<{ runnable: boolean, todo: { id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, claimedBy: string | null, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null } }, guards: Array<{ kind: FrontierGuardKind, detail: string, todoId: string | null, todoStatus: TodoStatus | null, gateId: string | null, scope: string | null, agentId: string | null, capability: string | null, condition: string | null, repository: string | null, writeScope: string | null, workspaceReason: WorkspaceGuardReason | null }> }> }
+    | { __typename: 'Frontier', goalId: string, agentId: string, seq: string, rowCount: number, runnableCount: number, omittedRowCount: number, capabilities: Array<string>, replanNotices: Array<ReplanObligationKind>, workspace: { repository: string, worktree: WorktreeKind, revision: string } | null, rows: Array<{ runnable: boolean, todo: { id: string, title: string, taskClass: TaskClass, status: TodoStatus, priority: number, claimedBy: string | null, dependsOn: Array<string>, resumeWhen: Array<string>, requiredDecisionScopes: Array<string>, requiredCapability: string | null, lease: { goalId: string, todoId: string, holder: string | null, fence: string, state: LeaseState, expiresAt: string | null } }, guards: Array<{ kind: FrontierGuardKind, detail: string, todoId: string | null, todoStatus: TodoStatus | null, gateId: string | null, scope: string | null, agentId: string | null, capability: string | null, condition: string | null, repository: string | null, writeScope: string | null, workspaceReason: WorkspaceGuardReason | null }> }> }
     | { __typename: 'ScopeGap', goalId: string, reason: ScopeGapReason }
     | { __typename: 'UnknownAgent', goalId: string, agentId: string }
    };
@@ -6136,14 +6138,16 @@ fragment IllegalTransitionFields on IllegalTransition {
   attempted
 }`) as unknown as TypedDocumentString<SupersedeTodoMutation, SupersedeTodoMutationVariables>;
 export const FrontierDocument = new TypedDocumentString(`
-    query Frontier($goalId: ID!, $agentId: ID) {
-  frontier(goalId: $goalId, agentId: $agentId) {
+    query Frontier($goalId: ID!, $agentId: ID, $runnable: Boolean, $limit: Int) {
+  frontier(goalId: $goalId, agentId: $agentId, runnable: $runnable, limit: $limit) {
     __typename
     ... on Frontier {
       goalId
       agentId
       seq
+      rowCount
       runnableCount
+      omittedRowCount
       capabilities
       replanNotices
       workspace {

@@ -62,15 +62,20 @@ const todoArg = { todo: z.string() };
 export function workTools(server: McpServer, ctx: McpContext): void {
   registerTool(server, ctx, 'frontier', {
     description:
-      'Todos you could take now, runnable first, with the guards holding the others back; claim_todo takes one.',
-    input: {},
+      'Todos you could take now, runnable first, then held ones with their guards; at most `limit` rows (default 50). claim_todo takes one.',
+    input: {
+      runnable: z.boolean().optional(),
+      limit: z.number().int().min(0).max(5000).default(50),
+    },
     types: ['Frontier', 'UnknownAgent', 'ScopeGap'],
     readOnly: true,
-    async run() {
+    async run({ runnable, limit }) {
       const me = await ctx.me();
       const { frontier } = await ctx.client.request(FrontierDocument, {
         goalId: await ctx.goal(),
         agentId: me.agentId ?? undefined,
+        runnable,
+        limit,
       });
       if (frontier.__typename !== 'Frontier')
         return answer(frontier.__typename, frontier.__typename, frontier);
@@ -78,7 +83,10 @@ export function workTools(server: McpServer, ctx: McpContext): void {
         (r) =>
           `${r.runnable ? 'runnable' : `held (${r.guards.map((g) => g.kind).join(',')})`} ${r.todo.id}: ${r.todo.title}`,
       );
-      return answer('Frontier', lines.join('\n') || 'no open todos', frontier);
+      lines.push(
+        `${frontier.runnableCount} runnable of ${frontier.rowCount}${frontier.omittedRowCount ? `; ${frontier.omittedRowCount} rows not shown (limit, runnable)` : ''}`,
+      );
+      return answer('Frontier', lines.join('\n'), frontier);
     },
   });
 

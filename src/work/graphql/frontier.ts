@@ -4,7 +4,7 @@ import { ScopeGapRef } from '../../graphql/shared.ts';
 import { byType, describeValues } from '../../graphql/values.ts';
 import { ReplanObligationKindEnum } from '../../ledger/graphql/obligations.ts';
 import { UnknownAgentRef } from '../../registry/graphql/agents.ts';
-import { type Frontier, type FrontierTodo, frontier } from '../frontier.ts';
+import { FRONTIER_LIMIT_MAX, type Frontier, type FrontierTodo, frontier } from '../frontier.ts';
 import {
   type FrontierGuard,
   type FrontierGuardKind,
@@ -176,7 +176,7 @@ const FrontierRowRef = builder.objectRef<FrontierRow<FrontierTodo>>('FrontierRow
 
 const FrontierRef = builder.objectRef<Frontier>('Frontier').implement({
   description:
-    "The goal's live work as one agent sees it: every OPEN or DEFERRED todo with `runnable` and its guards (dependency and resume → decision scope → claim → capability → workspace → write scope → lease → freshness). Read from one snapshot; it assigns nothing.",
+    "The goal's live work as one agent sees it: every OPEN or DEFERRED todo (unless `runnable` or `limit` selected fewer: see `omittedRowCount`) with `runnable` and its guards (dependency and resume → decision scope → claim → capability → workspace → write scope → lease → freshness). The counts are always of the whole frontier. Read from one snapshot; it assigns nothing.",
   fields: (t) => ({
     goalId: t.exposeID('goalId', { description: 'The goal.' }),
     agentId: t.exposeID('agentId', { description: 'The agent it was computed for.' }),
@@ -197,13 +197,23 @@ const FrontierRef = builder.objectRef<Frontier>('Frontier').implement({
       description:
         'VISION_CHECKPOINT_MISSING when the agent has a vision and has recorded no replan checkpoint; empty otherwise. Holds back no row: read replanObligations for everything owed.',
     }),
-    runnableCount: t.int({
-      resolve: (f) => f.rows.filter((r) => r.runnable).length,
-      description: 'How many rows are runnable.',
+    rowCount: t.exposeInt('rowCount', {
+      description:
+        'How many rows the whole frontier has (every live todo), whatever `runnable` and `limit` selected.',
+    }),
+    runnableCount: t.exposeInt('runnableCount', {
+      description:
+        'How many rows of the whole frontier are runnable, whatever `runnable` and `limit` selected: with `runnable: true` and a limit, more runnable todos exist than `rows` holds when this is larger.',
+    }),
+    omittedRowCount: t.int({
+      resolve: (f) => f.rowCount - f.rows.length,
+      description:
+        'How many rows of the whole frontier this answer leaves out, by the `runnable` filter or the `limit`: 0 only when `rows` is the whole frontier. Never read a frontier with omitted rows as complete.',
     }),
     rows: t.expose('rows', {
       type: [FrontierRowRef],
-      description: 'Runnable rows first, then by priority (highest first), then oldest first.',
+      description:
+        'The rows selected: runnable rows first, then by priority (highest first), then oldest first; with `runnable`, only those of that kind, and with `limit`, the first that many of them in this order.',
     }),
   }),
 });
@@ -218,14 +228,25 @@ builder.queryFields((t) => ({
   frontier: t.withAuth({ reader: true }).field({
     type: FrontierResult,
     description:
-      'Every live todo of the goal with `runnable` and the guards holding it back for one agent. Open is not runnable; priority never bypasses a gate; a claim does not prove the work is executable. Computed in a constant number of SQL statements.',
+      "Every live todo of the goal with `runnable` and the guards holding it back for one agent; `runnable` and `limit` narrow the rows returned (the agent's ready work: `runnable: true`), never the counts. Open is not runnable; priority never bypasses a gate; a claim does not prove the work is executable. Computed in a constant number of SQL statements.",
     args: {
       goalId: t.arg.id({ required: true, description: 'The goal.' }),
       agentId: t.arg.id({
         description:
           'The active agent to compute it for; a PEER may omit it for itself. Reading it grants nothing.',
       }),
+      runnable: t.arg.boolean({
+        description:
+          'true: only the runnable rows (what the agent may take now); false: only the held rows, each with every guard; omitted: both, runnable first.',
+      }),
+      limit: t.arg.int({
+        description: `At most this many rows of those selected, 0-${FRONTIER_LIMIT_MAX} (0: the counts alone); omitted: every row. A limit outside that range is refused (BAD_USER_INPUT).`,
+      }),
     },
-    resolve: (_root, args, { db, caller }) => frontier(db, caller, args.goalId, args.agentId),
+    resolve: (_root, args, { db, caller }) =>
+      frontier(db, caller, args.goalId, args.agentId, {
+        runnable: args.runnable,
+        limit: args.limit,
+      }),
   }),
 }));

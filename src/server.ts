@@ -261,6 +261,7 @@ export function buildServer(deps: AppDeps, tracing: Tracing | null = null): Serv
     noServer: true,
     maxPayload: config.maxBodyBytes,
     WebSocket: BatchedWebSocket,
+    allowSynchronousEvents: false,
   });
   http.on('upgrade', (req, socket, head) => {
     if ((req.url ?? '/').split('?')[0] !== '/graphql') return void socket.destroy();

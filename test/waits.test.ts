@@ -8,7 +8,13 @@ import {
   WaitsDocument,
 } from '../src/client/generated/graphql.ts';
 import { rowsOf } from '../src/db/sql.ts';
-import { recordOutcomes } from '../src/waits/waits.ts';
+import {
+  decideOutcomes,
+  loadWaits,
+  recordOutcomes,
+  Settler,
+  type Wait,
+} from '../src/waits/waits.ts';
 import { database, t } from './support/gateway-per-file.ts';
 import {
   countingDatabase,
@@ -274,6 +280,29 @@ describe(`rule 3-4: replacement and disappearance are typed (${driver})`, () => 
 });
 
 describe(`rule 5: durable and instance-independent (${driver})`, () => {
+  it('an outcome decided and not recorded (its write failed) is decided again by the next settle', async () => {
+    const { goalId, alpha } = await world();
+    const started = await t.ok(START, { input: input(goalId) });
+    const waitId = started.startWait.id as string;
+    const settler = new Settler((await loadWaits(database.db, [waitId])).get(waitId) as Wait);
+    await alpha('IDLE'); // seq 2 decides it
+    const satisfied = {
+      status: 'SATISFIED',
+      reason: null,
+      agentId: 'alpha',
+      seq: 2n,
+      liveness: 'IDLE',
+    };
+    expect([...(await decideOutcomes(database.db, goalId, [settler])).values()]).toEqual([
+      satisfied,
+    ]);
+    // Its record failed: nothing was written. The change that decided it is behind the settler
+    // now; the next settle decides it again rather than leaving it to its deadline.
+    expect([...(await decideOutcomes(database.db, goalId, [settler])).values()]).toEqual([
+      satisfied,
+    ]);
+  });
+
   it('a client that re-subscribes with waitId gets changes that happened while it was away', async () => {
     const { goalId, alpha } = await world();
     const first = follow(t, { input: input(goalId) });

@@ -187,6 +187,11 @@ export class Settler {
   private readonly pinned: readonly WaitTargetRow[];
   /** Changes at or below this were already applied. */
   seenSeq: bigint;
+  /**
+   * The outcome a change decided, answered again by every later settle: the deciding change
+   * is behind `seenSeq` by then, so a settle whose record failed records it on the next try.
+   */
+  decided: Outcome | null = null;
 
   constructor(readonly wait: Wait) {
     const pinned = wait.targets.filter((t) => t.state === 'PINNED');
@@ -220,8 +225,8 @@ export class Settler {
     const relevant = this.pinned.flatMap((target) => byAgent.get(target.agentId) ?? []);
     if (this.pinned.length > 1) relevant.sort((a, b) => (a.seq < b.seq ? -1 : 1));
     for (const change of relevant) {
-      const decided = this.apply(change);
-      if (decided) return decided;
+      this.decided = this.apply(change);
+      if (this.decided) return this.decided;
     }
     if (last.seq > this.seenSeq) this.seenSeq = last.seq;
     return null;
@@ -383,7 +388,7 @@ export async function decideOutcomes(
 ): Promise<Map<Settler, Outcome>> {
   const decided = new Map<Settler, Outcome>();
   for (const settler of settlers) {
-    const immediate = settler.start();
+    const immediate = settler.decided ?? settler.start();
     if (immediate) decided.set(settler, immediate);
   }
   let page: readonly PresenceChangeRow[] | null = null;

@@ -26,6 +26,7 @@ import { FrontierCache } from '../src/ledger/frontier.ts';
 import { evidenceLedger } from '../src/ledger/read.ts';
 import { createLogger } from '../src/log.ts';
 import { issueCredential } from '../src/registry/registry.ts';
+import { ratio } from './floors.ts';
 import { figure, printReport, progress, setting, summary } from './support.ts';
 
 type Summary = ReturnType<typeof summary>;
@@ -280,7 +281,6 @@ async function main() {
   };
   const rowCount = (n: number) => `${n.toLocaleString('en-US')} rows`;
   const smallest = sizes[0] as (typeof sizes)[number];
-  const growth = (a: number, b: number) => Math.round((b / a) * 100) / 100;
   printReport(
     'ledger',
     [
@@ -292,8 +292,8 @@ async function main() {
         figure(`ledger page (${rowCount(rows)}, limit 30), service p50`, firstPage.p50, 'ms'),
       ]),
       figure(
-        `ledger page, ${rowCount(largest.rows)} ÷ ${rowCount(smallest.rows)} (${growth(smallest.rows, largest.rows)} × the rows), service p50`,
-        growth(smallest.firstPage.p50, largest.firstPage.p50),
+        `ledger page, ${rowCount(largest.rows)} ÷ ${rowCount(smallest.rows)} (${largest.rows / smallest.rows} × the rows), service p50`,
+        ratio(largest.firstPage.p50, smallest.firstPage.p50),
         'ratio',
       ),
       figure('deep page ÷ first page, service p50', deepOverFirst.service, 'ratio', {

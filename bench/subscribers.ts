@@ -107,7 +107,6 @@ for (const size of gateway) {
   sizes.push({ ...size, floorMs: floor, overFloor: ratio(size.fanOutMs.p99, floor.p99) });
 }
 
-const growth = (a: number, b: number) => Math.round((b / a) * 100) / 100;
 const [smallest, , most] = sizes as [(typeof sizes)[number], unknown, (typeof sizes)[number]];
 const KB = 1024;
 printReport(
@@ -153,13 +152,13 @@ printReport(
       ),
     ]),
     figure(
-      `fan-out p99, ${most.count} ÷ ${smallest.count} subscribers (${growth(smallest.count, most.count)} × the subscribers)`,
-      growth(smallest.fanOutMs.p99, most.fanOutMs.p99),
+      `fan-out p99, ${most.count} ÷ ${smallest.count} subscribers (${most.count / smallest.count} × the subscribers)`,
+      ratio(most.fanOutMs.p99, smallest.fanOutMs.p99),
       'ratio',
     ),
     figure(
       `bare ws floor p99, ${most.count} ÷ ${smallest.count} sockets`,
-      growth(smallest.floorMs.p99, most.floorMs.p99),
+      ratio(most.floorMs.p99, smallest.floorMs.p99),
       'ratio',
     ),
   ],

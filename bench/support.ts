@@ -223,7 +223,8 @@ export function openFileLimit(): number {
  * limit too when run as root. Returns the limit in force after.
  */
 export function raiseOpenFileLimit(wanted: number): number {
-  if (openFileLimit() >= wanted) return openFileLimit();
+  const limit = openFileLimit();
+  if (limit >= wanted) return limit;
   try {
     execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${wanted}:${wanted}`], {
       stdio: 'ignore',
@@ -367,6 +368,9 @@ export async function seedGoal(
 }
 
 export type Subscribers = Awaited<ReturnType<typeof startSubscribers>>;
+
+/** The subscription the wait benchmarks hold: a wait's status, PENDING then its outcome. */
+export const WAIT_SUBSCRIPTION = `subscription($input: WaitInput) { waitForAgent(input: $input) { ... on Wait { status } } }`;
 
 /** The subscription the fan-out benchmarks hold: every presence change of a goal. */
 export const PRESENCE_SUBSCRIPTION = `subscription($g: ID!) { presenceChanged(goalId: $g, after: "0") {

@@ -13,6 +13,7 @@
  */
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { ratio } from './floors.ts';
 import {
   benchGateway,
   figure,
@@ -23,6 +24,7 @@ import {
   summary,
   UNLIMITED_RATE,
   until,
+  WAIT_SUBSCRIPTION,
 } from './support.ts';
 
 const WAITS = setting('WAITS', 100_000, 2000);
@@ -65,7 +67,7 @@ function startWait(n: number) {
   };
   (clients[n % SOCKETS] as Client).subscribe<{ waitForAgent: { status: string } }>(
     {
-      query: `subscription($input: WaitInput) { waitForAgent(input: $input) { ... on Wait { status } } }`,
+      query: WAIT_SUBSCRIPTION,
       variables: { input },
     },
     {
@@ -126,7 +128,6 @@ for (const client of clients) await client.dispose();
 await stop();
 
 const [smallest, , largest] = sizes as [(typeof sizes)[number], unknown, (typeof sizes)[number]];
-const growth = (a: number, b: number) => Math.round((b / a) * 100) / 100;
 const wrong = sizes.reduce((n, s) => n + s.wrong, 0);
 printReport(
   'waits-scale',
@@ -147,8 +148,8 @@ printReport(
       ),
     ]),
     figure(
-      `settling p99, ${largest.size} ÷ ${smallest.size} pending (${growth(smallest.settled, largest.settled)} × the waits settled)`,
-      growth(smallest.ms.p99, largest.ms.p99),
+      `settling p99, ${largest.size} ÷ ${smallest.size} pending (${largest.settled / smallest.settled} × the waits settled)`,
+      ratio(largest.ms.p99, smallest.ms.p99),
       'ratio',
     ),
   ],

@@ -23,6 +23,7 @@ import {
   summary,
   UNLIMITED_RATE,
   until,
+  WAIT_SUBSCRIPTION,
 } from './support.ts';
 
 const WAITS = setting('WAITS', 1000, 200);
@@ -55,7 +56,7 @@ const pendingSeen = new Set<string>();
 function waitFor(agentId: string, accept: string) {
   client.subscribe<{ waitForAgent: { status: string } }>(
     {
-      query: `subscription($input: WaitInput) { waitForAgent(input: $input) { ... on Wait { status } } }`,
+      query: WAIT_SUBSCRIPTION,
       variables: { input: { goalId, agentId, accept: [accept], timeoutMs: 3_600_000 } },
     },
     {

@@ -5,7 +5,7 @@ import type { Caller } from '../core/caller.ts';
 import { tag } from '../core/results.ts';
 import { refuse } from '../core/transaction.ts';
 import type { Db, Tx } from '../db/database.ts';
-import { conflictFinder, type WriteScopeConflict } from './conflicts.ts';
+import { type WriteScopeConflict, writeScopeConflicts } from './conflicts.ts';
 import { validateAction } from './spec.ts';
 import { claimOrderSql, todoLiveSql } from './sql.ts';
 import { todosTable } from './tables.ts';
@@ -99,10 +99,10 @@ async function claimWarnings(tx: Tx, todo: Todo, agentId: string): Promise<Claim
       ),
     );
   // As if unclaimed: every overlapping claim is reported, whichever is older.
-  return conflictFinder(others, agentId, (conflict) => ({
+  return writeScopeConflicts(others, agentId, (conflict) => ({
     kind: 'WRITE_SCOPE_CONFLICT' as const,
     ...conflict,
-  }))({ ...todo, claimedBy: null, claimOrder: null });
+  })).find({ ...todo, claimedBy: null, claimOrder: null });
 }
 
 /** Drops the claim: by its owner, or by an ADMIN or STEWARD (reassignment). The lease is untouched. */

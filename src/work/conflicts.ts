@@ -72,27 +72,17 @@ function earliestByOwner(claims: Claim[]): Earliest {
 const firstOther = (claims: readonly Claim[], todo: ScopedWork, own: boolean) =>
   claims.find((c) => c.work.id !== todo.id && (!own || claimedFirst(c.work, todo) < 0));
 
-/**
- * A function from a live todo to its conflicts for `agentId`: for each other agent that
- * claims a live todo of the same repository (no repository matches only no repository)
- * whose write scope overlaps the todo's, one conflict naming that agent's earliest such
- * claim, by owner. When `agentId` claims the todo itself, only claims older than its own
- * conflict: of two overlapping claimed todos the later claim is held back, so one of them
- * stays runnable. Overlaps are computed once per pair of distinct entries of a repository.
- * A list holds what `build` makes of each conflict (the frontier's guards), once per
- * conflict; todos writing the same entries get the same list.
- */
-export function conflictFinder<T>(
-  todos: readonly ScopedWork[],
-  agentId: string,
-  build: (conflict: WriteScopeConflict) => T,
-): (todo: ScopedWork) => T[] {
-  return writeScopeConflicts(todos, agentId, build).find;
-}
-
-/** What a frontier asks of the conflicts: all of a todo's, or only whether it has one. */
+/** What is asked of the conflicts: all of a todo's, or only whether it has one. */
 export interface WriteScopeConflicts<T> {
-  /** The todo's conflicts, as conflictFinder gives them. */
+  /**
+   * The todo's conflicts for `agentId`: for each other agent that claims a live todo of the
+   * same repository (no repository matches only no repository) whose write scope overlaps the
+   * todo's, one conflict naming that agent's earliest such claim, by owner. When `agentId`
+   * claims the todo itself, only claims older than its own conflict: of two overlapping
+   * claimed todos the later claim is held back, so one of them stays runnable. A list holds
+   * what `build` makes of each conflict (the frontier's guards), once per conflict; todos
+   * writing the same entries get the same list.
+   */
   readonly find: (todo: ScopedWork) => T[];
   /**
    * Whether `find` would give at least one: stops at the first other owner with an
@@ -101,7 +91,10 @@ export interface WriteScopeConflicts<T> {
   readonly exists: (todo: ScopedWork) => boolean;
 }
 
-/** conflictFinder's `find`, and `exists` over the same claims, overlaps computed once for both. */
+/**
+ * `find` and `exists` over the claims of `todos` for `agentId`. Overlaps are computed once per
+ * pair of distinct entries of a repository, for both.
+ */
 export function writeScopeConflicts<T>(
   todos: readonly ScopedWork[],
   agentId: string,

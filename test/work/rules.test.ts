@@ -3,7 +3,7 @@
  * pull-request references of `pr_merged:` conditions, write-scope overlap and conflicts.
  */
 import { describe, expect, it } from 'vitest';
-import { conflictFinder, type ScopedWork, writeScopeConflicts } from '../../src/work/conflicts.ts';
+import { type ScopedWork, writeScopeConflicts } from '../../src/work/conflicts.ts';
 import { parsePullRequestRef, parseRepository } from '../../src/work/repository.ts';
 import {
   computeFrontier,
@@ -203,7 +203,7 @@ describe('write-scope conflicts', () => {
       work('y1', ['src/a/b.ts'], 'y', 3),
       work('open', ['src/a/**']),
     ];
-    const conflicts = conflictFinder(todos, 'me', (conflict) => conflict);
+    const conflicts = writeScopeConflicts(todos, 'me', (conflict) => conflict).find;
     const named = (todo: ScopedWork) => conflicts(todo).map((c) => [c.owner, c.todoId]);
     // Unclaimed: every other owner's earliest overlapping claim.
     expect(named(todos[3] as ScopedWork)).toEqual([
@@ -261,7 +261,7 @@ describe('write-scope conflicts', () => {
           pick(['r1', 'r2']),
         );
       });
-      const conflicts = conflictFinder(todos, 'me', (conflict) => conflict);
+      const conflicts = writeScopeConflicts(todos, 'me', (conflict) => conflict).find;
       const { exists } = writeScopeConflicts(todos, 'me', (conflict) => conflict);
       for (const todo of todos) {
         const overlaps = (other: ScopedWork) =>

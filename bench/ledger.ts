@@ -35,6 +35,11 @@ const url = process.env.DATABASE_URL;
 const EVENTS = setting('BENCH_EVENTS', url ? 10_000_000 : 1_000_000, 20_000);
 /** The ledger's sizes, smallest first: each is written on top of the one before. */
 const SIZES = [EVENTS / 100, EVENTS / 10, EVENTS].map(Math.round);
+/** The sizes an issue sets the page's p99 for: 1,000,000 rows (issue 17), 10,000,000 (issue 40). */
+const PAGE_TARGETS = new Map([
+  [1_000_000, { atMost: 10, source: 'issue 17' }],
+  [10_000_000, { atMost: 10, source: 'issue 40' }],
+]);
 const AGENTS = setting('BENCH_AGENTS', 50, 50);
 const CALLS = setting('BENCH_CALLS', 300, 50);
 const TODOS = 500;
@@ -285,10 +290,12 @@ async function main() {
     'ledger',
     [
       ...sizes.flatMap(({ rows, firstPage }) => [
-        figure(`ledger page (${rowCount(rows)}, limit 30), service p99`, firstPage.p99, 'ms', {
-          atMost: 10,
-          source: 'issue 17',
-        }),
+        figure(
+          `ledger page (${rowCount(rows)}, limit 30), service p99`,
+          firstPage.p99,
+          'ms',
+          PAGE_TARGETS.get(rows),
+        ),
         figure(`ledger page (${rowCount(rows)}, limit 30), service p50`, firstPage.p50, 'ms'),
       ]),
       figure(

@@ -21,6 +21,7 @@ import { ensureAdminTokenFile, hashToken } from './registry/tokens.ts';
 import { RetentionSweep } from './retention.ts';
 import { buildServer } from './server.ts';
 import { WaitKeeper } from './waits/keeper.ts';
+import { GoalTodosCache } from './work/frontier.ts';
 
 export interface Gateway {
   readonly port: number;
@@ -88,6 +89,7 @@ export async function startGateway(
     presence,
     ledger,
     ledgerFrontiers: new FrontierCache(),
+    frontierTodos: new GoalTodosCache(),
     waits,
     deliveries,
     sweeper,

@@ -11,6 +11,7 @@ import type { PresenceChange } from '../presence/read.ts';
 import type { PresenceSweeper } from '../presence/sweeper.ts';
 import type { CredentialCache } from '../registry/credentials.ts';
 import type { WaitKeeper } from '../waits/keeper.ts';
+import type { GoalTodosCache } from '../work/frontier.ts';
 import type { FanOutGroups } from './execution/fanout.ts';
 import type { ResponseCache } from './execution/response-cache.ts';
 import type { LimitRefusals } from './limits.ts';
@@ -30,6 +31,8 @@ export interface AppDeps {
   readonly ledger: StreamHub<LedgerEvent>;
   /** Other-agent frontiers of recently read goals, each valid for one stamp of the goal's state. */
   readonly ledgerFrontiers: FrontierCache;
+  /** The todos of recently read goals, as of their work sequence, for the frontier. */
+  readonly frontierTodos: GoalTodosCache;
   /** Settles the waits that this instance's clients subscribe to. */
   readonly waits: WaitKeeper;
   /** Settles the deliveries that this instance's clients follow. */

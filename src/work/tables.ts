@@ -148,7 +148,11 @@ export const todoTransitionsTable = pgTable(
     at: at('at').notNull().defaultNow(),
     detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
   },
-  (t) => [index('todo_transitions_todo_idx').on(t.goalId, t.todoId, t.id)],
+  (t) => [
+    index('todo_transitions_todo_idx').on(t.goalId, t.todoId, t.id),
+    // The todos changed since a work sequence (the frontier's catch-up, work/frontier.ts).
+    index('todo_transitions_seq_idx').on(t.goalId, t.seq),
+  ],
 );
 export type TodoTransitionRow = typeof todoTransitionsTable.$inferSelect;
 

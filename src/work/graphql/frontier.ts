@@ -243,10 +243,14 @@ builder.queryFields((t) => ({
         description: `At most this many rows of those selected, 0-${FRONTIER_LIMIT_MAX} (0: the counts alone); omitted: every row. A limit outside that range is refused (BAD_USER_INPUT).`,
       }),
     },
-    resolve: (_root, args, { db, caller }) =>
-      frontier(db, caller, args.goalId, args.agentId, {
-        runnable: args.runnable,
-        limit: args.limit,
-      }),
+    resolve: (_root, args, { db, caller, deps }) =>
+      frontier(
+        db,
+        caller,
+        args.goalId,
+        args.agentId,
+        { runnable: args.runnable, limit: args.limit },
+        deps.frontierTodos,
+      ),
   }),
 }));

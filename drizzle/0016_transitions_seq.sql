@@ -1,0 +1,1 @@
+CREATE INDEX "todo_transitions_seq_idx" ON "todo_transitions" USING btree ("goal_id","seq");

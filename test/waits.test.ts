@@ -633,6 +633,149 @@ describe(`rule 6-7: several agents, and scope (${driver})`, () => {
   });
 });
 
+describe(`the keeper settles by agent, from a per-goal cursor (${driver})`, () => {
+  /** World plus beta WORKING at its own location (seq 2); `report` sends several at once. */
+  async function twoAgents() {
+    const { goalId, provider, alpha } = await world();
+    const at = {
+      alpha: { providerSessionRef: 'w1:p1', occupantRef: 'pane-1/agent' },
+      beta: { providerSessionRef: 'w1:p2', occupantRef: 'pane-2/agent' },
+    };
+    const report = (...states: [agentId: 'alpha' | 'beta', liveness: string][]) =>
+      provider.report(
+        states.map(([agentId, liveness]) => ({ goalId, agentId, liveness, ...at[agentId] })),
+      );
+    await report(['beta', 'WORKING']);
+    return { goalId, alpha, report };
+  }
+
+  /**
+   * A wait started by mutation and followed through the gateway's own keeper, as a
+   * subscription would: its first item (PENDING) is read, and the second awaited.
+   */
+  async function kept(extra: Record<string, unknown>) {
+    const started = await t.ok(START, { input: extra });
+    const waitId = started.startWait.id as string;
+    const wait = (await loadWaits(database.db, [waitId])).get(waitId) as Wait;
+    return follow(wait);
+  }
+
+  async function follow(wait: Wait) {
+    const stream = t.gateway.deps.waits.watch(wait);
+    expect((await stream.next()).value?.row.status).toBe('PENDING');
+    let ended: Wait | undefined;
+    const end = stream.next().then((r) => {
+      ended = r.value as Wait;
+      return ended;
+    });
+    return { end, ended: () => ended, stop: () => stream.return?.() };
+  }
+
+  const input2 = (goalId: string, agentIds: string[], accept: string[], timeoutMs = 30_000) => ({
+    goalId,
+    agentIds,
+    accept,
+    timeoutMs,
+  });
+  const waitsFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("a change of A settles A's waits and leaves B's pending and intact; B's later change still settles them", async () => {
+    const { goalId, report } = await twoAgents();
+    const onAlpha = await kept(input2(goalId, ['alpha'], ['IDLE']));
+    const onBeta = await kept(input2(goalId, ['beta'], ['DONE']));
+    const onBoth = await kept(input2(goalId, ['alpha', 'beta'], ['DONE']));
+    // One report, one page: alpha IDLE settles alpha's wait; beta IDLE is not accepted.
+    await report(['alpha', 'IDLE'], ['beta', 'IDLE']); // seq 3, 4
+    expect((await onAlpha.end).row).toMatchObject({ status: 'SATISFIED', resolvedSeq: 3n });
+    await waitsFor(50);
+    expect([onBeta.ended(), onBoth.ended()]).toEqual([undefined, undefined]);
+    // The cursor moves on with alpha's changes only; beta's waits are not read again.
+    await report(['alpha', 'WORKING']); // seq 5
+    await report(['alpha', 'IDLE']); // seq 6
+    await waitsFor(50);
+    expect([onBeta.ended(), onBoth.ended()]).toEqual([undefined, undefined]);
+    await report(['beta', 'DONE']);
+    const beta = await onBeta.end;
+    expect(beta.row).toMatchObject({ status: 'SATISFIED', resolvedAgentId: 'beta' });
+    expect((await onBoth.end).row).toMatchObject({
+      status: 'SATISFIED',
+      resolvedAgentId: 'beta',
+      resolvedSeq: beta.row.resolvedSeq,
+    });
+  });
+
+  it("a newcomer whose baseline is behind the goal's cursor is caught up: a change between its start and its first read counts", async () => {
+    const { goalId, alpha } = await twoAgents();
+    // Keeps the goal's group (and its cursor) alive throughout.
+    const keeper = await kept(input2(goalId, ['beta'], ['DONE']));
+    const first = await kept(input2(goalId, ['alpha'], ['IDLE']));
+    // Started, not yet followed: its baseline is alpha's seq 1.
+    const started = await t.ok(START, { input: input2(goalId, ['alpha'], ['IDLE']) });
+    const waitId = started.startWait.id as string;
+    const wait = (await loadWaits(database.db, [waitId])).get(waitId) as Wait;
+    await alpha('IDLE'); // seq 3
+    // The group read it: the cursor is past seq 3 before the newcomer joins.
+    expect((await first.end).row).toMatchObject({ status: 'SATISFIED', resolvedSeq: 3n });
+    const late = await follow(wait);
+    const settled = await Promise.race([late.end, waitsFor(3_000)]);
+    expect((settled as Wait | undefined)?.row).toMatchObject({
+      status: 'SATISFIED',
+      resolvedSeq: 3n,
+    });
+    expect(keeper.ended()).toBeUndefined();
+    await keeper.stop();
+  });
+
+  it('any-of waits spanning agents settle on whichever of their agents moves; the others stay', async () => {
+    const { goalId, report } = await twoAgents();
+    const both = await Promise.all(
+      Array.from({ length: 3 }, () => kept(input2(goalId, ['alpha', 'beta'], ['DONE']))),
+    );
+    const betaFirst = await kept(input2(goalId, ['beta', 'alpha'], ['IDLE']));
+    const alphaOnly = await kept(input2(goalId, ['alpha'], ['IDLE']));
+    await report(['beta', 'DONE']); // seq 3
+    for (const wait of both) {
+      expect((await wait.end).row).toMatchObject({
+        status: 'SATISFIED',
+        resolvedAgentId: 'beta',
+        resolvedSeq: 3n,
+      });
+    }
+    await waitsFor(50);
+    expect([betaFirst.ended(), alphaOnly.ended()]).toEqual([undefined, undefined]);
+    await report(['alpha', 'IDLE']); // seq 4
+    for (const wait of [betaFirst, alphaOnly]) {
+      expect((await wait.end).row).toMatchObject({
+        status: 'SATISFIED',
+        resolvedAgentId: 'alpha',
+        resolvedSeq: 4n,
+      });
+    }
+  });
+
+  it('a deadline expires only the waits that are due; the rest stay pending and settle later', async () => {
+    const { goalId, alpha } = await twoAgents();
+    const soon = await Promise.all(
+      [200, 250].map((ms) => kept(input2(goalId, ['alpha'], ['IDLE'], ms))),
+    );
+    const later = await Promise.all(
+      [30_000, 60_000].map((ms) => kept(input2(goalId, ['alpha'], ['IDLE'], ms))),
+    );
+    for (const wait of soon) {
+      expect((await wait.end).row).toMatchObject({
+        status: 'TIMED_OUT',
+        reason: 'DEADLINE_PASSED',
+      });
+    }
+    await waitsFor(100);
+    expect(later.map((w) => w.ended())).toEqual([undefined, undefined]);
+    await alpha('IDLE');
+    for (const wait of later) {
+      expect((await wait.end).row).toMatchObject({ status: 'SATISFIED', resolvedAgentId: 'alpha' });
+    }
+  });
+});
+
 describe(`the waits on one agent (${driver})`, () => {
   it('lists the waits that target an agent, newest first, by status, settled when read', async () => {
     const { goalId, alpha } = await world();

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Queryable } from '../db/database.ts';
 import { prepared, textArrayLiteral } from '../db/sql.ts';
 import { minSeq } from '../events/sequence.ts';
@@ -121,7 +121,7 @@ export function classifyChange(
 }
 
 /** Presence changes of a goal after `after`, in order, a page at a time. */
-const CHANGE_PAGE = 1000;
+export const CHANGE_PAGE = 1000;
 const changesPage = prepared('presence_changes_after', (db) =>
   db
     .select()
@@ -135,8 +135,43 @@ const changesPage = prepared('presence_changes_after', (db) =>
     .orderBy(asc(presenceChangesTable.seq))
     .limit(CHANGE_PAGE),
 );
-const changesAfter = (db: Queryable, goalId: string, after: bigint): Promise<PresenceChangeRow[]> =>
-  changesPage(db).execute({ goalId, after: String(after) });
+/** A page of the goal's changes after `after`, in sequence order. */
+export const changesAfter = (
+  db: Queryable,
+  goalId: string,
+  after: bigint,
+): Promise<PresenceChangeRow[]> => changesPage(db).execute({ goalId, after: String(after) });
+
+const agentChangesPage = prepared('presence_changes_of_agents_between', (db) =>
+  db
+    .select()
+    .from(presenceChangesTable)
+    .where(
+      and(
+        eq(presenceChangesTable.goalId, sql.placeholder('goalId')),
+        gt(presenceChangesTable.seq, sql.placeholder('after')),
+        lte(presenceChangesTable.seq, sql.placeholder('upto')),
+        sql`${presenceChangesTable.agentId} = any(${sql.placeholder('agentIds')}::text[])`,
+      ),
+    )
+    .orderBy(asc(presenceChangesTable.seq))
+    .limit(CHANGE_PAGE),
+);
+
+/** A page of some agents' changes in (`after`, `upto`], in sequence order. */
+export const agentChangesBetween = (
+  db: Queryable,
+  goalId: string,
+  agentIds: readonly string[],
+  after: bigint,
+  upto: bigint,
+): Promise<PresenceChangeRow[]> =>
+  agentChangesPage(db).execute({
+    goalId,
+    agentIds: textArrayLiteral(agentIds),
+    after: String(after),
+    upto: String(upto),
+  });
 
 /**
  * Feeds a goal's change log to readers (waits, deliveries) that each keep their own cursor:

@@ -184,7 +184,7 @@ export class Settler {
    * The pinned targets, each of another agent (startWait). Held while the wait is pending, so
    * the targets themselves when all are pinned: a filtered array keeps room for 17 (~150 bytes).
    */
-  private readonly pinned: readonly WaitTargetRow[];
+  readonly pinned: readonly WaitTargetRow[];
   /** Changes at or below this were already applied. */
   seenSeq: bigint;
   /**
@@ -366,7 +366,7 @@ export async function settleNow(db: Db, wait: Wait): Promise<Wait> {
 }
 
 /** A page of changes by agent, each agent's in sequence order. */
-function byAgent(changes: readonly PresenceChangeRow[]): Map<string, PresenceChangeRow[]> {
+export function byAgent(changes: readonly PresenceChangeRow[]): Map<string, PresenceChangeRow[]> {
   const index = new Map<string, PresenceChangeRow[]>();
   for (const change of changes) {
     const list = index.get(change.agentId);

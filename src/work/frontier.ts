@@ -17,6 +17,8 @@ import {
   type FrontierGate,
   type FrontierRow,
   type FrontierSelection,
+  type Lineage,
+  lineageOf,
   type Retired,
 } from './rules.ts';
 import {
@@ -85,6 +87,8 @@ interface GoalTodos {
   readonly seq: bigint;
   readonly live: readonly FrontierTodo[];
   readonly retired: ReadonlyMap<string, Retired>;
+  /** lineageOf(live, retired): it depends on no agent, so every read of these todos shares it. */
+  readonly lineage: Lineage;
   /**
    * When the lease of each live todo with a holder expires, in microseconds since the epoch
    * (exact in a float8, like createdOrder); -Infinity for a holder with no expiry (EXPIRED).
@@ -143,7 +147,7 @@ async function loadGoalTodos(
   seq: bigint,
   now: number,
   cache: GoalTodosCache | null,
-): Promise<{ live: readonly FrontierTodo[]; retired: ReadonlyMap<string, Retired> }> {
+): Promise<Pick<GoalTodos, 'live' | 'retired' | 'lineage'>> {
   const kept = cache?.get(goalId) ?? null;
   let todos: GoalTodos;
   if (kept !== null && kept.seq === seq) {
@@ -163,7 +167,7 @@ async function loadGoalTodos(
     todos = fromRows(goalId, seq, live, retired);
   }
   cache?.set(goalId, todos);
-  return { live: leaseStatesAt(todos, now), retired: todos.retired };
+  return { live: leaseStatesAt(todos, now), retired: todos.retired, lineage: todos.lineage };
 }
 
 /** Todos a write moved the goal's work sequence past `seq` for (todo_transitions.seq). */
@@ -283,7 +287,7 @@ function fromRows(
   const leaseExpiries = new Map<string, number>();
   for (const row of rows) if (row.lease_holder !== null) leaseExpiries.set(row.id, expiryOf(row));
   const live = rows.map((row) => todoOf(goalId, row)).sort(frontierOrder);
-  return { seq, live, retired, leaseExpiries };
+  return { seq, live, retired, lineage: lineageOf(live, retired), leaseExpiries };
 }
 
 /** The goal's superseded and closed todos: three narrow columns, for lineage. */
@@ -328,7 +332,8 @@ function catchUp(
       });
     }
   }
-  return { seq, live: live.sort(frontierOrder), retired, leaseExpiries };
+  live.sort(frontierOrder);
+  return { seq, live, retired, lineage: lineageOf(live, retired), leaseExpiries };
 }
 
 /**
@@ -457,7 +462,7 @@ export async function loadFrontier(
     loadMergedPullRequests(tx, goalId),
   ]);
   if (!agent?.active || goalTodos === null) return unknownAgent(goalId, agentId);
-  const { live: todos, retired } = goalTodos;
+  const { live: todos, retired, lineage } = goalTodos;
   const capabilities = agent.capabilities ?? [];
   const workspace =
     agent.workspace_repository === null
@@ -474,7 +479,7 @@ export async function loadFrontier(
       capabilities: new Set(capabilities),
       workspace,
       todos,
-      retired,
+      lineage,
       gates,
       availableCapabilities: available,
       mergedPullRequests: merged,

@@ -256,11 +256,8 @@ export interface FrontierFacts<T extends FrontierTodo> {
   readonly workspace: FrontierWorkspace | null;
   /** Live todos (OPEN, DEFERRED), in display order. */
   readonly todos: readonly T[];
-  /**
-   * The goal's superseded and closed todos, by id. A referenced id that is neither live nor
-   * here is DONE (references are checked on write and todos are never deleted).
-   */
-  readonly retired: ReadonlyMap<string, Retired>;
+  /** Where each referenced todo's supersede chain ends (lineageOf `todos` and the retired ones). */
+  readonly lineage: Lineage;
   /** Gates in force, plus every gate a gate_resolved condition names. */
   readonly gates: readonly FrontierGate[];
   /** The referenced capabilities some active agent of the goal declares. */
@@ -301,7 +298,7 @@ interface GuardContext {
   readonly workspace: FrontierWorkspace | null;
   readonly availableCapabilities: ReadonlySet<string>;
   readonly mergedPullRequests: ReadonlySet<string>;
-  readonly endOf: EndOf;
+  readonly lineage: Lineage;
   readonly gatesById: ReadonlyMap<string, FrontierGate>;
   readonly gatesByKind: ReadonlyMap<GateKind, readonly FrontierGate[]>;
   /** WRITE_SCOPE_CONFLICT guards: todos writing the same entries share them (conflicts.ts). */
@@ -339,7 +336,7 @@ export function computeFrontier<T extends FrontierTodo>(
     workspace: facts.workspace,
     availableCapabilities: facts.availableCapabilities,
     mergedPullRequests: facts.mergedPullRequests,
-    endOf: lineageEnds(facts.todos, facts.retired),
+    lineage: facts.lineage,
     gatesById,
     gatesByKind,
     conflicts: writeScopeConflicts(facts.todos, facts.agentId, conflictGuard),
@@ -448,45 +445,47 @@ function doneGuardDetail(ref: string, end: ChainEnd): string {
   return `${describeChain(ref, end)} is not done${closed}`;
 }
 
-/** Where a referenced todo's lineage ends; undefined when it is done. */
-type EndOf = (id: string) => ChainEnd | undefined;
-
 /**
- * Follows `supersededBy` from a referenced id to the todo that must be done: a live todo,
- * a todo closed without follow-up, or (undefined) a DONE one. Memoized per frontier.
+ * Where the supersede chain of each live or retired todo ends: the todo that must be done (a
+ * live todo, or one closed without follow-up). An id not in it is done: references are checked
+ * on write and todos are never deleted, so a referenced id that is neither live nor retired is
+ * DONE, as is a chain that ends at one. Depends on the goal's todos alone, not on the agent:
+ * built once per set of todos (work/frontier.ts keeps it with them) and never changed.
  */
-function lineageEnds(live: readonly FrontierTodo[], retired: ReadonlyMap<string, Retired>): EndOf {
-  const liveById = new Map<string, ChainEnd>();
-  for (const todo of live) liveById.set(todo.id, todo);
-  // The ends of retired and done refs (null: done), so a known ref takes one lookup.
-  const memo = new Map<string, ChainEnd | null>();
-  return (ref) => {
-    const alive = liveById.get(ref);
-    if (alive) return alive;
-    const known = memo.get(ref);
-    if (known !== undefined) return known ?? undefined;
+export type Lineage = ReadonlyMap<string, ChainEnd>;
+
+/** The lineage of the live todos `live` and the goal's superseded and closed ones, `retired`. */
+export function lineageOf(
+  live: readonly FrontierTodo[],
+  retired: ReadonlyMap<string, Retired>,
+): Lineage {
+  const ends = new Map<string, ChainEnd>();
+  for (const todo of live) ends.set(todo.id, todo);
+  for (const ref of retired.keys()) {
     let id = ref;
     let end: ChainEnd | undefined;
     // Supersession only ever names a live todo, so a chain cannot loop; the bound is a guard.
     for (let hops = 0; hops < 1000; hops++) {
       const gone = retired.get(id);
-      if (gone?.status !== 'SUPERSEDED' || gone.supersededBy === null) {
-        end = gone ? { id, status: gone.status } : undefined;
+      if (gone === undefined) {
+        end = ends.get(id); // a live todo (ends holds no other id that is not retired), or done
+        break;
+      }
+      if (gone.status !== 'SUPERSEDED' || gone.supersededBy === null) {
+        end = { id, status: gone.status };
         break;
       }
       id = gone.supersededBy;
-      end = liveById.get(id);
-      if (end) break;
     }
-    memo.set(ref, end ?? null);
-    return end;
-  };
+    if (end) ends.set(ref, end);
+  }
+  return ends;
 }
 
 function dependencyGuards(todo: FrontierTodo, context: GuardContext, guards: GuardSink): boolean {
   let found = false;
   for (const dep of todo.dependsOn) {
-    const end = context.endOf(dep);
+    const end = context.lineage.get(dep);
     if (!notDone(end)) continue;
     if (guards === null) return true;
     found = true;
@@ -522,7 +521,7 @@ function resumeGuard(
   const condition = context.condition(text);
   switch (condition.kind) {
     case 'todo_done': {
-      const end = context.endOf(condition.todoId);
+      const end = context.lineage.get(condition.todoId);
       if (!notDone(end)) return null;
       return {
         kind: 'RESUME_CONDITION',

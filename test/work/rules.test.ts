@@ -10,6 +10,7 @@ import {
   type FrontierFacts,
   type FrontierGate,
   type FrontierTodo,
+  lineageOf,
   mergeKeyOf,
   parseResumeCondition,
   type Retired,
@@ -291,6 +292,37 @@ describe('write-scope conflicts', () => {
   });
 });
 
+describe('lineage (where a supersede chain ends)', () => {
+  it('a live id is itself; a retired one ends at the first live or closed todo of its chain; anything else is done', () => {
+    const live = [
+      { id: 'a', status: 'OPEN' },
+      { id: 'b', status: 'DEFERRED' },
+    ] as FrontierTodo[];
+    const retired = new Map<string, Retired>([
+      ['s1', { status: 'SUPERSEDED', supersededBy: 'a' }],
+      ['s2', { status: 'SUPERSEDED', supersededBy: 's1' }],
+      ['s3', { status: 'SUPERSEDED', supersededBy: 'c1' }],
+      ['c1', { status: 'CLOSED_NO_FOLLOW_UP', supersededBy: null }],
+      ['s4', { status: 'SUPERSEDED', supersededBy: 'done' }],
+      ['s5', { status: 'SUPERSEDED', supersededBy: 's4' }],
+      ['s6', { status: 'SUPERSEDED', supersededBy: null }],
+    ]);
+    const lineage = lineageOf(live, retired);
+    expect(Object.fromEntries(lineage)).toEqual({
+      a: live[0],
+      b: live[1],
+      s1: live[0],
+      s2: live[0],
+      s3: { id: 'c1', status: 'CLOSED_NO_FOLLOW_UP' },
+      c1: { id: 'c1', status: 'CLOSED_NO_FOLLOW_UP' },
+      s6: { id: 's6', status: 'SUPERSEDED' },
+    });
+    // s4 and s5 end at a done todo, and a done id is in no chain: neither is in the lineage.
+    expect(lineage.get('s5')).toBeUndefined();
+    expect(lineage.get('done')).toBeUndefined();
+  });
+});
+
 describe('the frontier, selected (random graphs)', () => {
   let seed = 11;
   const next = () => {
@@ -364,7 +396,7 @@ describe('the frontier, selected (random graphs)', () => {
       capabilities: new Set(['shell']),
       workspace: next() < 0.8 ? { repository: 'git:example.org/o/r', worktree: 'LINKED' } : null,
       todos,
-      retired,
+      lineage: lineageOf(todos, retired),
       gates,
       availableCapabilities: new Set(['shell']),
       mergedPullRequests: new Set([

@@ -69,6 +69,11 @@ export type FrontierTodo = Pick<
   readonly claimOrder: number | null;
   /** When it was created, in microseconds since the epoch: orders rows after priority. */
   readonly createdOrder: number;
+  /**
+   * When its lease expires, in microseconds since the epoch (exact in a float8, like
+   * createdOrder): null without a holder, -Infinity for a holder with no expiry (EXPIRED).
+   */
+  readonly leaseExpiry: number | null;
 };
 
 /** The empty list and the zero fence, shared by the rows that have them (never mutated). */
@@ -77,7 +82,7 @@ const NO_FENCE = 0n;
 
 /**
  * A goal's todos as the frontier reads them, at one work sequence: the live ones in frontier
- * order, the retired ones for lineage, and when each lease expires. Shared by every frontier
+ * order and the retired ones for lineage. Shared by every frontier
  * read of that sequence (GoalTodosCache), so nothing here is ever changed: the todos and their
  * lists are frozen, and a catch-up builds a new one. A leased todo's `leaseState` is as of the
  * read that loaded it; `leaseStatesAt` gives them as of another read's clock.
@@ -89,11 +94,6 @@ interface GoalTodos {
   readonly retired: ReadonlyMap<string, Retired>;
   /** lineageOf(live, retired): it depends on no agent, so every read of these todos shares it. */
   readonly lineage: Lineage;
-  /**
-   * When the lease of each live todo with a holder expires, in microseconds since the epoch
-   * (exact in a float8, like createdOrder); -Infinity for a holder with no expiry (EXPIRED).
-   */
-  readonly leaseExpiries: ReadonlyMap<string, number>;
 }
 
 /**
@@ -267,11 +267,14 @@ function todoOf(goalId: string, row: TodoRow): FrontierTodo {
     leaseFence: row.lease_fence === '0' ? NO_FENCE : BigInt(row.lease_fence),
     leaseExpiresAt: row.lease_expires_at === null ? null : new Date(row.lease_expires_at),
     leaseState: row.lease_state,
+    leaseExpiry:
+      row.lease_holder === null
+        ? null
+        : row.lease_expiry === null
+          ? Number.NEGATIVE_INFINITY
+          : Number(row.lease_expiry),
   });
 }
-
-const expiryOf = (row: TodoRow) =>
-  row.lease_expiry === null ? Number.NEGATIVE_INFINITY : Number(row.lease_expiry);
 
 /** Frontier order: highest priority first, then oldest, then by id. */
 const frontierOrder = (a: FrontierTodo, b: FrontierTodo) =>
@@ -284,10 +287,8 @@ function fromRows(
   rows: readonly TodoRow[],
   retired: ReadonlyMap<string, Retired>,
 ): GoalTodos {
-  const leaseExpiries = new Map<string, number>();
-  for (const row of rows) if (row.lease_holder !== null) leaseExpiries.set(row.id, expiryOf(row));
   const live = rows.map((row) => todoOf(goalId, row)).sort(frontierOrder);
-  return { seq, live, retired, lineage: lineageOf(live, retired), leaseExpiries };
+  return { seq, live, retired, lineage: lineageOf(live, retired) };
 }
 
 /** The goal's superseded and closed todos: three narrow columns, for lineage. */
@@ -318,12 +319,9 @@ function catchUp(
   const changed = new Set(rows.map((row) => row.id));
   const live = kept.live.filter((todo) => !changed.has(todo.id));
   let retired = kept.retired;
-  const leaseExpiries = new Map(kept.leaseExpiries);
   for (const row of rows) {
-    leaseExpiries.delete(row.id);
     if (isLive(row.status)) {
       live.push(todoOf(goalId, row));
-      if (row.lease_holder !== null) leaseExpiries.set(row.id, expiryOf(row));
     } else if (isRetired(row.status)) {
       if (retired === kept.retired) retired = new Map(kept.retired);
       (retired as Map<string, Retired>).set(row.id, {
@@ -333,7 +331,7 @@ function catchUp(
     }
   }
   live.sort(frontierOrder);
-  return { seq, live, retired, lineage: lineageOf(live, retired), leaseExpiries };
+  return { seq, live, retired, lineage: lineageOf(live, retired) };
 }
 
 /**
@@ -341,13 +339,11 @@ function catchUp(
  * for the read, whenever the todos were loaded. The kept list itself when no state differs.
  */
 function leaseStatesAt(todos: GoalTodos, now: number): readonly FrontierTodo[] {
-  if (todos.leaseExpiries.size === 0) return todos.live;
   let live: FrontierTodo[] | null = null;
   for (let i = 0; i < todos.live.length; i++) {
     const todo = todos.live[i] as FrontierTodo;
-    if (todo.leaseHolder === null) continue;
-    const expiry = todos.leaseExpiries.get(todo.id) as number;
-    const state: LeaseState = expiry > now ? 'ACTIVE' : 'EXPIRED';
+    if (todo.leaseExpiry === null) continue;
+    const state: LeaseState = todo.leaseExpiry > now ? 'ACTIVE' : 'EXPIRED';
     if (state === todo.leaseState) continue;
     live ??= [...todos.live];
     live[i] = Object.freeze({ ...todo, leaseState: state });
